@@ -1,0 +1,24 @@
+// The stricli application built from the registry, shared by main.ts and the
+// completion generator.
+import { buildApplication, text_en } from "@stricli/core";
+import type { CorralContext } from "./context.ts";
+import { rootRoutes } from "./registry.ts";
+import { CORRAL_VERSION } from "./version.ts";
+import { ExitStatus, UsageError } from "./exit-status.ts";
+
+export const app = buildApplication<CorralContext>(rootRoutes, {
+  name: "corral",
+  versionInfo: { currentVersion: CORRAL_VERSION },
+  scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },
+  documentation: { caseStyle: "convert-camel-to-kebab", useAliasInUsageLine: true },
+  localization: {
+    loadText: () => ({
+      ...text_en,
+      exceptionWhileRunningCommand: (exc: unknown) =>
+        exc instanceof Error ? `corral: ${exc.message}` : `corral: ${String(exc)}`,
+      commandErrorResult: (err: Error) => `corral: ${err.message}`,
+    }),
+  },
+  determineExitCode: (exc: unknown) =>
+    exc instanceof UsageError ? ExitStatus.usage : ExitStatus.corralFailure,
+});

@@ -1,0 +1,16 @@
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { corral, runtime } from "../support/corral-cli.ts";
+import { CORRAL_VERSION } from "../../cli/version.ts";
+
+test(`corral --version under ${runtime}`, async () => {
+  const result = await corral(["--version"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.equal(result.stdout.toString().trim(), CORRAL_VERSION);
+});
+
+test(`an unknown flag is a usage error (2) under ${runtime}`, async () => {
+  const result = await corral(["--no-such-flag"]);
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--no-such-flag/);
+});

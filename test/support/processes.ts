@@ -1,0 +1,46 @@
+// What is running: tests use these to prove a tree is gone (DESIGN.md 4.2:
+// a zombie counts as gone) and the suite driver uses them to find leaks.
+import { readFileSync, readdirSync } from "node:fs";
+
+/** The marker every process started by the suite carries in its environment. */
+export const SUITE_MARKER = "CORRALTEST_SUITE";
+
+/** State letter from /proc/PID/stat, or undefined when the pid is gone. */
+export function processState(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive means present and not a zombie. */
+export function isAlive(pid: number): boolean {
+  const state = processState(pid);
+  return state !== undefined && state !== "Z" && state !== "X";
+}
+
+export interface MarkedProcess {
+  readonly pid: number;
+  readonly cmdline: string;
+}
+
+/** Live processes whose environment holds `${SUITE_MARKER}=${value}`. */
+export function processesMarked(value: string): MarkedProcess[] {
+  const needle = `${SUITE_MARKER}=${value}\0`;
+  const found: MarkedProcess[] = [];
+  for (const entry of readdirSync("/proc")) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid === process.pid) continue;
+    try {
+      const environ = readFileSync(`/proc/${pid}/environ`, "latin1");
+      if (!(environ + "\0").includes(needle) || !isAlive(pid)) continue;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
+      found.push({ pid, cmdline });
+    } catch {
+      // gone between readdir and read, or not ours to read
+    }
+  }
+  return found;
+}

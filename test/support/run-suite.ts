@@ -1,0 +1,91 @@
+// The test gate's driver: runs the suite on Node's test runner with the CLI
+// under Node, then the smoke subset (test/smoke/) with the CLI under Deno and
+// Bun, then proves that no process started by the tests is still running.
+// Usage: run-suite.ts [--runtimes node,deno,bun] [test files...]
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { repoRoot } from "./corral-cli.ts";
+import { SUITE_MARKER, processesMarked } from "./processes.ts";
+import { waitFor } from "./wait.ts";
+
+function testFiles(dir: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) {
+      if (name !== "bench" && name !== "support") found.push(...testFiles(full));
+    } else if (name.endsWith(".test.ts")) {
+      found.push(path.relative(repoRoot, full));
+    }
+  }
+  return found;
+}
+
+const args = process.argv.slice(2);
+let runtimes = ["node", "deno", "bun"];
+const runtimesAt = args.indexOf("--runtimes");
+if (runtimesAt >= 0) {
+  runtimes = (args[runtimesAt + 1] ?? "").split(",");
+  args.splice(runtimesAt, 2);
+}
+const chosen = args.length > 0 ? args : undefined;
+const marker = `${process.pid}-${Date.now()}`;
+let passed = 0;
+let failed = 0;
+
+function stage(runtime: string, files: string[]): Promise<void> {
+  if (files.length === 0) return Promise.resolve();
+  process.stdout.write(`\n# corral suite: CLI under ${runtime}, ${files.length} files\n`);
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", "--test", "--test-reporter=spec", ...files],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  let tail = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    process.stdout.write(chunk);
+    tail = (tail + chunk.toString("utf8")).slice(-4096);
+  });
+  return new Promise((resolve) => {
+    child.on("close", (code) => {
+      const count = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(tail)?.[1] ?? 0);
+      passed += count("pass");
+      const stageFailed = count("fail") + count("cancelled");
+      failed += stageFailed === 0 && code !== 0 ? 1 : stageFailed;
+      resolve();
+    });
+  });
+}
+
+const all = testFiles(path.join(repoRoot, "test"));
+for (const runtime of runtimes) {
+  const files = runtime === "node"
+    ? (chosen ?? all)
+    : (chosen ?? all).filter((f) => f.startsWith(path.join("test", "smoke") + path.sep));
+  await stage(runtime, files);
+}
+
+// Every process the tests started carries the marker; give the last exits a
+// moment to be reaped, then anything still alive is a leak.
+try {
+  await waitFor(() => processesMarked(marker).length === 0, { timeoutMs: 10_000, intervalMs: 100 });
+} catch {
+  const leaked = processesMarked(marker);
+  for (const p of leaked) {
+    process.stdout.write(`# leaked process ${p.pid}: ${p.cmdline}\n`);
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+  if (leaked.length > 0) failed += 1;
+}
+
+process.stdout.write(`\nsuite: ${passed} passed, ${failed} failed\n`);
+process.exitCode = failed === 0 && passed > 0 ? 0 : 1;
