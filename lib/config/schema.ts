@@ -1,0 +1,35 @@
+// The effective configuration: built-in defaults, overridden by the YAML
+// file ($CORRAL_CONFIG, else $XDG_CONFIG_HOME/corral/config.yaml), then by
+// flags. Durations are milliseconds and sizes bytes once loaded.
+import { DEFAULT_SCRUB_EXCEPTIONS, DEFAULT_SCRUB_PATTERNS } from "../env/patterns.ts";
+
+/** Which supervision path `run`/`collect` take (issue: the guardian). */
+export type GuardianMode = "auto" | "always" | "never";
+
+export interface CorralConfig {
+  /** Time between SIGTERM and SIGKILL when a tree is terminated. */
+  readonly graceMs: number;
+  /** Bytes of each stream's tail that `collect` keeps. */
+  readonly maxBytes: number;
+  /** Bytes of each stream's head that `collect` keeps. */
+  readonly headBytes: number;
+  readonly env: {
+    /** Name patterns dropped from children's environment. */
+    readonly scrub: readonly string[];
+    /** Names kept even when a pattern matches. */
+    readonly keep: readonly string[];
+  };
+  readonly guardian: GuardianMode;
+  readonly terminal: { readonly cols: number; readonly rows: number; readonly term: string };
+  readonly agent: { readonly idleTimeoutMs: number };
+}
+
+export const DEFAULT_CONFIG: CorralConfig = {
+  graceMs: 5000,
+  maxBytes: 1024 * 1024,
+  headBytes: 64 * 1024,
+  env: { scrub: DEFAULT_SCRUB_PATTERNS, keep: DEFAULT_SCRUB_EXCEPTIONS },
+  guardian: "auto",
+  terminal: { cols: 80, rows: 24, term: "xterm-256color" },
+  agent: { idleTimeoutMs: 5 * 60_000 },
+};
