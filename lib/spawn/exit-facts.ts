@@ -1,0 +1,38 @@
+// The facts corral records about every process it ran (DESIGN.md 4.1, 4.2).
+// "The child exited" and "its output reached EOF" stay separate facts: a
+// grandchild holding a pipe open must not hang the caller.
+import { constants } from "node:os";
+
+export interface ExitFacts {
+  /** Exit code when the child exited normally, else null. */
+  readonly code: number | null;
+  /** Signal name (e.g. "SIGKILL") when the child was killed by one, else null. */
+  readonly signal: string | null;
+  /** corral's timeout fired. */
+  readonly timedOut: boolean;
+  /** SIGKILL was needed: something in the tree outlived SIGTERM and the grace. */
+  readonly forced: boolean;
+  readonly durationMs: number;
+  /** Every output pipe reached EOF (false when a descendant kept one open). */
+  readonly outputComplete: boolean;
+}
+
+/** The exit status a shell would report for these facts (DESIGN.md 4.1). */
+export function exitStatusOf(facts: ExitFacts): number {
+  if (facts.timedOut) return 124;
+  if (facts.signal !== null) return 128 + signalNumber(facts.signal);
+  return facts.code ?? 125;
+}
+
+/** Signal number for a name like "SIGTERM"; 0 when unknown. */
+export function signalNumber(name: string): number {
+  return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
+}
+
+/** Signal name for a number, e.g. 9 -> "SIGKILL"; "SIG<n>" when unknown. */
+export function signalName(n: number): string {
+  for (const [name, value] of Object.entries(constants.signals)) {
+    if (value === n) return name;
+  }
+  return `SIG${n}`;
+}
