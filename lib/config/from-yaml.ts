@@ -1,0 +1,96 @@
+// The config file's keys, as documented in the README section
+// "Configuration and completions": YAML text in, a CorralConfig out (file
+// values over DEFAULT_CONFIG). Loaded only when a config file exists, since
+// the `yaml` package costs a few ms of start-up.
+import { LineCounter, parseDocument } from "yaml";
+import { ConfigError } from "./config-error.ts";
+import { type CorralConfig, DEFAULT_CONFIG, type GuardianMode } from "./schema.ts";
+import {
+  mapEntries,
+  readChoice,
+  readDuration,
+  readInteger,
+  readNameList,
+  readSize,
+  readWord,
+  type YamlSource,
+} from "./yaml-fields.ts";
+
+/** Top-level keys, in the order `corral config` prints them. */
+export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "terminal", "agent"] as const;
+const ENV_KEYS = ["scrub", "scrub-extra", "keep", "keep-extra"] as const;
+const TERMINAL_KEYS = ["cols", "rows", "term"] as const;
+const AGENT_KEYS = ["idle-timeout"] as const;
+const GUARDIAN_MODES: readonly GuardianMode[] = ["auto", "always", "never"];
+
+// A syntax error carries only a position; naming the key written on that
+// line (when there is one) makes the message point where people look.
+function keyOnLine(text: string, line: number | undefined): string | undefined {
+  if (line === undefined) return undefined;
+  return /^\s*(?:-\s*)?([A-Za-z][\w-]*)\s*:/.exec(text.split("\n")[line - 1] ?? "")?.[1];
+}
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] extends object ? Mutable<T[K]> : T[K] };
+
+/**
+ * Parses config file text. `scrub`/`keep` replace the default lists;
+ * `scrub-extra`/`keep-extra` add to them (to the replaced list when both
+ * are given).
+ */
+export function configFromYaml(text: string, file: string): CorralConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: true, uniqueKeys: true });
+  const syntax = doc.errors[0];
+  if (syntax !== undefined) {
+    const line = syntax.linePos?.[0].line;
+    const first = (syntax.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
+    throw new ConfigError(file, line, keyOnLine(text, line), `not valid YAML: ${first}`);
+  }
+  const src: YamlSource = { file, lines };
+  const out: Mutable<CorralConfig> = {
+    ...DEFAULT_CONFIG,
+    env: { scrub: [...DEFAULT_CONFIG.env.scrub], keep: [...DEFAULT_CONFIG.env.keep] },
+    terminal: { ...DEFAULT_CONFIG.terminal },
+    agent: { ...DEFAULT_CONFIG.agent },
+  };
+  for (const entry of mapEntries(src, doc.contents, "", TOP_KEYS)) {
+    switch (entry.key as (typeof TOP_KEYS)[number]) {
+      case "grace":
+        out.graceMs = readDuration(src, entry);
+        break;
+      case "max-bytes":
+        out.maxBytes = readSize(src, entry);
+        break;
+      case "head-bytes":
+        out.headBytes = readSize(src, entry);
+        break;
+      case "guardian":
+        out.guardian = readChoice(src, entry, GUARDIAN_MODES);
+        break;
+      case "env": {
+        const extra: { scrub: string[]; keep: string[] } = { scrub: [], keep: [] };
+        for (const e of mapEntries(src, entry.value, "env", ENV_KEYS)) {
+          const names = readNameList(src, e, e.key.startsWith("scrub"));
+          if (e.key === "scrub") out.env.scrub = names;
+          else if (e.key === "keep") out.env.keep = names;
+          else extra[e.key === "scrub-extra" ? "scrub" : "keep"].push(...names);
+        }
+        out.env.scrub = [...new Set([...out.env.scrub, ...extra.scrub])];
+        out.env.keep = [...new Set([...out.env.keep, ...extra.keep])];
+        break;
+      }
+      case "terminal":
+        for (const e of mapEntries(src, entry.value, "terminal", TERMINAL_KEYS)) {
+          if (e.key === "term") out.terminal.term = readWord(src, e);
+          else out.terminal[e.key as "cols" | "rows"] = readInteger(src, e, 1, 1000);
+        }
+        break;
+      case "agent":
+        for (const e of mapEntries(src, entry.value, "agent", AGENT_KEYS)) {
+          out.agent.idleTimeoutMs = readDuration(src, e, 1);
+        }
+        break;
+    }
+  }
+  return out;
+}
