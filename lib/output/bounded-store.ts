@@ -1,0 +1,161 @@
+// One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
+// total count, and optionally the whole stream in a spill file. `collect`,
+// background jobs and PTY tees all keep their output here.
+import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
+import { SpillError, SpillFile } from "./spill-file.ts";
+
+export type { ReadResult, RetainedSnapshot };
+export { SpillError };
+
+export interface BoundedStoreOptions {
+  /** Bytes kept from the start of the stream (`--head-bytes`). */
+  readonly headBytes: number;
+  /** Bytes kept from the end of the stream (`--max-bytes`). */
+  readonly tailBytes: number;
+  /** File that receives the whole stream, byte-exact; created or truncated. */
+  readonly spillPath?: string | undefined;
+  /** Spill bytes queued in memory above which write() asks the producer to pause. Default 8 MiB. */
+  readonly highWaterMark?: number;
+}
+
+interface Follower {
+  readonly offset: number;
+  readonly resolve: () => void;
+}
+
+const DEFAULT_HIGH_WATER = 8 * 1024 * 1024;
+
+/** Per-stream bounded output store; see README "Bounded output". */
+export class BoundedStore {
+  readonly #window: RetainedWindow;
+  readonly #spill: SpillFile | null;
+  readonly #highWater: number;
+  #closing: Promise<void> | null = null;
+  #closed = false;
+  #followers: Follower[] = [];
+
+  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number) {
+    this.#window = window;
+    this.#spill = spill;
+    this.#highWater = highWater;
+  }
+
+  /** Validates the limits and opens the spill file; a bad path rejects with SpillError naming it. */
+  static async open(options: BoundedStoreOptions): Promise<BoundedStore> {
+    const window = new RetainedWindow(options.headBytes, options.tailBytes);
+    const highWater = options.highWaterMark ?? DEFAULT_HIGH_WATER;
+    if (!Number.isSafeInteger(highWater) || highWater < 1) {
+      throw new RangeError(`highWaterMark must be a whole number >= 1, got ${highWater}`);
+    }
+    const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
+    return new BoundedStore(window, spill, highWater);
+  }
+
+  get totalBytes(): number {
+    return this.#window.totalBytes;
+  }
+
+  get spillPath(): string | null {
+    return this.#spill?.path ?? null;
+  }
+
+  /** The first spill write error, if any: the spill is incomplete from there on. */
+  get spillError(): SpillError | null {
+    return this.#spill?.error ?? null;
+  }
+
+  /** Head + tail bytes held (never more than headBytes + tailBytes). */
+  get retainedBytes(): number {
+    return this.#window.retainedBytes;
+  }
+
+  /** Everything this store holds in memory: window buffers plus the spill queue. */
+  get memoryBytes(): number {
+    return this.#window.capacityBytes + (this.#spill?.queuedBytes ?? 0);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Appends a chunk; never blocks. With a spill file the chunk is queued by
+   * reference, so the caller must not modify it afterwards. Returns false when
+   * the spill queue is above the high-water mark: pause until drained().
+   */
+  write(chunk: Uint8Array): boolean {
+    if (this.#closing !== null) throw new Error("write after close on a bounded output store");
+    this.#window.append(chunk);
+    if (this.#followers.length > 0) this.#wakeFollowers();
+    if (this.#spill === null) return true;
+    this.#spill.append(chunk);
+    return this.#spill.queuedBytes <= this.#highWater;
+  }
+
+  /** Resolves when a paused producer may write again (spill queue at half the mark). */
+  drained(): Promise<void> {
+    return this.#spill === null ? Promise.resolve() : this.#spill.queueAtMost(this.#highWater / 2);
+  }
+
+  /** Callback form of drained(), for stream producers: `if (!write(c)) { pause(); onDrain(resume); }`. */
+  onDrain(callback: () => void): void {
+    void this.drained().then(callback);
+  }
+
+  /** Marks the end of the stream, flushes and closes the spill. Idempotent; rejects if the spill failed. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.#spill?.close();
+      } finally {
+        this.#closed = true;
+        this.#wakeFollowers();
+      }
+    })();
+    return this.#closing;
+  }
+
+  snapshot(): RetainedSnapshot {
+    return this.#window.snapshot();
+  }
+
+  /**
+   * Reads from memory only: `data` from the head or tail window, `lost` below
+   * the tail window (pointing at the spill file), `pending` at the end while
+   * open, `eof` at the end once closed. Never consumes.
+   */
+  read(offset: number, maxBytes: number): ReadResult {
+    return this.#window.read(offset, maxBytes, this.#closed, this.spillPath);
+  }
+
+  /**
+   * Like read(), but serves lost ranges from the spill file when there is one
+   * and it has not failed (waiting for queued bytes to reach the disk).
+   */
+  async readThrough(offset: number, maxBytes: number): Promise<ReadResult> {
+    const fromMemory = this.read(offset, maxBytes);
+    const spill = this.#spill;
+    if (fromMemory.kind !== "lost" || spill === null || spill.error !== null) return fromMemory;
+    const end = Math.min(fromMemory.retainedFrom, offset + maxBytes);
+    await spill.queueAtMost(Math.max(0, this.totalBytes - end));
+    if (spill.error !== null || spill.flushedBytes < end) return fromMemory;
+    const bytes = await spill.readAt(offset, end - offset);
+    return { kind: "data", offset, bytes, nextOffset: offset + bytes.length };
+  }
+
+  /** Resolves once the stream holds more than `offset` bytes, or is closed (for followers). */
+  whenBeyond(offset: number): Promise<void> {
+    if (this.totalBytes > offset || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#followers.push({ offset, resolve }));
+  }
+
+  #wakeFollowers(): void {
+    const total = this.totalBytes;
+    const keep: Follower[] = [];
+    for (const f of this.#followers) {
+      if (total > f.offset || this.#closed) f.resolve();
+      else keep.push(f);
+    }
+    this.#followers = keep;
+  }
+}

@@ -1,0 +1,167 @@
+// The in-memory part of a bounded output stream (DESIGN.md 4.3): the first
+// `headBytes` bytes, the last `tailBytes` bytes in a ring, and the total.
+// No runtime APIs here, so it runs anywhere and is cheap to test exhaustively.
+
+/** What a reader gets for an absolute byte offset; reading never consumes. */
+export type ReadResult =
+  /** Bytes [offset, nextOffset) of the stream, a fresh copy. */
+  | { readonly kind: "data"; readonly offset: number; readonly bytes: Uint8Array; readonly nextOffset: number }
+  /** The offset fell between head and tail: those bytes are no longer in memory. */
+  | { readonly kind: "lost"; readonly offset: number; readonly retainedFrom: number; readonly spill: string | null }
+  /** Nothing at this offset yet; the stream is still open. */
+  | { readonly kind: "pending"; readonly offset: number }
+  /** The stream is closed and offset is its end. */
+  | { readonly kind: "eof"; readonly offset: number };
+
+/** Head and tail as they stand, each a fresh copy. */
+export interface RetainedSnapshot {
+  /** Total bytes written to the stream. */
+  readonly bytes: number;
+  readonly head: Uint8Array;
+  readonly tail: Uint8Array;
+  /** bytes - head - tail: never negative, never double-counted. */
+  readonly elided: number;
+  /** True when elided > 0: memory no longer holds the whole stream. */
+  readonly truncated: boolean;
+}
+
+// Buffers grow geometrically up to their limit rather than being allocated at
+// full size, so a generous --max-bytes costs nothing for a quiet command.
+const INITIAL_CAPACITY = 64 * 1024;
+
+/** Head + tail ring + count; the byte accounting every reader relies on. */
+export class RetainedWindow {
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  #head: Uint8Array = new Uint8Array(0);
+  #headLen = 0;
+  #ring: Uint8Array = new Uint8Array(0);
+  /** Bytes held in the ring (<= tailBytes). */
+  #tailLen = 0;
+  /** Ring index where the next byte goes. */
+  #tailEnd = 0;
+  #total = 0;
+
+  constructor(headBytes: number, tailBytes: number) {
+    for (const [name, v] of [["headBytes", headBytes], ["tailBytes", tailBytes]] as const) {
+      if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${name} must be a whole number >= 0, got ${v}`);
+    }
+    this.headBytes = headBytes;
+    this.tailBytes = tailBytes;
+  }
+
+  get totalBytes(): number {
+    return this.#total;
+  }
+
+  /** Bytes held in memory: head + tail, never more than headBytes + tailBytes. */
+  get retainedBytes(): number {
+    return this.#headLen + this.#tailLen;
+  }
+
+  /** Bytes of buffer allocated (what the window costs in memory). */
+  get capacityBytes(): number {
+    return this.#head.length + this.#ring.length;
+  }
+
+  /** First offset of the tail window; below it (and past the head) is lost. */
+  get tailStart(): number {
+    return this.#total - this.#tailLen;
+  }
+
+  append(chunk: Uint8Array): void {
+    let data = chunk;
+    if (this.#headLen < this.headBytes && data.length > 0) {
+      const take = Math.min(this.headBytes - this.#headLen, data.length);
+      this.#head = grow(this.#head, this.#headLen, this.#headLen + take, this.headBytes);
+      this.#head.set(data.subarray(0, take), this.#headLen);
+      this.#headLen += take;
+      data = data.subarray(take);
+    }
+    this.#total += chunk.length;
+    if (data.length > 0 && this.tailBytes > 0) this.#appendTail(data);
+  }
+
+  #appendTail(data: Uint8Array): void {
+    const limit = this.tailBytes;
+    if (this.#ring.length < limit) {
+      // Still linear (never wrapped): grow, or jump to full size when this
+      // chunk would fill it anyway.
+      const want = this.#tailLen + data.length;
+      if (want <= limit) {
+        this.#ring = grow(this.#ring, this.#tailLen, want, limit);
+        this.#ring.set(data, this.#tailLen);
+        this.#tailLen = want;
+        this.#tailEnd = want === limit ? 0 : want;
+        return;
+      }
+      const full = new Uint8Array(limit);
+      const keepOld = Math.max(0, limit - data.length);
+      full.set(this.#ring.subarray(this.#tailLen - keepOld, this.#tailLen), 0);
+      this.#ring = full;
+      this.#tailLen = keepOld;
+      this.#tailEnd = keepOld;
+    }
+    const ring = this.#ring;
+    const src = data.length > limit ? data.subarray(data.length - limit) : data;
+    const first = Math.min(src.length, limit - this.#tailEnd);
+    ring.set(src.subarray(0, first), this.#tailEnd);
+    if (first < src.length) ring.set(src.subarray(first), 0);
+    this.#tailEnd = (this.#tailEnd + src.length) % limit;
+    this.#tailLen = Math.min(limit, this.#tailLen + src.length);
+  }
+
+  /**
+   * Bytes at an absolute offset, from the head or the tail window. `lost` when
+   * the offset lies between them; `pending`/`eof` at the end (closed decides).
+   */
+  read(offset: number, maxBytes: number, closed: boolean, spill: string | null): ReadResult {
+    if (!Number.isSafeInteger(offset) || offset < 0 || offset > this.#total) {
+      throw new RangeError(`offset must be a whole number in 0..${this.#total}, got ${offset}`);
+    }
+    if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) {
+      throw new RangeError(`maxBytes must be a whole number >= 1, got ${maxBytes}`);
+    }
+    if (offset === this.#total) return closed ? { kind: "eof", offset } : { kind: "pending", offset };
+    if (offset < this.#headLen) {
+      const end = Math.min(this.#headLen, offset + maxBytes);
+      return { kind: "data", offset, bytes: this.#head.slice(offset, end), nextOffset: end };
+    }
+    const tailStart = this.tailStart;
+    if (offset < tailStart) return { kind: "lost", offset, retainedFrom: tailStart, spill };
+    const n = Math.min(this.#total - offset, maxBytes);
+    return { kind: "data", offset, bytes: this.#tailCopy(offset - tailStart, n), nextOffset: offset + n };
+  }
+
+  snapshot(): RetainedSnapshot {
+    const elided = this.#total - this.#headLen - this.#tailLen;
+    return {
+      bytes: this.#total,
+      head: this.#head.slice(0, this.#headLen),
+      tail: this.#tailCopy(0, this.#tailLen),
+      elided,
+      truncated: elided > 0,
+    };
+  }
+
+  /** `n` bytes starting `from` bytes into the tail window, linearised. */
+  #tailCopy(from: number, n: number): Uint8Array {
+    const out = new Uint8Array(n);
+    if (n === 0) return out;
+    const cap = this.#ring.length;
+    const start = (((this.#tailEnd - this.#tailLen + from) % cap) + cap) % cap;
+    const first = Math.min(n, cap - start);
+    out.set(this.#ring.subarray(start, start + first), 0);
+    if (first < n) out.set(this.#ring.subarray(0, n - first), first);
+    return out;
+  }
+}
+
+/** `buf` with room for `need` bytes (keeping the first `used`), capped at `limit`. */
+function grow(buf: Uint8Array, used: number, need: number, limit: number): Uint8Array {
+  if (need <= buf.length) return buf;
+  const size = Math.min(limit, Math.max(need, buf.length * 2, INITIAL_CAPACITY));
+  const next = new Uint8Array(size);
+  next.set(buf.subarray(0, used), 0);
+  return next;
+}

@@ -1,0 +1,189 @@
+// The whole stream, byte-exact, in a file (DESIGN.md 4.3 `--spill`). The only
+// part of the output store that touches the file system. Written for speed:
+// chunks are queued by reference (no copy) and each syscall is one writev of
+// everything queued so far, so a fast producer gets few, large writes.
+import fs from "node:fs";
+
+/** A spill file could not be opened or written; names the path and the cause. */
+export class SpillError extends Error {
+  readonly path: string;
+  readonly code: string | undefined;
+  constructor(path: string, action: string, cause: unknown) {
+    const code = (cause as { code?: unknown } | null)?.code;
+    const why = typeof code === "string" ? describeCode(code) : String((cause as Error)?.message ?? cause);
+    super(`cannot ${action} spill file ${path}: ${why}`);
+    this.name = "SpillError";
+    this.path = path;
+    this.code = typeof code === "string" ? code : undefined;
+  }
+}
+
+function describeCode(code: string): string {
+  const known: Record<string, string> = {
+    ENOENT: "no such directory (create it first)",
+    EACCES: "permission denied (choose a writable path)",
+    EISDIR: "it is a directory (give a file path)",
+    ENOTDIR: "a parent is not a directory",
+    ENOSPC: "no space left on the device",
+    EROFS: "read-only file system",
+  };
+  return known[code] ?? code;
+}
+
+// Linux caps one writev at IOV_MAX (1024) buffers.
+const MAX_IOVECS = 1024;
+
+/** Append-only spill writer with a byte-counted queue (the store's backpressure). */
+export class SpillFile {
+  readonly path: string;
+  #fd: number;
+  #queue: Uint8Array[] = [];
+  #queuedBytes = 0;
+  #flushedBytes = 0;
+  #writing = false;
+  #error: SpillError | null = null;
+  #idle: (() => void)[] = [];
+  #progress: (() => void)[] = [];
+
+  private constructor(path: string, fd: number) {
+    this.path = path;
+    this.#fd = fd;
+  }
+
+  /** Creates or truncates `path` (mode 0666 & umask, as a shell redirection). */
+  static open(path: string): Promise<SpillFile> {
+    return new Promise((resolve, reject) => {
+      // w+ so lost ranges can be read back through the same descriptor.
+      fs.open(path, "w+", (err, fd) => {
+        if (err) reject(new SpillError(path, "open", err));
+        else resolve(new SpillFile(path, fd));
+      });
+    });
+  }
+
+  /** Bytes accepted but not yet on disk. */
+  get queuedBytes(): number {
+    return this.#queuedBytes;
+  }
+
+  /** Bytes written to the file so far (a prefix of the stream). */
+  get flushedBytes(): number {
+    return this.#flushedBytes;
+  }
+
+  /** The first write error; the spill stops there, the store goes on. */
+  get error(): SpillError | null {
+    return this.#error;
+  }
+
+  /** Queues `chunk` by reference: the caller must not modify it afterwards. */
+  append(chunk: Uint8Array): void {
+    if (this.#error !== null || chunk.length === 0) return;
+    this.#queue.push(chunk);
+    this.#queuedBytes += chunk.length;
+    if (!this.#writing) this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#queue.length === 0 || this.#error !== null || this.#fd < 0) {
+      this.#writing = false;
+      this.#wake(this.#idle);
+      return;
+    }
+    this.#writing = true;
+    const batch = this.#queue.length <= MAX_IOVECS ? this.#queue : this.#queue.slice(0, MAX_IOVECS);
+    this.#queue = batch === this.#queue ? [] : this.#queue.slice(MAX_IOVECS);
+    let size = 0;
+    for (const b of batch) size += b.length;
+    this.#writeBatch(batch, size);
+  }
+
+  // writev may write less than asked (rare for regular files, but allowed):
+  // resubmit what is left of the batch until all of it is down.
+  #writeBatch(batch: Uint8Array[], size: number): void {
+    fs.writev(this.#fd, batch as NodeJS.ArrayBufferView[], (err, written) => {
+      if (err) {
+        this.#fail(err);
+        return;
+      }
+      this.#flushedBytes += written;
+      this.#queuedBytes -= written;
+      this.#wake(this.#progress);
+      if (written < size) {
+        this.#writeBatch(dropPrefix(batch, written), size - written);
+        return;
+      }
+      this.#flush();
+    });
+  }
+
+  #fail(err: unknown): void {
+    this.#error = new SpillError(this.path, "write", err);
+    this.#queue = [];
+    this.#queuedBytes = 0;
+    this.#writing = false;
+    this.#wake(this.#progress);
+    this.#wake(this.#idle);
+  }
+
+  #wake(list: (() => void)[]): void {
+    const waiting = list.splice(0);
+    for (const w of waiting) w();
+  }
+
+  /** Resolves once the queue holds at most `bytes` (or the spill failed). */
+  async queueAtMost(bytes: number): Promise<void> {
+    while (this.#queuedBytes > bytes && this.#error === null) {
+      await new Promise<void>((resolve) => this.#progress.push(resolve));
+    }
+  }
+
+  /** Resolves once everything queued is on disk (or the spill failed). */
+  idle(): Promise<void> {
+    if (!this.#writing) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Reads bytes [offset, offset+length) that are already on disk. */
+  readAt(offset: number, length: number): Promise<Uint8Array> {
+    const n = Math.max(0, Math.min(length, this.#flushedBytes - offset));
+    const buf = new Uint8Array(n);
+    if (n === 0) return Promise.resolve(buf);
+    const own = this.#fd >= 0;
+    return new Promise((resolve, reject) => {
+      const done = (err: unknown, got: number) => {
+        if (err) reject(new SpillError(this.path, "read", err));
+        else resolve(buf.subarray(0, got));
+      };
+      if (own) {
+        fs.read(this.#fd, buf, 0, n, offset, done);
+        return;
+      }
+      fs.open(this.path, "r", (err, fd) => {
+        if (err) return done(err, 0);
+        fs.read(fd, buf, 0, n, offset, (readErr, got) => fs.close(fd, () => done(readErr, got)));
+      });
+    });
+  }
+
+  /** Flushes what is queued, then closes the file. Call once. */
+  async close(): Promise<void> {
+    await this.idle();
+    const fd = this.#fd;
+    this.#fd = -1;
+    await new Promise<void>((resolve, reject) => {
+      fs.close(fd, (err) => (err && this.#error === null ? reject(new SpillError(this.path, "close", err)) : resolve()));
+    });
+    if (this.#error !== null) throw this.#error;
+  }
+}
+
+/** The buffers of `batch` with the first `n` bytes removed (views, no copy). */
+function dropPrefix(batch: Uint8Array[], n: number): Uint8Array[] {
+  let i = 0;
+  let skip = n;
+  while (i < batch.length && skip >= (batch[i] as Uint8Array).length) skip -= (batch[i++] as Uint8Array).length;
+  const rest = batch.slice(i);
+  if (rest.length > 0 && skip > 0) rest[0] = (rest[0] as Uint8Array).subarray(skip);
+  return rest;
+}
