@@ -1,0 +1,19 @@
+// The effective config written back in the file's own spelling (kebab-case
+// keys, durations and sizes as people type them), so `corral config` output
+// can be saved as a config file and loads to the same values.
+import { formatDuration } from "../units/duration.ts";
+import { formatSize } from "../units/size.ts";
+import type { CorralConfig } from "./schema.ts";
+
+/** The config as the YAML file would spell it; key order follows the README. */
+export function configToFileShape(config: CorralConfig): Record<string, unknown> {
+  return {
+    grace: formatDuration(config.graceMs),
+    "max-bytes": formatSize(config.maxBytes),
+    "head-bytes": formatSize(config.headBytes),
+    env: { scrub: [...config.env.scrub], keep: [...config.env.keep] },
+    guardian: config.guardian,
+    terminal: { ...config.terminal },
+    agent: { "idle-timeout": formatDuration(config.agent.idleTimeoutMs) },
+  };
+}
