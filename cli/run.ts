@@ -1,12 +1,31 @@
-// PLACEHOLDER: replaced by the issue that builds this command group.
+// `corral run`: run a command with its stdio inherited, a timeout that kills
+// the whole tree, and the exit status mirrored (DESIGN.md 4.1). The
+// implementation loads lazily so start-up stays light.
 import { buildCommand } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
+import { commandPositional, type RunFlags, runFlagParameters } from "./run-flags.ts";
 
-export const runCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: run is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
-  docs: { brief: "run" },
+export const runCommand = buildCommand<RunFlags, readonly string[], CorralContext>({
+  loader: async () => (await import("./run-action.ts")).runAction,
+  parameters: {
+    flags: runFlagParameters,
+    positional: commandPositional,
+  },
+  docs: {
+    brief: "Run a command; mirror its exit status; leave nothing running",
+    fullDescription: [
+      "Runs CMD with corral's stdin, stdout and stderr, in its own process group.",
+      "When it exits (or --timeout fires, or corral gets SIGINT/SIGTERM/SIGHUP),",
+      "whatever it left running in that group is terminated: SIGTERM, --grace, SIGKILL.",
+      "Exit status: the command's own; 128+N when killed by signal N; 124 on --timeout;",
+      "127 not found; 126 not executable; 2 bad flag or value (also a missing --cwd); 125 corral failed.",
+      "Credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...) are not passed unless kept.",
+      "",
+      "Examples:",
+      "  corral run -- make test",
+      "  corral run --timeout 30s --grace 2s -- ./flaky-server --port 8080",
+      "  corral run --env DEBUG=1 --keep-env GITHUB_TOKEN --explain -- ./deploy.sh",
+      "  corral run --cwd /tmp --clear-env --keep-env PATH --facts facts.json -- env",
+    ].join("\n"),
+  },
 });

@@ -1,0 +1,42 @@
+// Starting and waiting on a child, shared by `run` and `collect`: spawn
+// failures become their statuses (127/126/2/125) with one line on stderr,
+// signals to corral are forwarded, and pids that could not be confirmed gone
+// are named rather than guessed about.
+import { SpawnError } from "../lib/spawn/spawn-error.ts";
+import { supervise } from "../lib/spawn/supervise.ts";
+import type { SupervisionResult } from "../lib/spawn/backend.ts";
+import type { CorralContext } from "./context.ts";
+import type { PreparedRun } from "./run-options.ts";
+import { forwardSignals } from "./run-signals.ts";
+
+/** Runs the prepared spec to the end; null when it could not start (status already set). */
+export async function runSupervised(
+  context: CorralContext,
+  prepared: PreparedRun,
+  explain: boolean,
+): Promise<SupervisionResult | null> {
+  const { stderr } = context.process;
+  let child;
+  try {
+    child = await supervise(prepared.spec);
+  } catch (error) {
+    if (!(error instanceof SpawnError)) throw error;
+    stderr.write(`corral: ${error.message}\n`);
+    context.process.exitCode = error.exitStatus;
+    return null;
+  }
+  if (explain) {
+    for (const line of prepared.explain) stderr.write(`corral: explain: ${line}\n`);
+    stderr.write(`corral: explain: started pid ${child.pid} in its own process group\n`);
+  }
+  const stopForwarding = forwardSignals(child);
+  try {
+    const result = await child.exited;
+    if (result.uncertain.length > 0) {
+      stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
+    }
+    return result;
+  } finally {
+    stopForwarding();
+  }
+}

@@ -1,0 +1,58 @@
+// Who is still in a process group, read from /proc (DESIGN.md 4.2). A zombie
+// counts as gone: on some machines PID 1 reaps orphans only after seconds,
+// and kill(pid, 0) still succeeds on a zombie, so it cannot be the test.
+import { readFileSync, readdirSync } from "node:fs";
+
+/** Pids of live (not zombie) processes whose process group is `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  const members: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return members;
+  }
+  for (const entry of entries) {
+    const first = entry.charCodeAt(0);
+    if (first < 48 || first > 57) continue;
+    const stat = readStat(entry);
+    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
+      members.push(Number(entry));
+    }
+  }
+  return members;
+}
+
+interface StatFields {
+  readonly state: string;
+  readonly pgrp: number;
+}
+
+function readStat(pid: string): StatFields | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, "latin1");
+  } catch {
+    return undefined; // gone between readdir and read
+  }
+  // The command name may hold spaces and parentheses: fields start after the last ")".
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
+}
+
+/**
+ * Waits until the group has no live member or `timeoutMs` passed. Polls
+ * /proc quickly at first (most trees die within milliseconds of a signal)
+ * and backs off to spare a loaded machine. True when the group is gone.
+ */
+export async function waitGroupGone(pgid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  let interval = 2;
+  for (;;) {
+    if (groupMembers(pgid).length === 0) return true;
+    const left = deadline - Date.now();
+    if (left <= 0) return false;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(interval, left)));
+    interval = Math.min(interval * 2, 50);
+  }
+}

@@ -1,0 +1,42 @@
+// What the caller asks for when it starts a process: explicit, never a shell
+// string. run, collect, jobs and the agent all describe children this way,
+// so a backend (process group here, the guardian later) sees one shape.
+
+/**
+ * Where a child's stream goes. `inherit`: corral's own fd. `pipe`: a stream
+ * the caller reads (`SupervisedProcess.stdout`). `ignore`: /dev/null.
+ * `{ sink }`: every byte is written into the sink, with backpressure.
+ */
+export type StdioChoice = "inherit" | "pipe" | "ignore" | { readonly sink: ByteSink };
+
+/**
+ * Where collected bytes go (a BoundedStore fits). `write` returns false when
+ * the sink wants the producer to pause; `onDrain(listener)` then calls the
+ * listener once, when it can take more (BoundedStore has this shape).
+ */
+export interface ByteSink {
+  write(chunk: Uint8Array): boolean;
+  onDrain(listener: () => void): void;
+}
+
+/** One process to start and supervise. */
+export interface SpawnSpec {
+  /** argv[0] is looked up on PATH (of `env`) unless it contains a slash. */
+  readonly argv: readonly [string, ...string[]];
+  /** Working directory; must exist and be a directory. Default: corral's. */
+  readonly cwd?: string;
+  /** The child's whole environment (build it with lib/env buildChildEnv). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly stdin?: "inherit" | "pipe" | "ignore";
+  readonly stdout?: StdioChoice;
+  /** `"stdout"`: the child's fd 2 is the same pipe as its fd 1 (as `2>&1`). */
+  readonly stderr?: StdioChoice | "stdout";
+  /** Time between SIGTERM and SIGKILL, and the longest wait for output EOF after exit. */
+  readonly graceMs: number;
+  /** Terminate the tree after this long (ExitFacts.timedOut); none when undefined. */
+  readonly timeoutMs?: number;
+  /** Aborting terminates the tree (not counted as a timeout). */
+  readonly signal?: AbortSignal;
+  /** Do not terminate what the child leaves running in its group when it exits. */
+  readonly leaveRunning?: boolean;
+}
