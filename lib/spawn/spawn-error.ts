@@ -5,6 +5,13 @@
 /** Why a spawn failed before the child ran. */
 export type SpawnFailure = "not-found" | "not-executable" | "bad-cwd" | "spawn-failed";
 
+const EXIT_STATUS: Record<SpawnFailure, number> = {
+  "not-found": 127,
+  "not-executable": 126,
+  "bad-cwd": 2,
+  "spawn-failed": 125,
+};
+
 /** One error class, told apart by `failure` (execa's habit). */
 export class SpawnError extends Error {
   override readonly name = "SpawnError";
@@ -17,15 +24,6 @@ export class SpawnError extends Error {
 
   /** The status a shell-facing command exits with for this failure. */
   get exitStatus(): number {
-    switch (this.failure) {
-      case "not-found":
-        return 127;
-      case "not-executable":
-        return 126;
-      case "bad-cwd":
-        return 2;
-      case "spawn-failed":
-        return 125;
-    }
+    return EXIT_STATUS[this.failure];
   }
 }

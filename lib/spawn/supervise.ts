@@ -11,5 +11,5 @@ export async function supervise(spec: SpawnSpec, backend: SpawnBackend = process
   const cwd = spec.cwd ?? process.cwd();
   checkWorkingDirectory(cwd);
   const file = resolveExecutable(spec.argv[0], spec.env["PATH"], cwd);
-  return backend.start({ spec, file, cwd });
+  return await backend.start({ spec, file, cwd });
 }
