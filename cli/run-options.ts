@@ -29,8 +29,9 @@ export async function prepareRun(
   flags: RunFlags,
   argv: readonly string[],
   stdio: StdioSpec,
+  loaded?: CorralConfig,
 ): Promise<PreparedRun> {
-  const config = await loadCommandConfig(context);
+  const config = loaded ?? await loadCommandConfig(context);
   const [program, ...args] = argv;
   if (program === undefined || program === "") {
     throw new UsageError("no command given; put it after --, e.g. corral run -- make test");
@@ -70,7 +71,8 @@ export async function prepareRun(
   return { config, spec, explain };
 }
 
-async function loadCommandConfig(context: CorralContext): Promise<CorralConfig> {
+/** The effective config; a bad config file is a usage error (exit 2). */
+export async function loadCommandConfig(context: CorralContext): Promise<CorralConfig> {
   try {
     return await loadConfig(context.process.env);
   } catch (error) {

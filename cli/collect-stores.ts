@@ -1,0 +1,49 @@
+// The bounded stores `collect` captures into: one per stream, or one for
+// both with --merge. Spill files are FILE.stdout/FILE.stderr for separate
+// streams and FILE itself for a merged one.
+import { BoundedStore, SpillError } from "../lib/output/bounded-store.ts";
+import { UsageError } from "./exit-status.ts";
+
+/** The store(s) of one `collect` run. */
+export interface CollectStores {
+  readonly stdout: BoundedStore;
+  /** null with --merge: stderr goes into `stdout`. */
+  readonly stderr: BoundedStore | null;
+}
+
+export interface StoreLimits {
+  readonly headBytes: number;
+  readonly maxBytes: number;
+  readonly spill: string | undefined;
+  readonly merge: boolean;
+}
+
+/** Opens the stores; an unusable spill path is a usage error (exit 2). */
+export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
+  const open = (spillPath: string | undefined) =>
+    BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath });
+  const { spill, merge } = limits;
+  try {
+    if (merge) return { stdout: await open(spill), stderr: null };
+    const stdout = await open(spill === undefined ? undefined : `${spill}.stdout`);
+    const stderr = await open(spill === undefined ? undefined : `${spill}.stderr`);
+    return { stdout, stderr };
+  } catch (error) {
+    if (error instanceof SpillError) throw new UsageError(`--spill: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Closes every store (flushing spills); names a spill that failed on stderr. */
+export async function closeCollectStores(stores: CollectStores, stderr: NodeJS.WriteStream): Promise<void> {
+  for (const store of [stores.stdout, stores.stderr]) {
+    if (store === null) continue;
+    try {
+      await store.close();
+    } catch {
+      // reported below from spillError
+    }
+    const failed = store.spillError;
+    if (failed !== null) stderr.write(`corral: --spill: ${failed.message}; the spill file is incomplete\n`);
+  }
+}
