@@ -1,0 +1,127 @@
+// The first command that needs the agent starts it (tmux's client_connect):
+// try to connect; else take the start lock, try once more (someone may have
+// started it while we waited), clear a stale socket, spawn the agent
+// detached with its output to the log, and connect once it answers. So N
+// clients racing start exactly one agent.
+import { openSync, closeSync, writeSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import process from "node:process";
+import { AgentClient } from "./client.ts";
+import { agentPaths } from "./agent-paths.ts";
+import { clearStaleSocket, AgentRunningError } from "./socket-probe.ts";
+import { ensureStateDir } from "./state-dir.ts";
+import { selfCommand } from "../runtime/self-command.ts";
+import { agentEnvironment } from "./agent-environment.ts";
+
+/** Longest the whole start (lock wait + agent boot) may take. */
+const START_DEADLINE_MS = 20_000;
+/** A lock older than this whose holder is gone, or any lock this old, is stale. */
+const STALE_LOCK_MS = 15_000;
+
+/** The agent could not be reached or started; the message says why. */
+export class AgentUnavailableError extends Error {
+  override readonly name = "AgentUnavailableError";
+}
+
+export interface ConnectOptions {
+  readonly socket: string;
+  /** Start the agent when none answers (false: `agent status`, `agent stop`). */
+  readonly start: boolean;
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A connected client, hello not yet sent; starts the agent when allowed. */
+export async function connectOrStart(options: ConnectOptions): Promise<AgentClient> {
+  const first = await tryOpen(options.socket);
+  if (first) return first;
+  if (!options.start) throw new AgentUnavailableError(`no agent is running on ${options.socket}`);
+  const paths = agentPaths(options.socket);
+  ensureStateDir(paths.dir);
+  const deadline = Date.now() + START_DEADLINE_MS;
+  for (;;) {
+    if (takeLock(paths.lock)) break;
+    const client = await tryOpen(options.socket);
+    if (client) return client;
+    if (Date.now() > deadline) throw new AgentUnavailableError(`timed out waiting for the agent start lock ${paths.lock}`);
+    await pause(25);
+  }
+  try {
+    const again = await tryOpen(options.socket);
+    if (again) return again;
+    try {
+      await clearStaleSocket(options.socket);
+    } catch (error) {
+      if (!(error instanceof AgentRunningError)) throw error;
+    }
+    const child = spawnAgent(options, paths.log);
+    let exited: string | null = null;
+    child.once("exit", (code, signal) => (exited = `exited with ${signal ?? `status ${code}`}`));
+    while (Date.now() < deadline) {
+      const client = await tryOpen(options.socket);
+      if (client) return client;
+      if (exited !== null) break;
+      await pause(20);
+    }
+    throw new AgentUnavailableError(
+      `the agent did not start (${exited ?? "no answer in time"}); see its log ${paths.log}`,
+    );
+  } finally {
+    rmSync(paths.lock, { force: true });
+  }
+}
+
+function spawnAgent(options: ConnectOptions, logPath: string) {
+  const command = selfCommand(["agent", "run", "--socket", options.socket]);
+  const log = openSync(logPath, "a", 0o600);
+  try {
+    const child = spawn(command.file, [...command.args], {
+      cwd: command.cwd,
+      detached: true,
+      stdio: ["ignore", log, log],
+      env: agentEnvironment(options.env ?? process.env),
+    });
+    child.unref();
+    return child;
+  } finally {
+    closeSync(log);
+  }
+}
+
+/** O_EXCL create: exactly one starter wins; a dead holder's lock is broken. */
+function takeLock(lock: string): boolean {
+  try {
+    const fd = openSync(lock, "wx", 0o600);
+    writeSync(fd, `${process.pid}\n`);
+    closeSync(fd);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    if (lockIsStale(lock)) rmSync(lock, { force: true });
+    return false;
+  }
+}
+
+function lockIsStale(lock: string): boolean {
+  try {
+    const age = Date.now() - statSync(lock).mtimeMs;
+    const holder = Number(readFileSync(lock, "utf8").trim());
+    if (age > STALE_LOCK_MS) return true;
+    if (!Number.isInteger(holder) || holder <= 0) return age > 1000;
+    process.kill(holder, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+async function tryOpen(socket: string): Promise<AgentClient | null> {
+  try {
+    return await AgentClient.open(socket);
+  } catch {
+    return null;
+  }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

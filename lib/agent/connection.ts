@@ -1,0 +1,133 @@
+// One client connection inside the agent: frames in, requests validated and
+// run one at a time (so replies, and the bytes a run of sends writes, keep
+// the client's order), replies out. A bad frame closes only this connection;
+// a bad request gets an error reply. Nothing here can take the agent down.
+import type { Socket } from "node:net";
+import { Buffer } from "node:buffer";
+import { FrameDecoder, FrameError, encodeFrame, type Frame } from "../native/frame.ts";
+import type { AgentContext } from "./agent-context.ts";
+import { AgentError, MAX_FRAME_BYTES, PROTOCOL_VERSION, Tag, type AttachExitEvent, type Envelope } from "./protocol.ts";
+import { parseRequest, requestId } from "./request-validation.ts";
+import { route } from "./router.ts";
+import type { SessionEntry } from "./session-registry.ts";
+import { AttachBridge } from "./attach-bridge.ts";
+
+/** Ops a client may send before (or after a failed) hello: finding and stopping a stale agent. */
+const WITHOUT_HELLO = new Set(["hello", "agent-status", "agent-stop"]);
+
+/** Serves one socket until it closes. */
+export class AgentConnection {
+  #decoder = new FrameDecoder(MAX_FRAME_BYTES);
+  #queue: Promise<void> = Promise.resolve();
+  #greeted = false;
+  #abort = new AbortController();
+  #attach: AttachBridge | null = null;
+  #pendingAttach: SessionEntry | null = null;
+
+  constructor(readonly socket: Socket, readonly ctx: AgentContext, readonly log: (line: string) => void) {
+    socket.on("data", (chunk: Buffer) => this.#onData(chunk));
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => {
+      this.#abort.abort();
+      this.#attach?.detach();
+    });
+  }
+
+  /** Ends the connection (agent shutdown). */
+  close(): void {
+    this.#attach?.detach();
+    this.socket.destroy();
+  }
+
+  #onData(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.#decoder.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    } catch (error) {
+      const message = error instanceof FrameError ? error.message : String(error);
+      this.#send({ id: 0, ok: false, error: { code: "bad_request", message: `bad frame: ${message}; closing this connection` } });
+      this.socket.end();
+      this.socket.destroySoon?.();
+      return;
+    }
+    for (const frame of frames) this.#onFrame(frame);
+  }
+
+  #onFrame(frame: Frame): void {
+    if (this.#attach !== null) {
+      this.#attach.onFrame(frame);
+      return;
+    }
+    if (frame.tag !== Tag.json) {
+      this.#send({ id: 0, ok: false, error: { code: "bad_request", message: `frame tag ${frame.tag} is not a JSON request (tag ${Tag.json}); raw bytes only after attach` } });
+      return;
+    }
+    let raw: unknown;
+    try {
+      raw = JSON.parse(Buffer.from(frame.body).toString("utf8"));
+    } catch {
+      this.#send({ id: 0, ok: false, error: { code: "bad_request", message: "frame body is not valid JSON" } });
+      return;
+    }
+    this.#queue = this.#queue.then(() => this.#handle(raw));
+  }
+
+  async #handle(raw: unknown): Promise<void> {
+    if (this.socket.destroyed || this.#attach !== null) return;
+    const id = requestId(raw);
+    try {
+      const request = parseRequest(raw);
+      this.#checkGreeting(request);
+      this.ctx.touch();
+      const body = await route(this.ctx, request, { connection: this, signal: this.#abort.signal });
+      if (request.op === "hello") this.#greeted = true;
+      this.#send({ id, ok: true, ...body });
+      if (this.#pendingAttach !== null) this.#startAttach(this.#pendingAttach);
+    } catch (error) {
+      this.#pendingAttach = null;
+      if (error instanceof AgentError) {
+        this.#send({ id, ok: false, error: error.toWire() });
+      } else {
+        this.log(`internal error on a ${describeOp(raw)} request: ${(error as Error)?.stack ?? String(error)}`);
+        this.#send({ id, ok: false, error: { code: "internal", message: `the agent failed: ${(error as Error)?.message ?? String(error)}` } });
+      }
+    } finally {
+      this.ctx.touch();
+    }
+  }
+
+  #checkGreeting(request: Envelope): void {
+    if (this.#greeted || WITHOUT_HELLO.has(request.op)) return;
+    throw new AgentError(
+      "bad_request",
+      `send a hello with protocol ${PROTOCOL_VERSION} before "${request.op}" (a client of another version: corral agent stop, then retry)`,
+    );
+  }
+
+  /** AttachTarget: the switch happens after the attach reply is written. */
+  attachTo(entry: SessionEntry): void {
+    this.#pendingAttach = entry;
+  }
+
+  #startAttach(entry: SessionEntry): void {
+    this.#pendingAttach = null;
+    this.#attach = new AttachBridge(entry, this.socket, (event: AttachExitEvent) => {
+      this.#sendRaw(Tag.json, JSON.stringify(event));
+      this.socket.end();
+    });
+  }
+
+  #send(reply: object): void {
+    this.#sendRaw(Tag.json, JSON.stringify(reply));
+  }
+
+  #sendRaw(tag: number, text: string): void {
+    if (this.socket.destroyed || !this.socket.writable) return;
+    this.socket.write(encodeFrame(tag, Buffer.from(text, "utf8")));
+  }
+}
+
+function describeOp(raw: unknown): string {
+  const op = typeof raw === "object" && raw !== null ? (raw as { op?: unknown }).op : undefined;
+  return typeof op === "string" ? op.slice(0, 40) : "malformed";
+}

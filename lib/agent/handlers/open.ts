@@ -1,0 +1,25 @@
+// `open`: starts a program in a new terminal session. The environment is
+// the caller's (scrubbed by the client), never the agent's own.
+import process from "node:process";
+import { clampSize, type AgentContext } from "../agent-context.ts";
+import type { OpenRequest, ReplyBodies } from "../protocol.ts";
+
+/** Opens a session; the name is checked before anything is spawned. */
+export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {
+  const name = request.name ?? null;
+  if (name !== null) ctx.registry.assertNameFree(name);
+  const cols = clampSize(request.cols ?? ctx.defaults.cols);
+  const rows = clampSize(request.rows ?? ctx.defaults.rows);
+  const session = await ctx.openSession({
+    argv: request.argv,
+    cols,
+    rows,
+    cwd: request.cwd ?? process.cwd(),
+    env: request.env ?? {},
+    term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
+    scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
+  });
+  const entry = ctx.registry.add(session, name);
+  const size = session.size();
+  return { session: entry.id, name: entry.name, pid: session.pid, cols: size.cols, rows: size.rows };
+}

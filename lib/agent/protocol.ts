@@ -1,0 +1,204 @@
+// The agent's wire contract (DESIGN.md 4.6): every request and reply the
+// client and the agent exchange, in the one module both import. Runtime
+// neutral on purpose (types and constants only).
+//
+// PROTOCOL_VERSION: bump this if any of these change.
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+
+/** Checked at hello; bump this if any type in this file changes. */
+export const PROTOCOL_VERSION = 1;
+
+/** Largest frame either side accepts; checked before any payload is buffered. */
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
+/** Frame tags (lib/native/frame.ts): JSON control messages and raw terminal bytes. */
+export const Tag = {
+  /** A JSON request, reply or event (UTF-8). */
+  json: 1,
+  /** Raw terminal bytes, only on a connection switched to attach mode. */
+  bytes: 2,
+} as const;
+
+/** Why a request failed; clients branch on this, people read the message. */
+export type ErrorCode =
+  | "bad_request"
+  | "unknown_op"
+  | "unknown_session"
+  | "unknown_key"
+  | "name_taken"
+  | "spawn_failed"
+  | "timeout"
+  | "version_mismatch"
+  | "internal";
+
+export interface WireError {
+  readonly code: ErrorCode;
+  readonly message: string;
+}
+
+// ---- requests -------------------------------------------------------------
+
+export interface HelloRequest { readonly op: "hello"; readonly version: number }
+
+/** `env` is the complete environment of the session: the client scrubbed it. */
+export interface OpenRequest {
+  readonly op: "open";
+  readonly argv: readonly string[];
+  readonly name?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly term?: string;
+  readonly scrollback?: number;
+}
+
+/** Sends `text` literally, then `keys` (named), then `bytes` (base64). */
+export interface SendRequest {
+  readonly op: "send";
+  readonly session: string;
+  readonly text?: string;
+  readonly keys?: readonly string[];
+  readonly bytes?: string;
+}
+
+export interface ScreenRequest {
+  readonly op: "screen";
+  readonly session: string;
+  readonly since?: string;
+  readonly scrollback?: number;
+}
+
+/** Any combination of conditions; the first one met wins. */
+export interface WaitRequest {
+  readonly op: "wait";
+  readonly session: string;
+  readonly text?: string;
+  readonly regex?: string;
+  readonly stableMs?: number;
+  readonly exit?: boolean;
+  readonly new?: boolean;
+  readonly timeoutMs?: number;
+}
+
+export interface ResizeRequest { readonly op: "resize"; readonly session: string; readonly cols: number; readonly rows: number }
+
+export interface CloseRequest {
+  readonly op: "close";
+  readonly session: string;
+  readonly graceMs?: number;
+  readonly force?: boolean;
+}
+
+export interface ListRequest { readonly op: "list" }
+export interface AgentStatusRequest { readonly op: "agent-status" }
+export interface AgentStopRequest { readonly op: "agent-stop" }
+
+/** Switches the connection to attach mode: raw byte frames both ways. */
+export interface AttachRequest {
+  readonly op: "attach";
+  readonly session: string;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** Sent by an attached client when its window changes size. */
+export interface AttachResizeMessage { readonly op: "attach-resize"; readonly cols: number; readonly rows: number }
+
+export type Request =
+  | HelloRequest
+  | OpenRequest
+  | SendRequest
+  | ScreenRequest
+  | WaitRequest
+  | ResizeRequest
+  | CloseRequest
+  | ListRequest
+  | AgentStatusRequest
+  | AgentStopRequest
+  | AttachRequest;
+
+export type Op = Request["op"];
+
+/** A request as framed: `id` pairs it with its reply on a connection. */
+export type Envelope<T extends Request = Request> = T & { readonly id: number };
+
+// ---- replies --------------------------------------------------------------
+
+/** What `pty screen --json` prints (DESIGN.md 4.4). */
+export interface ScreenView {
+  readonly session: string;
+  readonly name: string | null;
+  /** Visible rows (plus scrollback when asked), trailing spaces trimmed. */
+  readonly lines: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
+  readonly alternateScreen: boolean;
+  readonly title: string;
+  /** Hash of the visible contents: equal hashes, equal screens. */
+  readonly hash: string;
+  /** The screen differs from the last read (or from `since`). */
+  readonly changed: boolean;
+  readonly alive: boolean;
+  readonly exit: ExitFacts | null;
+}
+
+/** One row of `pty list`. */
+export interface SessionInfo {
+  readonly session: string;
+  readonly name: string | null;
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly alive: boolean;
+  readonly exit: ExitFacts | null;
+  readonly startedAt: number;
+  readonly ageMs: number;
+}
+
+export type WaitCondition = "text" | "regex" | "stable" | "exit";
+
+export interface ReplyBodies {
+  hello: { readonly version: number; readonly pid: number };
+  open: { readonly session: string; readonly name: string | null; readonly pid: number; readonly cols: number; readonly rows: number };
+  send: { readonly sent: number };
+  screen: ScreenView;
+  wait: { readonly fired: WaitCondition; readonly screen: ScreenView };
+  resize: { readonly cols: number; readonly rows: number };
+  close: { readonly session: string; readonly exit: ExitFacts | null };
+  list: { readonly sessions: readonly SessionInfo[] };
+  "agent-status": AgentStatus;
+  "agent-stop": { readonly stopping: true; readonly sessions: number };
+  attach: { readonly session: string; readonly cols: number; readonly rows: number };
+}
+
+export interface AgentStatus {
+  readonly pid: number;
+  readonly uptimeMs: number;
+  readonly protocolVersion: number;
+  readonly sessions: number;
+  readonly alive: number;
+  readonly memory: { readonly rss: number; readonly heapUsed: number };
+  readonly socket: string;
+  readonly runtime: string;
+}
+
+export type OkReply<O extends Op = Op> = { readonly id: number; readonly ok: true } & ReplyBodies[O];
+export interface ErrorReply { readonly id: number; readonly ok: false; readonly error: WireError }
+export type Reply<O extends Op = Op> = OkReply<O> | ErrorReply;
+
+/** Sent unprompted on an attached connection when the program exits. */
+export interface AttachExitEvent { readonly event: "exit"; readonly exit: ExitFacts | null }
+
+/** A failed request, carried as an exception inside the agent and the client. */
+export class AgentError extends Error {
+  override readonly name = "AgentError";
+  constructor(readonly code: ErrorCode, message: string) {
+    super(message);
+  }
+  toWire(): WireError {
+    return { code: this.code, message: this.message };
+  }
+}

@@ -1,0 +1,173 @@
+// Every check of an incoming request, in one place: the handlers receive
+// only well-typed requests, and a wrong type, a missing field or a bad id is
+// answered with `bad_request` naming the field, never a crash.
+import { AgentError, type Envelope, type Request } from "./protocol.ts";
+
+type Obj = Record<string, unknown>;
+
+/** Sizes are clamped to this range by the session; beyond it is a mistake. */
+const MAX_DIMENSION = 100_000;
+
+/** The id of a raw message, or 0 when it has none usable (the reply still goes out). */
+export function requestId(raw: unknown): number {
+  if (typeof raw !== "object" || raw === null) return 0;
+  const id = (raw as Obj).id;
+  return typeof id === "number" && Number.isSafeInteger(id) && id >= 0 ? id : 0;
+}
+
+/** Validates a decoded JSON message into a typed request; throws AgentError. */
+export function parseRequest(raw: unknown): Envelope {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+    throw bad("a request must be a JSON object");
+  }
+  const o = raw as Obj;
+  if (typeof o.id !== "number" || !Number.isSafeInteger(o.id) || o.id < 0) {
+    throw bad('"id" must be a non-negative integer');
+  }
+  const id = o.id;
+  if (typeof o.op !== "string") throw bad('"op" must be a string naming the operation');
+  const op = o.op;
+  const request = parseBody(op, o);
+  return { ...request, id } as Envelope;
+}
+
+function parseBody(op: string, o: Obj): Request {
+  switch (op) {
+    case "hello":
+      return { op, version: int(o, "version", 0, Number.MAX_SAFE_INTEGER) as number };
+    case "open": {
+      const argv = strings(o, "argv");
+      if (argv === undefined || argv.length === 0) throw bad('"argv" must be a non-empty array of strings');
+      return clean({
+        op,
+        argv,
+        name: name(o),
+        cols: optInt(o, "cols", 1, MAX_DIMENSION),
+        rows: optInt(o, "rows", 1, MAX_DIMENSION),
+        cwd: str(o, "cwd"),
+        env: env(o),
+        term: str(o, "term"),
+        scrollback: optInt(o, "scrollback", 0, 1_000_000),
+      });
+    }
+    case "send":
+      return clean({ op, session: session(o), text: str(o, "text"), keys: strings(o, "keys"), bytes: base64(o) });
+    case "screen":
+      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
+    case "wait": {
+      const regex = str(o, "regex");
+      if (regex !== undefined) {
+        try {
+          new RegExp(regex);
+        } catch (error) {
+          throw bad(`"regex" is not a valid regular expression: ${(error as Error).message}`);
+        }
+      }
+      return clean({
+        op,
+        session: session(o),
+        text: str(o, "text"),
+        regex,
+        stableMs: optInt(o, "stableMs", 0, 2 ** 31 - 1),
+        exit: bool(o, "exit"),
+        new: bool(o, "new"),
+        timeoutMs: optInt(o, "timeoutMs", 0, 2 ** 31 - 1),
+      });
+    }
+    case "resize":
+      return { op, session: session(o), cols: int(o, "cols", 1, MAX_DIMENSION) as number, rows: int(o, "rows", 1, MAX_DIMENSION) as number };
+    case "close":
+      return clean({ op, session: session(o), graceMs: optInt(o, "graceMs", 0, 2 ** 31 - 1), force: bool(o, "force") });
+    case "attach":
+      return clean({ op, session: session(o), cols: optInt(o, "cols", 1, MAX_DIMENSION), rows: optInt(o, "rows", 1, MAX_DIMENSION) });
+    case "list":
+    case "agent-status":
+    case "agent-stop":
+      return { op };
+    default:
+      throw new AgentError(
+        "unknown_op",
+        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, agent-status, agent-stop`,
+      );
+  }
+}
+
+function bad(message: string): AgentError {
+  return new AgentError("bad_request", message);
+}
+
+/** Drops undefined fields (exactOptionalPropertyTypes). */
+function clean<T extends object>(value: T): Request {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as unknown as Request;
+}
+
+function session(o: Obj): string {
+  const value = o.session;
+  if (typeof value !== "string" || value.length === 0 || value.length > 200) {
+    throw bad('"session" must be a session id or name (a non-empty string)');
+  }
+  return value;
+}
+
+function name(o: Obj): string | undefined {
+  const value = str(o, "name");
+  if (value === undefined) return undefined;
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(value) || /^\d+$/.test(value)) {
+    throw bad('"name" must be 1-64 letters, digits, ".", "_" or "-", and not only digits');
+  }
+  return value;
+}
+
+function str(o: Obj, key: string): string | undefined {
+  const value = o[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw bad(`"${key}" must be a string`);
+  return value;
+}
+
+function bool(o: Obj, key: string): boolean | undefined {
+  const value = o[key];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw bad(`"${key}" must be true or false`);
+  return value;
+}
+
+function optInt(o: Obj, key: string, min: number, max: number): number | undefined {
+  return o[key] === undefined || o[key] === null ? undefined : int(o, key, min, max);
+}
+
+function int(o: Obj, key: string, min: number, max: number): number {
+  const value = o[key];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
+    throw bad(`"${key}" must be an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+function strings(o: Obj, key: string): string[] | undefined {
+  const value = o[key];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
+    throw bad(`"${key}" must be an array of strings`);
+  }
+  return value as string[];
+}
+
+function env(o: Obj): Record<string, string> | undefined {
+  const value = o.env;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw bad('"env" must be an object of string values');
+  for (const [k, v] of Object.entries(value as Obj)) {
+    // Name only: a value may be a secret and never goes into a message.
+    if (typeof v !== "string" || k.length === 0 || k.includes("=") || k.includes("\0")) {
+      throw bad(`"env" entry ${JSON.stringify(k.slice(0, 60))} must have a name without "=" and a string value`);
+    }
+  }
+  return value as Record<string, string>;
+}
+
+function base64(o: Obj): string | undefined {
+  const value = str(o, "bytes");
+  if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw bad('"bytes" must be base64');
+  return value;
+}

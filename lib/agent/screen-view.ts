@@ -1,0 +1,24 @@
+// The screen reply (`pty screen --json`, connect's screen): the session's
+// own snapshot plus who it is and how its program ended.
+import type { ScreenView } from "./protocol.ts";
+import type { ScreenOptions } from "./session-port.ts";
+import type { SessionEntry } from "./session-registry.ts";
+
+/** Reads the screen of one session as the wire shape. */
+export async function screenView(entry: SessionEntry, options: ScreenOptions): Promise<ScreenView> {
+  const screen = await entry.session.screen(options);
+  return {
+    session: entry.id,
+    name: entry.name,
+    lines: screen.lines,
+    cols: screen.cols,
+    rows: screen.rows,
+    cursor: screen.cursor,
+    alternateScreen: screen.alternateScreen,
+    title: screen.title,
+    hash: screen.hash,
+    changed: screen.changed,
+    alive: entry.session.alive(),
+    exit: entry.session.exitFacts(),
+  };
+}

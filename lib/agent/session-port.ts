@@ -1,0 +1,76 @@
+// What the agent needs from a terminal session, and nothing more. The real
+// sessions come from lib/pty (adapted in pty-sessions.ts); the protocol
+// tests plug in a tiny fake, so the agent's routing, framing and lifetime
+// rules are tested without a terminal emulator.
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { WaitCondition } from "./protocol.ts";
+
+/** The screen as the session reports it; the agent adds id, name and exit facts. */
+export interface SessionScreen {
+  readonly lines: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
+  readonly alternateScreen: boolean;
+  readonly title: string;
+  readonly hash: string;
+  readonly changed: boolean;
+}
+
+/** Everything `open` needs; sizes already clamped and defaults applied. */
+export interface OpenSpec {
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly cwd: string;
+  readonly env: Readonly<Record<string, string>>;
+  readonly term: string;
+  readonly scrollback: number;
+}
+
+export interface ScreenOptions {
+  /** Compare against this hash instead of the last read. */
+  readonly since?: string;
+  readonly scrollback?: number;
+  /** Do not record this read as "the last read" (listing, waiting). */
+  readonly peek?: boolean;
+}
+
+export interface WaitOptions {
+  readonly text?: string;
+  readonly regex?: string;
+  readonly stableMs?: number;
+  readonly exit?: boolean;
+  readonly new?: boolean;
+  readonly timeoutMs: number;
+  /** Aborted when the asking client goes away. */
+  readonly signal?: AbortSignal;
+}
+
+/** A session as the agent drives it. */
+export interface AgentSession {
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly startedAt: number;
+  size(): { cols: number; rows: number };
+  /** The program is still running. */
+  alive(): boolean;
+  exitFacts(): ExitFacts | null;
+  write(data: string | Uint8Array): Promise<void>;
+  /** Throws AgentError unknown_key naming the first unknown key; sends nothing. */
+  checkKeys(keys: readonly string[]): void;
+  /** Sends named keys (DESIGN.md 4.5), following application-cursor mode. */
+  sendKeys(keys: readonly string[]): Promise<void>;
+  screen(options: ScreenOptions): Promise<SessionScreen>;
+  /** Resolves with the condition that fired, or null on timeout. */
+  wait(options: WaitOptions): Promise<WaitCondition | null>;
+  resize(cols: number, rows: number): void;
+  /** SIGHUP, then terminate after the grace (at once when forced); idempotent. */
+  close(options: { graceMs: number; force: boolean }): Promise<ExitFacts | null>;
+  /** Raw output as it arrives (for attach); returns the unsubscribe function. */
+  onOutput(listener: (bytes: Uint8Array) => void): () => void;
+  onExit(listener: (facts: ExitFacts | null) => void): () => void;
+}
+
+/** Makes sessions; throws AgentError spawn_failed when the program cannot start. */
+export type SessionFactory = (spec: OpenSpec) => Promise<AgentSession>;
