@@ -1,0 +1,61 @@
+// A PTY backend forks before it execs, so a missing program would show up as
+// a session whose screen says "execvp failed" and that exits 1. Resolving the
+// command first turns that into the same typed failure `run` reports
+// (not found -> 127, not executable -> 126) before anything is started.
+import { accessSync, constants, statSync } from "node:fs";
+import path from "node:path";
+import { PtySpawnError } from "./backend.ts";
+
+/** The absolute path `command` would exec to under `envPath`, or a PtySpawnError. */
+export function resolveCommand(command: string, envPath: string | undefined, cwd: string): string {
+  if (command === "") throw new PtySpawnError("not_found", "the command is empty; give a program name, e.g. -- bash");
+  if (command.includes("/")) {
+    const full = path.resolve(cwd, command);
+    checkExecutable(full, command);
+    return full;
+  }
+  let sawNonExecutable = false;
+  for (const dir of (envPath ?? "/usr/local/bin:/usr/bin:/bin").split(":")) {
+    const full = path.resolve(cwd, dir === "" ? "." : dir, command);
+    if (!isFile(full)) continue;
+    if (isExecutable(full)) return full;
+    sawNonExecutable = true;
+  }
+  if (sawNonExecutable) {
+    throw new PtySpawnError("not_executable", `${command} was found on PATH but is not executable`);
+  }
+  throw new PtySpawnError("not_found", `${command} was not found on PATH; give an installed program or a path`);
+}
+
+/** The directory a session starts in, checked so a typo is a clear error. */
+export function checkCwd(cwd: string): void {
+  let isDir = false;
+  try {
+    isDir = statSync(cwd).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) throw new PtySpawnError("bad_cwd", `--cwd ${cwd} is not an existing directory`);
+}
+
+function checkExecutable(full: string, shown: string): void {
+  if (!isFile(full)) throw new PtySpawnError("not_found", `${shown} does not exist`);
+  if (!isExecutable(full)) throw new PtySpawnError("not_executable", `${shown} is not executable`);
+}
+
+function isFile(full: string): boolean {
+  try {
+    return statSync(full).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function isExecutable(full: string): boolean {
+  try {
+    accessSync(full, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

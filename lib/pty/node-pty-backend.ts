@@ -1,0 +1,145 @@
+// The fallback backend: @lydell/node-pty (node-pty's code, prebuilt). Used
+// where the guardian is not built. Its limits, documented in the README:
+// output still buffered in the kernel when the program exits can be lost if
+// the reader is paused for long (node-pty gives the master 200 ms after the
+// exit before it closes it), stop/continue is not reported, and the tree is
+// found by a /proc census rather than the guardian's subreaper.
+import type { IPty } from "@lydell/node-pty";
+import {
+  type PtyBackend,
+  type PtyExit,
+  type PtyHandle,
+  type PtySpawnRequest,
+  PtySpawnError,
+  type SignalTarget,
+} from "./backend.ts";
+import { signalName } from "../spawn/exit-facts.ts";
+import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
+
+type NodePtyModule = typeof import("@lydell/node-pty");
+let loaded: Promise<NodePtyModule> | undefined;
+
+// Loaded on first use only: the native addon must never be touched by `run`/`collect`.
+function loadNodePty(): Promise<NodePtyModule> {
+  loaded ??= import("@lydell/node-pty").then((m) => {
+    const mod = m as NodePtyModule & { default?: NodePtyModule };
+    return typeof mod.spawn === "function" ? mod : (mod.default as NodePtyModule);
+  });
+  return loaded;
+}
+
+class NodePtyHandle implements PtyHandle {
+  readonly backend = "node-pty" as const;
+  readonly pid: number;
+  #dataListener: ((bytes: Uint8Array) => void) | undefined;
+  #exitListener: ((exit: PtyExit) => void) | undefined;
+  #exit: PtyExit | undefined;
+  #paused = false;
+
+  constructor(private readonly pty: IPty) {
+    this.pid = pty.pid;
+    // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
+    pty.onData((chunk: string | Uint8Array) => {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      this.#dataListener?.(bytes);
+    });
+    pty.onExit(({ exitCode, signal }) => {
+      const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
+      // node-pty reports exit after the master reached EOF, unless it gave up
+      // waiting (paused reader): then bytes may be missing.
+      this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
+      this.#exitListener?.(this.#exit);
+    });
+  }
+
+  onData(listener: (bytes: Uint8Array) => void): void {
+    this.#dataListener = listener;
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.#exitListener = listener;
+    if (this.#exit !== undefined) listener(this.#exit);
+  }
+
+  write(data: Uint8Array | string): void {
+    if (this.#exit !== undefined) return;
+    // node-pty's write is typed for strings but hands the value to a socket,
+    // which takes bytes as they are (no UTF-8 round trip for raw input).
+    this.pty.write(typeof data === "string" ? data : (Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.#exit === undefined) this.pty.resize(cols, rows);
+  }
+
+  signal(signal: string, target: SignalTarget): void {
+    if (this.#exit !== undefined) return;
+    const pids = target === "tree" ? sessionMembers(this.pid) : [];
+    const group = foregroundGroup(this.pid);
+    try {
+      if (target === "foreground" && group !== undefined) process.kill(-group, signal as NodeJS.Signals);
+      else if (target === "foreground") process.kill(this.pid, signal as NodeJS.Signals);
+    } catch {
+      // gone already
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal as NodeJS.Signals);
+      } catch {
+        // gone already
+      }
+    }
+  }
+
+  terminate(graceMs: number) {
+    return terminateSession(this.pid, graceMs);
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.pty.pause();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.pty.resume();
+  }
+
+  dispose(): void {
+    try {
+      (this.pty as unknown as { destroy?: () => void }).destroy?.();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** node-pty as a PtyBackend. */
+export const nodePtyBackend: PtyBackend = {
+  name: "node-pty",
+  async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+    let mod: NodePtyModule;
+    try {
+      mod = await loadNodePty();
+    } catch (error) {
+      throw new PtySpawnError("backend_unavailable", `node-pty could not be loaded (${(error as Error).message}); build the guardian`);
+    }
+    const [file, ...args] = request.argv;
+    if (file === undefined) throw new PtySpawnError("not_found", "the command is empty; give a program name, e.g. -- bash");
+    try {
+      const pty = mod.spawn(file, args, {
+        cols: request.cols,
+        rows: request.rows,
+        cwd: request.cwd,
+        env: { ...request.env },
+        name: request.env.TERM ?? "xterm-256color",
+        encoding: null,
+      });
+      return new NodePtyHandle(pty);
+    } catch (error) {
+      throw new PtySpawnError("spawn_failed", `could not start ${file} on a PTY: ${(error as Error).message}`);
+    }
+  },
+};

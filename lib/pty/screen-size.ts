@@ -1,0 +1,20 @@
+// Sizes and bounds every session shares (DESIGN.md 4.4), in one place so the
+// CLI, the agent and the library clamp the same way.
+
+export const DEFAULT_COLS = 80;
+export const DEFAULT_ROWS = 24;
+export const DEFAULT_TERM = "xterm-256color";
+/** Lines kept above the visible grid at most, whatever a caller asks for. */
+export const MAX_SCROLLBACK = 10_000;
+
+/** A terminal dimension clamped to 1..1000; non-numbers become the default. */
+export function clampDimension(value: number | undefined, fallback: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(1000, Math.max(1, Math.trunc(value)));
+}
+
+/** Scrollback lines clamped to 0..MAX_SCROLLBACK. */
+export function clampScrollback(value: number | undefined): number {
+  if (value === undefined || !Number.isFinite(value)) return 0;
+  return Math.min(MAX_SCROLLBACK, Math.max(0, Math.trunc(value)));
+}

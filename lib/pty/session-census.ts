@@ -1,0 +1,112 @@
+// Without the guardian nothing tells us when a PTY's descendants are gone, so
+// the node-pty backend counts them from /proc: everything in the terminal's
+// session (what a hangup reaches) plus every descendant of the program (what
+// escaped with setsid). Weaker than the guardian's census (no pidfd, so a
+// recycled pid is possible in theory) and documented as such.
+import { readFileSync, readdirSync } from "node:fs";
+import { setTimeout as delay } from "node:timers/promises";
+import type { PtyTermination } from "./backend.ts";
+
+interface StatFields {
+  readonly pid: number;
+  readonly state: string;
+  readonly ppid: number;
+  readonly session: number;
+  readonly tpgid: number;
+}
+
+function readStat(pid: number): StatFields | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return {
+      pid,
+      state: rest[0] ?? "?",
+      ppid: Number(rest[1]),
+      session: Number(rest[3]),
+      tpgid: Number(rest[5]),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+function allStats(): StatFields[] {
+  const stats: StatFields[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return stats;
+  }
+  for (const entry of entries) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const stat = readStat(pid);
+    if (stat !== undefined && stat.state !== "Z" && stat.state !== "X") stats.push(stat);
+  }
+  return stats;
+}
+
+/** Live pids in the PTY's session or descending from its program (zombies count as gone). */
+export function sessionMembers(leader: number): number[] {
+  const stats = allStats();
+  const members = new Set<number>();
+  for (const s of stats) if (s.session === leader || s.pid === leader) members.add(s.pid);
+  // Descendants that left the session with setsid() are still children of someone in it.
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const s of stats) {
+      if (!members.has(s.pid) && members.has(s.ppid)) {
+        members.add(s.pid);
+        grew = true;
+      }
+    }
+  }
+  return [...members];
+}
+
+/** The terminal's foreground process group as the program's /proc entry reports it. */
+export function foregroundGroup(leader: number): number | undefined {
+  const tpgid = readStat(leader)?.tpgid;
+  return tpgid !== undefined && tpgid > 0 ? tpgid : undefined;
+}
+
+function sendAll(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // gone already
+    }
+  }
+}
+
+async function goneWithin(leader: number, ms: number, known: Set<number>): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    for (const pid of sessionMembers(leader)) known.add(pid);
+    const alive = [...known].filter((pid) => {
+      const state = readStat(pid)?.state;
+      return state !== undefined && state !== "Z" && state !== "X";
+    });
+    if (alive.length === 0 || Date.now() >= deadline) return alive;
+    await delay(Math.min(20, Math.max(1, deadline - Date.now())));
+  }
+}
+
+/** SIGTERM the session's processes, SIGKILL what outlives graceMs, confirm they are gone. */
+export async function terminateSession(leader: number, graceMs: number): Promise<PtyTermination> {
+  const known = new Set(sessionMembers(leader));
+  sendAll([...known], "SIGTERM");
+  let alive = await goneWithin(leader, graceMs, known);
+  if (alive.length === 0) return { forced: false, uncertain: [] };
+  sendAll(alive, "SIGKILL");
+  // Newcomers forked during the grace are in `known` now; kill until none is left.
+  for (let round = 0; round < 10 && alive.length > 0; round++) {
+    alive = await goneWithin(leader, 200, known);
+    sendAll(alive, "SIGKILL");
+  }
+  return { forced: true, uncertain: alive };
+}

@@ -1,0 +1,278 @@
+// A terminal session as the agent holds it: a program on a PTY (through a
+// backend), its screen, keys, waits, resize and close. The agent owns ids
+// and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { PtyBackend, PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
+import { type PtyBackendPreference, choosePtyBackend } from "./backend-choice.ts";
+import { checkCwd, resolveCommand } from "./command-path.ts";
+import { encodeKeys } from "./keys.ts";
+import { Screen } from "./screen.ts";
+import { inputLines } from "./screen-match.ts";
+import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
+import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
+import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
+
+/** What opening a session takes. */
+export interface PtySessionSpec {
+  readonly argv: readonly string[];
+  readonly cwd?: string;
+  /** The caller's environment, already scrubbed (DESIGN.md 4.7). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cols?: number;
+  readonly rows?: number;
+  /** TERM for the program; default xterm-256color (the emulator is an xterm), whatever env says. */
+  readonly term?: string;
+  /** Lines kept above the visible grid (0..10000); default 0. */
+  readonly scrollback?: number;
+  readonly name?: string;
+  readonly id?: string;
+  /** A backend object, or a preference; default "auto". */
+  readonly backend?: PtyBackend | PtyBackendPreference;
+}
+
+export interface CloseOptions {
+  /** Time the program gets after SIGHUP, then again after SIGTERM; default 2000 ms. */
+  readonly graceMs?: number;
+  /** Kill at once (SIGKILL after a zero grace). */
+  readonly force?: boolean;
+}
+
+let nextId = 1;
+const MAX_PENDING_INPUT = 16;
+
+/** One PTY session. */
+export class PtySession {
+  readonly id: string;
+  readonly name: string | null;
+  readonly argv: readonly string[];
+  readonly createdAt = Date.now();
+  #handle: PtyHandle;
+  #screen: Screen;
+  #exit: ExitFacts | null = null;
+  #exitRaw: PtyExit | undefined;
+  #termination: PtyTermination | undefined;
+  #closing: Promise<ExitFacts> | undefined;
+  #lastReadHash: string | undefined;
+  #exitListeners = new Set<(facts: ExitFacts) => void>();
+  #exitSeen: Promise<void>;
+  #pendingInput: Array<{ lines: string[]; fedAtWrite: number }> = [];
+  #cols: number;
+  #rows: number;
+  #disposed = false;
+
+  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number) {
+    this.id = spec.id ?? `s${nextId++}`;
+    this.name = spec.name ?? null;
+    this.argv = [...spec.argv];
+    this.#handle = handle;
+    this.#screen = screen;
+    this.#cols = cols;
+    this.#rows = rows;
+    handle.onData((bytes) => screen.feed(bytes));
+    this.#exitSeen = new Promise((resolve) => {
+      handle.onExit((exit) => {
+        this.#exitRaw = exit;
+        // Exit facts appear only once every byte before the exit is on the screen.
+        void screen.settled().then(() => {
+          this.#recordExit();
+          resolve();
+        });
+      });
+    });
+  }
+
+  /** Starts `spec.argv` on a new PTY; rejects with PtySpawnError when it cannot start. */
+  static async open(spec: PtySessionSpec): Promise<PtySession> {
+    const cwd = spec.cwd ?? process.cwd();
+    checkCwd(cwd);
+    const [command] = spec.argv;
+    const file = resolveCommand(command ?? "", spec.env.PATH, cwd);
+    const cols = clampDimension(spec.cols, DEFAULT_COLS);
+    const rows = clampDimension(spec.rows, DEFAULT_ROWS);
+    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto");
+    const env: Record<string, string> = {};
+    for (const [key, value] of Object.entries(spec.env)) if (value !== undefined) env[key] = value;
+    env.TERM = spec.term ?? DEFAULT_TERM;
+    let handle: PtyHandle | undefined;
+    const screen = await Screen.create({
+      cols,
+      rows,
+      ...(spec.scrollback !== undefined ? { scrollback: spec.scrollback } : {}),
+      onReply: (reply) => handle?.write(reply),
+      onPressure: (paused) => (paused ? handle?.pause() : handle?.resume()),
+    });
+    try {
+      handle = await backend.spawn({ argv: [file, ...spec.argv.slice(1)], cwd, env, cols, rows });
+    } catch (error) {
+      screen.dispose();
+      throw error;
+    }
+    return new PtySession(spec, handle, screen, cols, rows);
+  }
+
+  get pid(): number {
+    return this.#handle.pid;
+  }
+
+  /** The program is running (its exit has not been recorded). */
+  get alive(): boolean {
+    return this.#exit === null;
+  }
+
+  /** Exit facts once the program ended, else null. */
+  get exit(): ExitFacts | null {
+    return this.#exit;
+  }
+
+  /** Sends bytes to the program as typed. */
+  write(data: string | Uint8Array): void {
+    this.#assertRunning();
+    if (typeof data === "string") {
+      const lines = inputLines(data);
+      if (lines.length > 0) {
+        this.#pendingInput.push({ lines, fedAtWrite: this.#screen.bytesFed });
+        if (this.#pendingInput.length > MAX_PENDING_INPUT) this.#pendingInput.shift();
+      }
+    }
+    this.#handle.write(data);
+  }
+
+  /** Sends named keys; every name is checked before anything is sent. */
+  async sendKeys(names: readonly string[]): Promise<void> {
+    this.#assertRunning();
+    // The cursor-key mode must reflect every byte received so far.
+    await this.#screen.settled();
+    const bytes = encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
+    this.#assertRunning();
+    this.#handle.write(bytes);
+  }
+
+  /** The screen after every byte so far is parsed; `changed` is against `since` or the last read. */
+  async screen(options: { since?: string; scrollback?: number } = {}): Promise<ScreenSnapshot> {
+    await this.#screen.settled();
+    return this.#snapshot(options.since, options.scrollback ?? 0);
+  }
+
+  #snapshot(since: string | undefined, scrollback: number): ScreenSnapshot {
+    const grid = this.#screen.grid(scrollback);
+    const against = since ?? this.#lastReadHash;
+    this.#lastReadHash = grid.hash;
+    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against };
+  }
+
+  /** Waits for text, regex, a stable screen or the exit; see WaitCondition. */
+  wait(cond: WaitCondition, signal?: AbortSignal): Promise<WaitResult> {
+    return waitOnScreen({
+      screen: this.#screen,
+      hasExited: () => this.#exit !== null,
+      onExit: (listener) => this.onExit(() => listener()),
+      pendingInput: () => {
+        const fed = this.#screen.bytesFed;
+        return this.#pendingInput.filter((p) => p.fedAtWrite === fed).flatMap((p) => p.lines);
+      },
+      takeSnapshot: () => this.#snapshot(undefined, 0),
+    }, cond, signal);
+  }
+
+  /** New size, clamped to 1..1000; the next read reports a change. */
+  resize(cols: number, rows: number): { cols: number; rows: number } {
+    this.#cols = clampDimension(cols, this.#cols);
+    this.#rows = clampDimension(rows, this.#rows);
+    if (this.alive) this.#handle.resize(this.#cols, this.#rows);
+    this.#screen.resize(this.#cols, this.#rows);
+    return { cols: this.#cols, rows: this.#rows };
+  }
+
+  /** Listing facts; never consumes a pending change. */
+  info(): SessionInfo {
+    return {
+      id: this.id,
+      name: this.name,
+      pid: this.pid,
+      argv: this.argv,
+      cols: this.#cols,
+      rows: this.#rows,
+      alive: this.alive,
+      exit: this.#exit,
+      createdAt: this.createdAt,
+      backend: this.#handle.backend,
+    };
+  }
+
+  /** Called once with the exit facts (at once if already exited); returns an unsubscribe. */
+  onExit(listener: (facts: ExitFacts) => void): () => void {
+    if (this.#exit !== null) {
+      listener(this.#exit);
+      return () => {};
+    }
+    this.#exitListeners.add(listener);
+    return () => this.#exitListeners.delete(listener);
+  }
+
+  /**
+   * Ends the session: SIGHUP (what a closing terminal sends), then after the
+   * grace SIGTERM to the whole tree, then SIGKILL; `force` kills at once.
+   * Idempotent; resolves with the exit facts once the tree is gone.
+   */
+  close(options: CloseOptions = {}): Promise<ExitFacts> {
+    const graceMs = Math.max(0, options.graceMs ?? 2000);
+    this.#closing ??= (async () => {
+      if (this.#exit === null) {
+        if (options.force === true) {
+          this.#termination = await this.#handle.terminate(0);
+        } else {
+          this.#handle.signal("SIGHUP", "tree");
+          if (!(await this.#exitedWithin(graceMs))) this.#termination = await this.#handle.terminate(graceMs);
+        }
+      }
+      await this.#exitSeen;
+      // Whatever the program left behind in its session goes too.
+      const rest = await this.#handle.terminate(options.force === true ? 0 : graceMs);
+      const forced = this.#termination?.forced === true || rest.forced;
+      // The exit may have been recorded before the kill was known to be needed.
+      if (forced && this.#exit !== null && !this.#exit.forced) this.#exit = { ...this.#exit, forced: true };
+      this.#handle.dispose();
+      return this.#exit as ExitFacts;
+    })();
+    return this.#closing;
+  }
+
+  /** Frees the screen; the session must be closed. The agent calls this when it reaps. */
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    if (this.#exit === null) void this.close({ force: true }).then(() => this.#screen.dispose());
+    else this.#screen.dispose();
+  }
+
+  async #exitedWithin(ms: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), ms);
+    });
+    const result = await Promise.race([this.#exitSeen.then(() => true as const), timedOut]);
+    clearTimeout(timer);
+    return result;
+  }
+
+  #recordExit(): void {
+    const raw = this.#exitRaw;
+    if (raw === undefined || this.#exit !== null) return;
+    this.#exit = {
+      code: raw.code,
+      signal: raw.signal,
+      timedOut: false,
+      forced: this.#termination?.forced ?? false,
+      durationMs: Date.now() - this.createdAt,
+      outputComplete: raw.outputComplete,
+    };
+    this.#pendingInput = [];
+    for (const listener of this.#exitListeners) listener(this.#exit);
+    this.#exitListeners.clear();
+  }
+
+  #assertRunning(): void {
+    if (this.#disposed) throw new PtySessionError("closed", `session ${this.id} is closed`);
+    if (this.#exit !== null) throw new PtySessionError("exited", `session ${this.id} has exited; its screen can still be read`);
+  }
+}

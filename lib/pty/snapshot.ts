@@ -1,0 +1,42 @@
+// The shapes a session hands out: the screen snapshot (DESIGN.md 4.4), the
+// listing entry, and the one error class sessions throw. Plain data, so the
+// agent can put them on the wire as they are.
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { PtyBackendName } from "./backend.ts";
+import type { ScreenGrid } from "./screen-grid.ts";
+
+/** What `pty screen --json` prints. */
+export interface ScreenSnapshot extends ScreenGrid {
+  /** The program is still running. */
+  readonly alive: boolean;
+  /** How it ended, once it has. */
+  readonly exit: ExitFacts | null;
+  /** The hash differs from the previous read's (or from the `since` hash asked about). */
+  readonly changed: boolean;
+}
+
+/** One line of `pty list`; reading it never consumes a pending change. */
+export interface SessionInfo {
+  readonly id: string;
+  readonly name: string | null;
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly alive: boolean;
+  readonly exit: ExitFacts | null;
+  /** Epoch milliseconds. */
+  readonly createdAt: number;
+  readonly backend: PtyBackendName;
+}
+
+/** Codes a session error carries; the agent sends them as `{code, message}`. */
+export type PtySessionErrorCode = "bad_value" | "unknown_key" | "exited" | "closed";
+
+/** A refused session operation (bad value, session gone); nothing was done. */
+export class PtySessionError extends Error {
+  override readonly name = "PtySessionError";
+  constructor(readonly code: PtySessionErrorCode, message: string) {
+    super(message);
+  }
+}
