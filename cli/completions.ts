@@ -1,12 +1,62 @@
-// PLACEHOLDER: replaced by the issue that builds this command group.
+// `corral completions`: shell completion scripts generated from the command
+// registry, and the live-id hook those scripts call.
 import { buildCommand } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
+import { ID_KINDS, type IdKind } from "./completion-ids.ts";
 
-export const completionsCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: completions is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
-  docs: { brief: "completions" },
+/** The shells a script can be generated for. */
+export const SHELLS = ["bash", "zsh", "fish"] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** Flags of `corral completions`. */
+export interface CompletionsFlags {
+  readonly ids?: IdKind;
+  readonly write?: string;
+}
+
+function parseShell(text: string): Shell {
+  if ((SHELLS as readonly string[]).includes(text)) return text as Shell;
+  throw new Error(`"${text}" is not a supported shell; use bash, zsh or fish`);
+}
+
+export const completionsCommand = buildCommand<CompletionsFlags, [Shell | undefined], CorralContext>({
+  loader: async () => (await import("./completion-command.ts")).completions,
+  parameters: {
+    flags: {
+      ids: {
+        kind: "enum",
+        values: ID_KINDS,
+        optional: true,
+        brief: "Print live session or job ids, one a line (what the scripts call; never starts the agent)",
+      },
+      write: {
+        kind: "parsed",
+        parse: String,
+        optional: true,
+        placeholder: "DIR",
+        brief: "Write all three scripts into DIR (corral.bash, _corral, corral.fish)",
+      },
+    },
+    positional: {
+      kind: "tuple",
+      parameters: [{ brief: "Shell to print the script for", placeholder: SHELLS.join("|"), parse: parseShell, optional: true }],
+    },
+  },
+  docs: {
+    brief: "Print a shell completion script (bash, zsh or fish)",
+    fullDescription: [
+      "Prints a completion script for bash, zsh or fish, generated from corral's command",
+      "definitions: subcommands (also under pty and agent), each command's flags, enum values,",
+      "file names for FILE values, and live session and job ids (the scripts run",
+      "`corral completions --ids sessions|jobs`, which never starts the agent).",
+      "The same scripts are kept in the repository under completions/.",
+      "",
+      "Examples:",
+      "  source <(corral completions bash)                       # bash, this shell only",
+      "  corral completions bash > ~/.local/share/bash-completion/completions/corral",
+      "  corral completions zsh > \"${fpath[1]}/_corral\"          # zsh, then restart it",
+      "  corral completions fish > ~/.config/fish/completions/corral.fish",
+      "  corral completions --write completions                  # regenerate the committed scripts",
+    ].join("\n"),
+  },
 });
