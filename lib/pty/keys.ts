@@ -63,6 +63,11 @@ export function encodeKey(name: string, modes: KeyModes): string {
   return encoded;
 }
 
+/** Throws UnknownKeyError for the first unknown name; for checking before sending anything. */
+export function validateKeys(names: readonly string[]): void {
+  for (const name of names) encodeKey(name, { applicationCursor: false });
+}
+
 /** The bytes for every key, in order; validates all names before returning anything. */
 export function encodeKeys(names: readonly string[], modes: KeyModes): string {
   return names.map((name) => encodeKey(name, modes)).join("");

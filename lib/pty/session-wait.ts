@@ -38,7 +38,7 @@ export interface WaitTarget {
   onExit(listener: () => void): () => void;
   /** Input lines written after the last output byte arrived: their echo is still to come. */
   pendingInput(): string[];
-  /** A snapshot of the screen as it is now; counts as a read. */
+  /** A snapshot of the screen as it is now; does not count as a read. */
   takeSnapshot(): ScreenSnapshot;
 }
 

@@ -5,7 +5,7 @@ import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { PtyBackend, PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
 import { type PtyBackendPreference, choosePtyBackend } from "./backend-choice.ts";
 import { checkCwd, resolveCommand } from "./command-path.ts";
-import { encodeKeys } from "./keys.ts";
+import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
 import { inputLines } from "./screen-match.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
@@ -37,6 +37,16 @@ export interface CloseOptions {
   readonly force?: boolean;
 }
 
+/** How a screen read is taken. */
+export interface ScreenReadOptions {
+  /** Report `changed` against this hash instead of the last read. */
+  readonly since?: string;
+  /** Lines above the visible grid to include (bounded by the session's scrollback). */
+  readonly scrollback?: number;
+  /** Do not record this read as the last read (listing, waiting). */
+  readonly peek?: boolean;
+}
+
 let nextId = 1;
 const MAX_PENDING_INPUT = 16;
 
@@ -54,6 +64,7 @@ export class PtySession {
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();
+  #outputListeners = new Set<(bytes: Uint8Array) => void>();
   #exitSeen: Promise<void>;
   #pendingInput: Array<{ lines: string[]; fedAtWrite: number }> = [];
   #cols: number;
@@ -68,7 +79,10 @@ export class PtySession {
     this.#screen = screen;
     this.#cols = cols;
     this.#rows = rows;
-    handle.onData((bytes) => screen.feed(bytes));
+    handle.onData((bytes) => {
+      screen.feed(bytes);
+      for (const listener of this.#outputListeners) listener(bytes);
+    });
     this.#exitSeen = new Promise((resolve) => {
       handle.onExit((exit) => {
         this.#exitRaw = exit;
@@ -147,17 +161,32 @@ export class PtySession {
     this.#handle.write(bytes);
   }
 
-  /** The screen after every byte so far is parsed; `changed` is against `since` or the last read. */
-  async screen(options: { since?: string; scrollback?: number } = {}): Promise<ScreenSnapshot> {
-    await this.#screen.settled();
-    return this.#snapshot(options.since, options.scrollback ?? 0);
+  /** Throws UnknownKeyError naming the first unknown key; sends nothing. */
+  checkKeys(names: readonly string[]): void {
+    validateKeys(names);
   }
 
-  #snapshot(since: string | undefined, scrollback: number): ScreenSnapshot {
-    const grid = this.#screen.grid(scrollback);
-    const against = since ?? this.#lastReadHash;
-    this.#lastReadHash = grid.hash;
+  /**
+   * The screen after every byte so far is parsed. `changed` compares with
+   * `since` when given, else with the last read; the read becomes the last
+   * read unless `peek` is set.
+   */
+  async screen(options: ScreenReadOptions = {}): Promise<ScreenSnapshot> {
+    await this.#screen.settled();
+    return this.#snapshot(options);
+  }
+
+  #snapshot(options: ScreenReadOptions): ScreenSnapshot {
+    const grid = this.#screen.grid(options.scrollback ?? 0);
+    const against = options.since ?? this.#lastReadHash;
+    if (options.peek !== true) this.#lastReadHash = grid.hash;
     return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against };
+  }
+
+  /** Raw output as it arrives (for attach); returns the unsubscribe function. */
+  onOutput(listener: (bytes: Uint8Array) => void): () => void {
+    this.#outputListeners.add(listener);
+    return () => this.#outputListeners.delete(listener);
   }
 
   /** Waits for text, regex, a stable screen or the exit; see WaitCondition. */
@@ -170,7 +199,7 @@ export class PtySession {
         const fed = this.#screen.bytesFed;
         return this.#pendingInput.filter((p) => p.fedAtWrite === fed).flatMap((p) => p.lines);
       },
-      takeSnapshot: () => this.#snapshot(undefined, 0),
+      takeSnapshot: () => this.#snapshot({ peek: true }),
     }, cond, signal);
   }
 
