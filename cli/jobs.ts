@@ -8,7 +8,10 @@ export const jobsCommand = buildCommand<object, [], CorralContext>({
     this.process.exitCode = 125;
   }),
   parameters: { flags: {} },
-  docs: { brief: "jobs" },
+  docs: {
+    brief: "List jobs: %N id, state, pid, command, exit facts when done",
+    fullDescription: "List jobs: %N id, state, pid, command, exit facts when done (not built yet).\n\nExamples:\n  corral jobs\n  corral jobs --json",
+  },
 });
 export const fgCommand = buildCommand<object, [], CorralContext>({
   loader: () => Promise.resolve(function (this: CorralContext) {
@@ -16,7 +19,10 @@ export const fgCommand = buildCommand<object, [], CorralContext>({
     this.process.exitCode = 125;
   }),
   parameters: { flags: {} },
-  docs: { brief: "fg" },
+  docs: {
+    brief: "Bring a stopped or background job to the foreground",
+    fullDescription: "Bring a stopped or background job to the foreground (not built yet).\n\nExamples:\n  corral fg\n  corral fg %2",
+  },
 });
 export const bgCommand = buildCommand<object, [], CorralContext>({
   loader: () => Promise.resolve(function (this: CorralContext) {
@@ -24,7 +30,10 @@ export const bgCommand = buildCommand<object, [], CorralContext>({
     this.process.exitCode = 125;
   }),
   parameters: { flags: {} },
-  docs: { brief: "bg" },
+  docs: {
+    brief: "Continue a stopped job in the background",
+    fullDescription: "Continue a stopped job in the background (not built yet).\n\nExamples:\n  corral bg\n  corral bg %1",
+  },
 });
 export const reapCommand = buildCommand<object, [], CorralContext>({
   loader: () => Promise.resolve(function (this: CorralContext) {
@@ -32,5 +41,8 @@ export const reapCommand = buildCommand<object, [], CorralContext>({
     this.process.exitCode = 125;
   }),
   parameters: { flags: {} },
-  docs: { brief: "reap" },
+  docs: {
+    brief: "Retire finished jobs and sessions; --all terminates what is still running",
+    fullDescription: "Retire finished jobs and sessions; --all terminates what is still running (not built yet).\n\nExamples:\n  corral reap\n  corral reap --all --grace 2s",
+  },
 });
