@@ -70,7 +70,8 @@ test("a version mismatch names both numbers and how to restart", async () => {
   r.json({ id: 2, op: "list" });
   r.json({ id: 3, op: "agent-status" });
   await waitFor(() => r.replies.length === 3);
-  const [mismatch, list, status] = r.replies as [any, any, any];
+  type R = { ok: boolean; error: { code: string; message: string } };
+  const [mismatch, list, status] = r.replies as [R, R, R];
   assert.equal(mismatch.error.code, "version_mismatch");
   assert.match(mismatch.error.message, new RegExp(`${PROTOCOL_VERSION}.*${PROTOCOL_VERSION + 41}`));
   assert.match(mismatch.error.message, /corral agent stop/);
