@@ -1,0 +1,361 @@
+// A typed client for one guardian (native/corral-guardian): start it, or
+// reconnect to one by socket path and token (a restarted agent), then read
+// its events and send it requests. Works under Node, Deno and Bun (node:net
+// Unix sockets and a ready line on fd 3 work on all three).
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import net from "node:net";
+import path from "node:path";
+import process from "node:process";
+import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
+import { locateGuardian } from "./guardian-binary.ts";
+import {
+  Ev, GUARDIAN_MAX_EVENT_PAYLOAD, GUARDIAN_TOKEN_ENV, Req, SignalTarget, decodeJson, encodeRequest, guardianArgv,
+  type ExitedEvent, type GuardianErrorEvent, type GuardianLaunch, type ReplyEvent, type SignalTargetName,
+  type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
+} from "./guardian-protocol.ts";
+import { signalNumber } from "../spawn/exit-facts.ts";
+
+/** Events a Guardian emits; listeners added right after spawnGuardian() miss nothing. */
+export interface GuardianEvents {
+  welcome: (e: WelcomeEvent) => void;
+  started: (e: StartedEvent) => void;
+  output: (stream: StreamId, bytes: Uint8Array) => void;
+  eof: (stream: StreamId) => void;
+  stopped: (signal: number) => void;
+  continued: () => void;
+  exited: (e: ExitedEvent) => void;
+  spawnFailed: (e: SpawnFailedEvent) => void;
+  /** A spilled stream's last bytes (collect --spill fast path), sent at its EOF. */
+  tail: (stream: StreamId, bytes: Uint8Array) => void;
+  spilled: (e: SpilledEvent) => void;
+  /** The guardian reported a protocol error, or its frames could not be decoded. */
+  protocolError: (e: GuardianErrorEvent) => void;
+  /** The connection to the guardian closed (the guardian exited, or detach()). */
+  close: () => void;
+}
+
+/** Failure of a request, with the guardian's error code. */
+export class GuardianError extends Error {
+  override readonly name = "GuardianError";
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+/** Options of spawnGuardian besides the launch itself. */
+export interface SpawnGuardianOptions {
+  /** Directory for the guardian's socket (0700, ours): e.g. ensureStateDir() of lib/agent/state-dir.ts. */
+  readonly stateDir: string;
+  /** The child's environment (default: this process's). The token is added for the guardian only. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** The guardian binary (default: locateGuardian()). */
+  readonly binary?: string;
+}
+
+interface Settlers {
+  ready: [(w: WelcomeEvent) => void, (e: Error) => void];
+  started: [(s: StartedEvent) => void, (e: Error) => void];
+  exited: [(e: ExitedEvent) => void, (e: Error) => void];
+  closed: () => void;
+}
+
+type Listeners = { [K in keyof GuardianEvents]: GuardianEvents[K][] };
+
+/** One guardian and the connection to it. */
+export class Guardian {
+  /** The guardian's own pid (known once the welcome arrived, or at once when we started it). */
+  pid = 0;
+  /** The child, once started. */
+  child: StartedEvent | undefined;
+  /** Resolves with the welcome (the token was accepted). */
+  readonly ready: Promise<WelcomeEvent>;
+  /** Resolves when the child runs; rejects with GuardianError("spawn-failed") when exec failed. */
+  readonly started: Promise<StartedEvent>;
+  /** Resolves with waitpid's verdict (in pty mode after the output drain). */
+  readonly exited: Promise<ExitedEvent>;
+  /** Resolves when the connection closed. */
+  readonly closed: Promise<void>;
+  /** The process we started (undefined after a reconnect); resolves when it exited. */
+  readonly process: ChildProcess | undefined;
+  readonly processExit: Promise<{ code: number | null; signal: string | null }> | undefined;
+
+  #listeners: Listeners = {
+    welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
+    spilled: [], protocolError: [], close: [],
+  };
+  #socket: net.Socket | undefined;
+  #outbox: Uint8Array[] = [];
+  #nextId = 1;
+  #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  #decoder = new FrameDecoder(GUARDIAN_MAX_EVENT_PAYLOAD);
+  #isClosed = false;
+  #settle: Settlers;
+
+  /** Use spawnGuardian() or connectGuardian(). */
+  constructor(readonly socketPath: string, readonly token: string, child?: ChildProcess) {
+    const settle: Partial<Settlers> = {};
+    this.ready = new Promise((resolve, reject) => (settle.ready = [resolve, reject]));
+    this.started = new Promise((resolve, reject) => (settle.started = [resolve, reject]));
+    this.exited = new Promise((resolve, reject) => (settle.exited = [resolve, reject]));
+    this.closed = new Promise((resolve) => (settle.closed = resolve));
+    this.#settle = settle as Settlers;
+    for (const p of [this.ready, this.started, this.exited]) p.catch(() => {}); // observed through listeners too
+    this.process = child;
+    this.processExit = child && new Promise((resolve) => {
+      child.on("exit", (code, signal) => resolve({ code, signal }));
+      child.on("error", () => resolve({ code: null, signal: null }));
+    });
+    if (child?.pid) this.pid = child.pid;
+  }
+
+  /** Adds a listener. */
+  on<K extends keyof GuardianEvents>(event: K, listener: GuardianEvents[K]): this {
+    this.#listeners[event].push(listener);
+    return this;
+  }
+
+  /** Bytes for the child's stdin (pipe mode) or the terminal (pty mode). */
+  write(bytes: Uint8Array | string): void {
+    const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
+    for (let at = 0; at < data.length; at += 64 * 1024) this.#send(Req.input, data.subarray(at, at + 64 * 1024));
+  }
+
+  /** Pipe mode: resolves once every byte written before was delivered and stdin is closed. */
+  closeStdin(): Promise<void> {
+    return this.#request(Req.closeStdin, (id) => encodeRequest.id(id)).then(() => {});
+  }
+
+  /** PTY mode: the terminal's size (clamped to 1..1000); the child gets SIGWINCH. */
+  resize(rows: number, cols: number): Promise<void> {
+    return this.#request(Req.resize, (id) => encodeRequest.resize(id, rows, cols)).then(() => {});
+  }
+
+  /** A signal (name or number) to the child, its foreground process group, or the whole tree. */
+  signal(signal: string | number, target: SignalTargetName = "child"): Promise<void> {
+    const signo = typeof signal === "number" ? signal : signalNumber(signal);
+    if (typeof signal === "string" && signo === 0 && signal !== "0") {
+      return Promise.reject(new GuardianError("bad-signal", `unknown signal ${signal}; use a name like SIGTERM`));
+    }
+    return this.#request(Req.signal, (id) => encodeRequest.signal(id, SignalTarget[target], signo)).then(() => {});
+  }
+
+  /** SIGTERM the whole tree, SIGKILL what outlives the grace; resolves with the receipt. Idempotent. */
+  terminate(graceMs: number): Promise<TerminateReceipt> {
+    return this.#request(Req.terminate, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  }
+
+  /** terminate, then the guardian exits. */
+  shutdown(graceMs: number): Promise<TerminateReceipt> {
+    return this.#request(Req.shutdown, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  }
+
+  /** The guardian exits and leaves the tree running (`--leave-running`). */
+  release(): Promise<void> {
+    return this.#request(Req.release, (id) => encodeRequest.id(id)).then(() => {});
+  }
+
+  /**
+   * Closes our connection. The guardian applies its lifeline rule: it waits
+   * `lingerMs` for an owner to reconnect, then terminates the tree and exits.
+   */
+  detach(): void {
+    this.#socket?.end();
+  }
+
+  /** Internal: wires a connected socket. */
+  attach(socket: net.Socket): void {
+    this.#socket = socket;
+    socket.on("data", (chunk: Uint8Array) => this.#receive(chunk));
+    socket.on("error", () => {});
+    socket.on("close", () => this.#onClose());
+    socket.write(encodeFrame(Req.auth, new TextEncoder().encode(this.token)));
+    for (const frame of this.#outbox) socket.write(frame);
+    this.#outbox = [];
+  }
+
+  /** Internal: the connection could not be made. */
+  fail(error: Error): void {
+    this.#settle.ready[1](error);
+    this.#onClose(error);
+  }
+
+  #send(tag: number, body: Uint8Array): void {
+    const frame = encodeFrame(tag, body);
+    if (this.#isClosed) return;
+    if (this.#socket) this.#socket.write(frame);
+    else this.#outbox.push(frame);
+  }
+
+  #request(tag: number, body: (id: number) => Uint8Array): Promise<unknown> {
+    if (this.#isClosed) return Promise.reject(new GuardianError("closed", "the connection to the guardian is closed"));
+    const id = this.#nextId++;
+    const reply = new Promise((resolve, reject) => this.#pending.set(id, { resolve, reject }));
+    this.#send(tag, body(id));
+    return reply;
+  }
+
+  #emit<K extends keyof GuardianEvents>(event: K, ...args: Parameters<GuardianEvents[K]>): void {
+    for (const listener of this.#listeners[event]) (listener as (...a: unknown[]) => void)(...args);
+  }
+
+  #receive(chunk: Uint8Array): void {
+    let frames;
+    try {
+      frames = this.#decoder.push(chunk);
+    } catch (error) {
+      const e = error as FrameError;
+      this.#emit("protocolError", { code: e.code ?? "bad-frame", message: e.message });
+      this.#socket?.destroy();
+      return;
+    }
+    for (const { tag, body } of frames) this.#dispatch(tag, body);
+  }
+
+  #dispatch(tag: number, body: Uint8Array): void {
+    switch (tag) {
+      case Ev.welcome: {
+        const w = decodeJson<WelcomeEvent>(body);
+        this.pid = w.pid;
+        if (w.child) this.child = w.child;
+        this.#settle.ready[0](w);
+        if (w.child) this.#settle.started[0](w.child);
+        this.#emit("welcome", w);
+        break;
+      }
+      case Ev.started: {
+        const s = decodeJson<StartedEvent>(body);
+        this.child = s;
+        this.#settle.started[0](s);
+        this.#emit("started", s);
+        break;
+      }
+      case Ev.output:
+      case Ev.tail:
+        this.#emit(tag === Ev.output ? "output" : "tail", body[0] as StreamId, body.subarray(1));
+        break;
+      case Ev.eof:
+        this.#emit("eof", body[0] as StreamId);
+        break;
+      case Ev.stopped:
+        this.#emit("stopped", decodeJson<{ signal: number }>(body).signal);
+        break;
+      case Ev.continued:
+        this.#emit("continued");
+        break;
+      case Ev.exited: {
+        const e = decodeJson<ExitedEvent>(body);
+        this.#settle.exited[0](e);
+        this.#emit("exited", e);
+        break;
+      }
+      case Ev.spawnFailed: {
+        const f = decodeJson<SpawnFailedEvent>(body);
+        const error = new GuardianError("spawn-failed", f.message);
+        this.#settle.started[1](error);
+        this.#settle.exited[1](error);
+        this.#emit("spawnFailed", f);
+        break;
+      }
+      case Ev.reply: {
+        const r = decodeJson<ReplyEvent>(body);
+        const waiter = this.#pending.get(r.id);
+        this.#pending.delete(r.id);
+        if (r.ok) waiter?.resolve(undefined);
+        else waiter?.reject(new GuardianError(r.error?.code ?? "failed", r.error?.message ?? "request failed"));
+        break;
+      }
+      case Ev.receipt: {
+        const receipt = decodeJson<TerminateReceipt>(body);
+        this.#pending.get(receipt.id)?.resolve(receipt);
+        this.#pending.delete(receipt.id);
+        break;
+      }
+      case Ev.spilled:
+        this.#emit("spilled", decodeJson<SpilledEvent>(body));
+        break;
+      case Ev.error: {
+        const e = decodeJson<GuardianErrorEvent>(body);
+        this.#settle.ready[1](new GuardianError(e.code, e.message));
+        this.#emit("protocolError", e);
+        break;
+      }
+      default:
+        this.#emit("protocolError", { code: "unknown-tag", message: `unknown event tag 0x${tag.toString(16)}` });
+        this.#socket?.destroy();
+    }
+  }
+
+  #onClose(error?: Error): void {
+    if (this.#isClosed) return;
+    this.#isClosed = true;
+    const reason = error ?? new GuardianError("closed", "the connection to the guardian closed");
+    this.#settle.ready[1](reason);
+    this.#settle.started[1](reason);
+    this.#settle.exited[1](reason);
+    for (const waiter of this.#pending.values()) waiter.reject(reason);
+    this.#pending.clear();
+    this.#settle.closed();
+    this.#emit("close");
+  }
+}
+
+/**
+ * Starts a guardian for `launch` and connects to it. Returns at once; add
+ * listeners, then await `ready`/`started`/`exited`. The child starts only
+ * after our token was accepted, so no event is missed.
+ */
+export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
+  const binary = options.binary ?? guardianPathOrThrow();
+  const token = randomBytes(24).toString("hex");
+  const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomBytes(6).toString("hex")}.sock`);
+  const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
+  const child = spawn(binary, guardianArgv(launch, socketPath, 3), {
+    env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
+    stdio: [io(launch.stdin), io(launch.stdout), launch.stderr === "inherit" ? "inherit" : "pipe", "pipe"],
+  });
+  const guardian = new Guardian(socketPath, token, child);
+  let diagnostics = "";
+  child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
+  let line = "";
+  let connecting = false;
+  const ready = child.stdio[3] as NodeJS.ReadableStream | null;
+  ready?.on("data", (c: Uint8Array) => {
+    line += new TextDecoder().decode(c);
+    if (!connecting && line.includes("\n")) {
+      connecting = true;
+      (ready as unknown as net.Socket).destroy?.();
+      connectSocket(guardian);
+    }
+  });
+  ready?.on("error", () => {});
+  child.on("error", (e) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`)));
+  child.on("exit", (code, signal) => {
+    if (!connecting) {
+      const why = diagnostics.trim().split("\n").pop() ?? "";
+      guardian.fail(new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`));
+    }
+  });
+  return guardian;
+}
+
+/** Connects to a running guardian (e.g. after the agent restarted) with its socket path and token. */
+export function connectGuardian(socketPath: string, token: string): Guardian {
+  const guardian = new Guardian(socketPath, token);
+  connectSocket(guardian);
+  return guardian;
+}
+
+function connectSocket(guardian: Guardian): void {
+  const socket = net.createConnection({ path: guardian.socketPath });
+  socket.once("connect", () => guardian.attach(socket));
+  socket.once("error", (e) => {
+    if (!socket.readyState || socket.connecting) guardian.fail(new GuardianError("connect", `cannot connect to ${guardian.socketPath}: ${e.message}`));
+  });
+}
+
+function guardianPathOrThrow(): string {
+  const found = locateGuardian();
+  if (!found.built) throw new GuardianError("not-built", found.why);
+  return found.path;
+}

@@ -1,0 +1,211 @@
+// The guardian's whole surface in one typed module (native/guardian.h is its
+// C twin): how it is started (argv), the frames both ways, the events and
+// the terminate receipt. Runtime-neutral: no I/O here, only shapes and codecs.
+// Bump GUARDIAN_PROTOCOL_VERSION here and in native/guardian.h together.
+
+/** Protocol version; the guardian's welcome carries it. */
+export const GUARDIAN_PROTOCOL_VERSION = 1;
+
+/** Largest frame the guardian accepts from its owner (its --max-payload default). */
+export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
+/** Largest frame the owner accepts from the guardian (receipts may list thousands of pids). */
+export const GUARDIAN_MAX_EVENT_PAYLOAD = 8 * 1024 * 1024;
+
+/** Environment variable carrying the owner's token (environ is private to the user; argv is not). */
+export const GUARDIAN_TOKEN_ENV = "CORRAL_GUARDIAN_TOKEN";
+
+/** Request tags, owner -> guardian. */
+export const Req = {
+  auth: 0x01,
+  input: 0x02,
+  resize: 0x03,
+  signal: 0x04,
+  closeStdin: 0x05,
+  terminate: 0x06,
+  release: 0x07,
+  shutdown: 0x08,
+} as const;
+
+/** Event tags, guardian -> owner. */
+export const Ev = {
+  welcome: 0x41,
+  started: 0x42,
+  output: 0x43,
+  eof: 0x44,
+  stopped: 0x45,
+  continued: 0x46,
+  exited: 0x47,
+  spawnFailed: 0x48,
+  reply: 0x49,
+  receipt: 0x4a,
+  error: 0x4b,
+  tail: 0x4c,
+  spilled: 0x4d,
+} as const;
+
+/** Output streams as numbered on the wire (a PTY's output is stream 1). */
+export type StreamId = 1 | 2;
+
+/** Who a signal request reaches. */
+export const SignalTarget = { child: 0, foreground: 1, tree: 2 } as const;
+export type SignalTargetName = keyof typeof SignalTarget;
+
+/** What the child's fd 0/1/2 are, in pipe mode. `stdout` (stderr only) merges stderr into the stdout pipe. */
+export type StdioChoice = "pipe" | "inherit" | "null";
+
+/** How a guardian is started: everything that becomes its argv. */
+export interface GuardianLaunch {
+  /** Literal argv of the child; argv[0] is looked up in the child's PATH. */
+  readonly argv: readonly string[];
+  readonly mode: "pipe" | "pty";
+  readonly cwd?: string;
+  readonly stdin?: StdioChoice;
+  readonly stdout?: StdioChoice;
+  readonly stderr?: StdioChoice | "stdout";
+  /** Clamped to 1..1000 by the guardian; default 24x80. */
+  readonly rows?: number;
+  readonly cols?: number;
+  /** Time to wait for the owner to reconnect after losing it (default 0: clean up at once). */
+  readonly lingerMs?: number;
+  /** PTY drain after the child exits, until EOF/EIO or this long (default 500). */
+  readonly drainMs?: number;
+  /** Grace of the terminate run when the lifeline is lost or the guardian gets SIGTERM (default 2000). */
+  readonly graceMs?: number;
+  /** The guardian exits when no owner authenticated by then (default 10000). */
+  readonly connectTimeoutMs?: number;
+  /** Pipe mode: the child in a new process group (default) or the caller's (`inherit`, for a real terminal). */
+  readonly pgid?: "new" | "inherit";
+  /** collect's fast path: the guardian writes the stream to this file itself. */
+  readonly spillStdout?: string;
+  readonly spillStderr?: string;
+  /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
+  readonly headBytes?: number;
+  readonly tailBytes?: number;
+  /** Extra environment for the child; by default it gets the owner's environment as given in `env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The guardian's argv (after the binary) for a launch, socket path and ready descriptor. */
+export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd: number): string[] {
+  const args = ["--socket", socketPath, "--ready-fd", String(readyFd), "--mode", launch.mode];
+  const opt = (flag: string, value: string | number | undefined) => {
+    if (value !== undefined) args.push(flag, String(value));
+  };
+  opt("--cwd", launch.cwd);
+  opt("--stdin", launch.stdin);
+  opt("--stdout", launch.stdout);
+  opt("--stderr", launch.stderr);
+  opt("--rows", launch.rows);
+  opt("--cols", launch.cols);
+  opt("--linger", launch.lingerMs);
+  opt("--drain", launch.drainMs);
+  opt("--grace", launch.graceMs);
+  opt("--connect-timeout", launch.connectTimeoutMs);
+  opt("--pgid", launch.pgid);
+  opt("--spill-stdout", launch.spillStdout);
+  opt("--spill-stderr", launch.spillStderr);
+  opt("--head-bytes", launch.headBytes);
+  opt("--tail-bytes", launch.tailBytes);
+  args.push("--", ...launch.argv);
+  return args;
+}
+
+/** First event after auth: who answers, and what already happened (after a reconnect). */
+export interface WelcomeEvent {
+  readonly version: number;
+  readonly pid: number;
+  readonly mode: "pipe" | "pty";
+  readonly child?: StartedEvent;
+  readonly exited?: boolean;
+}
+
+/** The child runs. startTime is /proc/PID/stat field 22 (clock ticks since boot). */
+export interface StartedEvent {
+  readonly pid: number;
+  readonly pgid: number;
+  readonly sid: number;
+  readonly startTime: number;
+}
+
+/** waitpid's verdict. signal is a number on the wire. */
+export interface ExitedEvent {
+  readonly code: number | null;
+  readonly signal: number | null;
+  readonly core: boolean;
+}
+
+/** exec failed: errno 2 (ENOENT) maps to 127, others to 126 (DESIGN.md 4.1). */
+export interface SpawnFailedEvent {
+  readonly errno: number;
+  readonly message: string;
+}
+
+/** The answer to resize, signal, close-stdin and release. */
+export interface ReplyEvent {
+  readonly id: number;
+  readonly ok: boolean;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** The verdict of a terminate: confirmed only when every member was seen gone. */
+export interface TerminateReceipt {
+  readonly id: number;
+  readonly status: "confirmed" | "uncertain";
+  /** SIGKILL was needed: something outlived SIGTERM and the grace. */
+  readonly forced: boolean;
+  readonly members: readonly { readonly pid: number; readonly startTime: number; readonly killed: boolean }[];
+  readonly uncertain: readonly { readonly pid: number | null; readonly reason: string }[];
+}
+
+/** A spilled stream ended: its total size; error when the file could not be written. */
+export interface SpilledEvent {
+  readonly stream: StreamId;
+  readonly total: number;
+  readonly error: string | null;
+}
+
+/** A protocol error; the guardian closes the connection after it. */
+export interface GuardianErrorEvent {
+  readonly code: string;
+  readonly message: string;
+}
+
+/** Request bodies: fixed binary layouts, big-endian, a u32 id first. */
+export const encodeRequest = {
+  resize(id: number, rows: number, cols: number): Uint8Array {
+    const b = new Uint8Array(8);
+    const v = new DataView(b.buffer);
+    v.setUint32(0, id);
+    v.setUint16(4, clamp16(rows));
+    v.setUint16(6, clamp16(cols));
+    return b;
+  },
+  signal(id: number, target: number, signo: number): Uint8Array {
+    const b = new Uint8Array(6);
+    new DataView(b.buffer).setUint32(0, id);
+    b[4] = target;
+    b[5] = signo;
+    return b;
+  },
+  id(id: number): Uint8Array {
+    const b = new Uint8Array(4);
+    new DataView(b.buffer).setUint32(0, id);
+    return b;
+  },
+  idGrace(id: number, graceMs: number): Uint8Array {
+    const b = new Uint8Array(8);
+    const v = new DataView(b.buffer);
+    v.setUint32(0, id);
+    v.setUint32(4, Math.max(0, Math.min(0xffffffff, Math.round(graceMs))));
+    return b;
+  },
+};
+
+function clamp16(n: number): number {
+  return Math.max(0, Math.min(0xffff, Math.round(n)));
+}
+
+/** JSON bodies of events. */
+export function decodeJson<T>(body: Uint8Array): T {
+  return JSON.parse(new TextDecoder().decode(body)) as T;
+}

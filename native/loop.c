@@ -1,0 +1,283 @@
+/*
+ * The guardian's event loop: the owner's socket (created here, 0600), the
+ * child's start, SIGCHLD through a self-pipe, waitpid with WUNTRACED and
+ * WCONTINUED for exact stop/continue/exit events, the PTY drain after the
+ * child exits, the lifeline, and the timers, all on one poll(2).
+ *
+ * Man pages: poll(2), waitpid(2), prctl(2) (PR_SET_CHILD_SUBREAPER),
+ * unix(7), bind(2), listen(2), sigaction(2), signal-safety(7).
+ */
+#ifdef __linux__
+#define _GNU_SOURCE
+#include <sys/prctl.h>
+#else
+#define _XOPEN_SOURCE 700
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "state.h"
+
+static int sig_write_fd = -1;
+
+static void on_signal(int sig) {
+  int saved = errno;
+  unsigned char b = (unsigned char)sig;
+  ssize_t w = write(sig_write_fd, &b, 1);
+  (void)w;
+  errno = saved;
+}
+
+static int setup_signals(struct guardian *g) {
+  if (pipe(g->sig_pipe) != 0) return -1;
+  for (int i = 0; i < 2; i++) {
+    fcntl(g->sig_pipe[i], F_SETFD, FD_CLOEXEC);
+    fcntl(g->sig_pipe[i], F_SETFL, O_NONBLOCK);
+  }
+  sig_write_fd = g->sig_pipe[1];
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sigemptyset(&sa.sa_mask);
+  sa.sa_handler = on_signal;
+  sa.sa_flags = SA_RESTART; /* no SA_NOCLDSTOP: stops and continues are events */
+  sigaction(SIGCHLD, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sa.sa_handler = SIG_IGN;
+  /* Terminal signals are the owner's business: the guardian outlives them to clean up. */
+  int ignored[] = {SIGPIPE, SIGINT, SIGQUIT, SIGHUP, SIGTSTP, SIGTTIN, SIGTTOU};
+  for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) sigaction(ignored[i], &sa, NULL);
+  return 0;
+}
+
+static int setup_socket(struct guardian *g) {
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  if (strlen(g->o->socket_path) >= sizeof addr.sun_path) {
+    fprintf(stderr, "corral-guardian: socket path is longer than %zu bytes: %s\n", sizeof addr.sun_path - 1, g->o->socket_path);
+    return -1;
+  }
+  strcpy(addr.sun_path, g->o->socket_path);
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  fcntl(fd, F_SETFD, FD_CLOEXEC);
+  fcntl(fd, F_SETFL, O_NONBLOCK);
+  mode_t old = umask(0177);
+  int rc = bind(fd, (struct sockaddr *)&addr, sizeof addr);
+  umask(old);
+  if (rc != 0 || chmod(g->o->socket_path, 0600) != 0 || listen(fd, 8) != 0) {
+    fprintf(stderr, "corral-guardian: cannot listen on %s: %s\n", g->o->socket_path, strerror(errno));
+    close(fd);
+    return -1;
+  }
+  g->listen_fd = fd;
+  return 0;
+}
+
+void send_exited(struct guardian *g) {
+  char json[128];
+  int st = g->status;
+  if (WIFSIGNALED(st)) {
+    snprintf(json, sizeof json, "{\"code\":null,\"signal\":%d,\"core\":%s}", WTERMSIG(st),
+#ifdef WCOREDUMP
+             WCOREDUMP(st) ? "true" : "false"
+#else
+             "false"
+#endif
+    );
+  } else {
+    snprintf(json, sizeof json, "{\"code\":%d,\"signal\":null,\"core\":false}", WEXITSTATUS(st));
+  }
+  owner_json(g, EV_EXITED, json);
+  g->exited_sent = 1;
+}
+
+void child_start(struct guardian *g) {
+  streams_open_spills(g);
+  if (child_spawn(g->o, &g->c) != 0) {
+    g->c.exec_errno = errno;
+    g->c.pid = 0;
+  }
+  if (g->c.exec_errno != 0) {
+    char json[512], esc[256];
+    json_escape(esc, sizeof esc, strerror(g->c.exec_errno));
+    snprintf(json, sizeof json, "{\"errno\":%d,\"message\":\"%s\"}", g->c.exec_errno, esc);
+    owner_json(g, EV_SPAWN_FAILED, json);
+    g->spawn_failed = 1;
+    if (g->c.pid > 0) waitpid(g->c.pid, NULL, 0); /* it exits 127 at once */
+    for (int i = 0; i < 3; i++) {
+      if (g->c.out_fd[i] >= 0) close(g->c.out_fd[i]);
+    }
+    if (g->c.in_fd >= 0 && g->c.in_fd != g->c.master) close(g->c.in_fd);
+    g->c.in_fd = g->c.master = -1;
+    for (int i = 1; i < 3; i++) {
+      if (g->s[i].spill_fd >= 0) close(g->s[i].spill_fd);
+      g->s[i].spill_fd = -1;
+    }
+    return;
+  }
+  g->started = 1;
+  for (int i = 1; i < 3; i++) g->s[i].fd = g->c.out_fd[i];
+  char json[256];
+  snprintf(json, sizeof json, "{\"pid\":%d,\"pgid\":%d,\"sid\":%d,\"startTime\":%llu}", (int)g->c.pid, (int)g->c.pgid,
+           (int)g->c.sid, g->c.start_time);
+  owner_json(g, EV_STARTED, json);
+}
+
+void reap(struct guardian *g) {
+  for (;;) {
+    int st = 0;
+    pid_t pid = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED);
+    if (pid <= 0) return;
+    if (pid != g->c.pid || g->reaped) continue; /* an orphan we adopted as subreaper */
+    if (WIFSTOPPED(st)) {
+      if (!g->suppress_stops) {
+        char json[64];
+        snprintf(json, sizeof json, "{\"signal\":%d}", WSTOPSIG(st));
+        owner_json(g, EV_STOPPED, json);
+      }
+    } else if (WIFCONTINUED(st)) {
+      if (!g->suppress_stops) owner_json(g, EV_CONTINUED, "{}");
+    } else {
+      g->reaped = 1;
+      g->status = st;
+      if (g->o->pty && g->s[1].fd >= 0) {
+        g->drain_deadline = now_ms() + g->o->drain_ms; /* EXITED follows the drain */
+      } else {
+        /* Pipes: what the child wrote before exiting goes out before EXITED. */
+        for (int i = 1; i < 3; i++) {
+          if (g->s[i].fd >= 0) stream_readable(g, i, 0);
+        }
+        send_exited(g);
+      }
+    }
+  }
+}
+
+static void drain_signals(struct guardian *g) {
+  unsigned char buf[64];
+  ssize_t n;
+  while ((n = read(g->sig_pipe[0], buf, sizeof buf)) > 0) {
+    for (ssize_t i = 0; i < n; i++) {
+      if (buf[i] == SIGTERM) terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    }
+  }
+  reap(g);
+}
+
+static long long earliest(long long a, long long b) { return a == 0 ? b : b == 0 ? a : a < b ? a : b; }
+
+static void timers(struct guardian *g, long long now) {
+  if (g->conn_fd >= 0 && g->conn_deadline && now >= g->conn_deadline && (!g->authed || g->closing)) {
+    owner_lost(g);
+  }
+  if (!g->ever_owned && now >= g->connect_deadline) g->quit = 1;
+  if (g->linger_deadline && now >= g->linger_deadline && !g->authed) {
+    g->linger_deadline = 0;
+    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+  }
+  if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+}
+
+static void serve(struct guardian *g) {
+  struct pollfd p[8];
+  while (!g->quit) {
+    int n = 0, i_listen = -1, i_conn = -1, i_in = -1, i_s[3] = {-1, -1, -1};
+    p[n] = (struct pollfd){g->sig_pipe[0], POLLIN, 0}; n++;
+    i_listen = n; p[n++] = (struct pollfd){g->listen_fd, POLLIN, 0};
+    if (g->conn_fd >= 0) {
+      short ev = (short)((g->closing ? 0 : POLLIN) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
+      i_conn = n; p[n++] = (struct pollfd){g->conn_fd, ev, 0};
+    }
+    int discard = g->conn_fd < 0 && g->exit_after_term;
+    for (int i = 1; i < 3; i++) {
+      if (g->s[i].fd >= 0 && (discard || bytes_len(&g->out) < OUT_LIMIT)) {
+        i_s[i] = n; p[n++] = (struct pollfd){g->s[i].fd, POLLIN, 0};
+      }
+    }
+    if (g->c.in_fd >= 0 && (bytes_len(&g->in) > 0 || g->n_close_ids > 0)) {
+      i_in = n; p[n++] = (struct pollfd){g->c.in_fd, POLLOUT, 0};
+    }
+    long long now = now_ms(), due = 0;
+    if (g->conn_fd >= 0 && (!g->authed || g->closing)) due = earliest(due, g->conn_deadline);
+    if (!g->ever_owned) due = earliest(due, g->connect_deadline);
+    due = earliest(due, g->linger_deadline);
+    if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
+    if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
+    int timeout = due == 0 ? -1 : due <= now ? 0 : (int)(due - now);
+    int rc = poll(p, (nfds_t)n, timeout);
+    if (rc < 0 && errno != EINTR) break;
+    if (rc > 0) {
+      if (p[0].revents) drain_signals(g);
+      if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
+      if (i_conn >= 0 && g->conn_fd >= 0 && p[i_conn].revents) {
+        if (p[i_conn].revents & (POLLIN | POLLHUP | POLLERR)) {
+          if (g->closing) owner_lost(g);
+          else owner_readable(g);
+        }
+        if (g->conn_fd >= 0 && p[i_conn].revents & POLLOUT) owner_flush(g);
+      }
+      for (int i = 1; i < 3; i++) {
+        if (i_s[i] >= 0 && g->s[i].fd >= 0 && p[i_s[i]].revents) stream_readable(g, i, discard);
+      }
+      if (i_in >= 0 && g->c.in_fd >= 0 && p[i_in].revents) stdin_writable(g);
+    }
+    reap(g);
+    timers(g, now_ms());
+    terminate_step(g);
+    if (g->conn_fd >= 0 && (g->authed || g->closing) && bytes_len(&g->out) > 0) owner_flush(g);
+    if (g->closing && g->conn_fd >= 0 && bytes_len(&g->out) == 0) owner_lost(g);
+  }
+}
+
+/* Before exiting, the owner gets what is queued (bounded: it may be gone). */
+static void final_flush(struct guardian *g) {
+  long long until = now_ms() + 2000;
+  while (g->conn_fd >= 0 && bytes_len(&g->out) > 0 && now_ms() < until) {
+    struct pollfd p = {g->conn_fd, POLLOUT, 0};
+    if (poll(&p, 1, 100) > 0) owner_flush(g);
+  }
+}
+
+int guardian_run(struct options *o) {
+  struct guardian g;
+  memset(&g, 0, sizeof g);
+  g.o = o;
+  g.conn_fd = -1;
+  g.c.pid = 0;
+  g.c.master = g.c.in_fd = -1;
+  for (int i = 0; i < 3; i++) g.s[i].fd = g.s[i].spill_fd = g.c.out_fd[i] = -1;
+  g.rbuf = malloc(o->max_payload + 4);
+  if (g.rbuf == NULL) return 1;
+#ifdef __linux__
+  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans of the tree come back to us, findable */
+#endif
+  if (setup_signals(&g) != 0 || setup_socket(&g) != 0) return 1;
+  if (o->ready_fd >= 0) {
+    char line[600];
+    int n = snprintf(line, sizeof line, "ready %d %d\n", GUARDIAN_PROTOCOL_VERSION, (int)getpid());
+    ssize_t w = write(o->ready_fd, line, (size_t)n);
+    (void)w;
+    close(o->ready_fd);
+  }
+  g.connect_deadline = now_ms() + o->connect_timeout_ms;
+  serve(&g);
+  final_flush(&g);
+  if (g.conn_fd >= 0) close(g.conn_fd);
+  unlink(o->socket_path);
+  close(g.listen_fd);
+  bytes_free(&g.out);
+  bytes_free(&g.in);
+  free(g.rbuf);
+  return 0;
+}

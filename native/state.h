@@ -1,0 +1,86 @@
+/*
+ * The guardian's whole state, shared by the files of its event loop
+ * (loop.c: poll and timers; owner.c: the owner's connection and requests;
+ * terminate.c: the census-based terminate; streams.c: child output and
+ * input, spill files).
+ */
+#ifndef CORRAL_GUARDIAN_STATE_H
+#define CORRAL_GUARDIAN_STATE_H
+
+#include "guardian.h"
+
+/* Past this many queued outbound bytes, child output is not read (backpressure). */
+#define OUT_LIMIT (4u * 1024 * 1024)
+#define MAX_WAITERS 64
+
+struct stream {
+  int fd;           /* read end, or the PTY master for stream 1; -1 when closed */
+  int spill_fd;     /* spill file (read-write) or -1 */
+  int spill_failed; /* errno of a failed spill write, 0 otherwise */
+  uint64_t total;   /* bytes read from the child so far */
+  int eof;
+};
+
+struct guardian {
+  struct options *o;
+  int listen_fd;
+  int sig_pipe[2];
+
+  /* the owner's connection (at most one; an unauthenticated one counts) */
+  int conn_fd;
+  int authed;
+  int closing;
+  long long conn_deadline; /* auth deadline, or the flush deadline while closing */
+  unsigned char *rbuf;
+  size_t rlen;
+  struct bytes out;
+  size_t head_left; /* bytes of the frame at the queue's head not yet sent */
+  int ever_owned;
+  long long connect_deadline, linger_deadline;
+
+  /* the child */
+  struct child c;
+  int started, spawn_failed;
+  struct stream s[3];
+  struct bytes in;
+  int stdin_closed;
+  uint32_t close_ids[MAX_WAITERS];
+  int n_close_ids;
+  int reaped, status, exited_sent, suppress_stops;
+  long long drain_deadline;
+
+  /* terminate */
+  int term_active, exit_after_term, term_forced;
+  long long term_deadline;
+  struct census cs;
+  uint32_t term_ids[MAX_WAITERS];
+  int n_term_ids;
+  int quit;
+};
+
+/* owner.c */
+void owner_accept(struct guardian *g);
+void owner_readable(struct guardian *g);
+void owner_flush(struct guardian *g);
+void owner_lost(struct guardian *g);
+void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message);
+void owner_json(struct guardian *g, int tag, const char *json);
+
+/* streams.c */
+void streams_open_spills(struct guardian *g);
+void stream_readable(struct guardian *g, int i, int discard);
+void stdin_writable(struct guardian *g);
+void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);
+void stdin_close(struct guardian *g, uint32_t id);
+
+/* terminate.c */
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after);
+void terminate_step(struct guardian *g);
+void signal_target(struct guardian *g, uint32_t id, int target, int signo);
+
+/* loop.c */
+void child_start(struct guardian *g);
+void reap(struct guardian *g);
+void send_exited(struct guardian *g);
+
+#endif

@@ -1,0 +1,180 @@
+/*
+ * The child's output and input. Output is framed for the owner as it
+ * arrives, or, for a stream with a spill file (collect's fast path), the
+ * first head bytes are framed and everything is moved pipe -> file by
+ * splice(2) without passing through this process's memory; at EOF the
+ * last tail bytes are read back from the file (page cache) and sent with
+ * the total count. Input is queued and written as the child accepts it;
+ * close-stdin is acknowledged only after every byte before it was written.
+ *
+ * Man pages: splice(2), pread(2), read(2), write(2), ioctl_tty(2).
+ */
+#ifdef __linux__
+#define _GNU_SOURCE
+#else
+#define _XOPEN_SOURCE 700
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "state.h"
+
+int pty_resize(int master, int rows, int cols) {
+  struct winsize ws = {(unsigned short)rows, (unsigned short)cols, 0, 0};
+  return ioctl(master, TIOCSWINSZ, &ws);
+}
+
+void streams_open_spills(struct guardian *g) {
+  for (int i = 1; i < 3; i++) {
+    g->s[i].spill_fd = -1;
+    if (g->o->spill_path[i] == NULL) continue;
+    g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (g->s[i].spill_fd < 0) g->s[i].spill_failed = errno;
+  }
+}
+
+static void spill_write(struct stream *s, const unsigned char *p, size_t n) {
+  while (n > 0 && !s->spill_failed) {
+    ssize_t w = write(s->spill_fd, p, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0) { s->spill_failed = errno; return; }
+    p += w;
+    n -= (size_t)w;
+  }
+}
+
+/* End of a spilled stream: the tail from the file, then the totals. */
+static void spill_finish(struct guardian *g, int i) {
+  struct stream *s = &g->s[i];
+  if (s->spill_fd < 0) {
+    if (s->spill_failed == 0) return;
+  } else {
+    uint64_t tail = s->total < g->o->tail_bytes ? s->total : g->o->tail_bytes;
+    unsigned char buf[OUTPUT_CHUNK];
+    for (uint64_t off = s->total - tail; off < s->total && !s->spill_failed;) {
+      size_t want = s->total - off < sizeof buf ? (size_t)(s->total - off) : sizeof buf;
+      ssize_t r = pread(s->spill_fd, buf, want, (off_t)off);
+      if (r <= 0) { s->spill_failed = r < 0 ? errno : EIO; break; }
+      frame_put2(&g->out, EV_TAIL, (unsigned char)i, buf, (size_t)r);
+      off += (uint64_t)r;
+    }
+    close(s->spill_fd);
+    s->spill_fd = -1;
+  }
+  char json[512], esc[256];
+  json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
+  snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s}", i, (unsigned long long)s->total,
+           s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null", s->spill_failed ? "\"" : "");
+  owner_json(g, EV_SPILLED, json);
+}
+
+static void stream_eof(struct guardian *g, int i) {
+  struct stream *s = &g->s[i];
+  s->eof = 1;
+  int fd = s->fd;
+  s->fd = -1;
+  if (fd == g->c.master) {
+    g->c.master = -1;
+    g->c.in_fd = -1;
+  }
+  close(fd);
+  spill_finish(g, i);
+  unsigned char b = (unsigned char)i;
+  frame_put(&g->out, EV_EOF, &b, 1);
+  if (g->o->pty && g->reaped && !g->exited_sent) send_exited(g);
+}
+
+/* Moves what the child wrote; `discard` when no owner will ever read it. */
+void stream_readable(struct guardian *g, int i, int discard) {
+  struct stream *s = &g->s[i];
+  unsigned char buf[OUTPUT_CHUNK];
+  for (int rounds = 0; rounds < 16 && s->fd >= 0; rounds++) {
+    if (!discard && bytes_len(&g->out) >= OUT_LIMIT) return;
+    ssize_t r;
+    int spilling = s->spill_fd >= 0 && !s->spill_failed;
+    if (spilling && s->total >= g->o->head_bytes) {
+#ifdef __linux__
+      r = splice(s->fd, NULL, s->spill_fd, NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      if (r < 0 && errno == EINVAL) spilling = 0; /* a file system without splice: copy instead */
+      else {
+        if (r < 0 && errno != EAGAIN && errno != EINTR) { s->spill_failed = errno; continue; }
+        if (r > 0) s->total += (uint64_t)r;
+        if (r == 0) { stream_eof(g, i); return; }
+        if (r < 0) return;
+        continue;
+      }
+#endif
+    }
+    size_t want = sizeof buf;
+    if (spilling && s->total < g->o->head_bytes && g->o->head_bytes - s->total < want) {
+      want = (size_t)(g->o->head_bytes - s->total);
+    }
+    r = read(s->fd, buf, want);
+    if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
+    if (r <= 0) { /* EOF, or EIO from a PTY master whose slave side is all closed */
+      stream_eof(g, i);
+      return;
+    }
+    int in_head = s->total < g->o->head_bytes;
+    s->total += (uint64_t)r;
+    if (s->spill_fd >= 0) {
+      spill_write(s, buf, (size_t)r);
+      if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
+    } else if (!discard) {
+      frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
+    }
+  }
+}
+
+static void stdin_closed_now(struct guardian *g) {
+  if (g->c.in_fd >= 0 && g->c.in_fd != g->c.master) close(g->c.in_fd);
+  if (g->c.in_fd != g->c.master) g->c.in_fd = -1;
+  g->stdin_closed = 1;
+  bytes_free(&g->in);
+  for (int k = 0; k < g->n_close_ids; k++) owner_reply(g, g->close_ids[k], NULL, NULL);
+  g->n_close_ids = 0;
+}
+
+void stdin_writable(struct guardian *g) {
+  while (bytes_len(&g->in) > 0 && g->c.in_fd >= 0) {
+    ssize_t w = write(g->c.in_fd, g->in.data + g->in.start, bytes_len(&g->in));
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && errno == EAGAIN) return;
+    if (w < 0) { /* EPIPE: the reader is gone; nothing queued can be delivered */
+      if (g->c.in_fd == g->c.master) bytes_free(&g->in);
+      else stdin_closed_now(g);
+      return;
+    }
+    bytes_consume(&g->in, (size_t)w);
+  }
+  if (bytes_len(&g->in) == 0 && g->n_close_ids > 0) stdin_closed_now(g);
+}
+
+void stdin_queue(struct guardian *g, const unsigned char *p, size_t n) {
+  if (g->stdin_closed || g->c.in_fd < 0 || g->n_close_ids > 0) return; /* nowhere to go: dropped */
+  bytes_append(&g->in, p, n);
+  stdin_writable(g);
+}
+
+void stdin_close(struct guardian *g, uint32_t id) {
+  if (g->o->pty) {
+    owner_reply(g, id, "not-a-pipe", "close-stdin needs --mode pipe; on a terminal send the EOF key (C-d)");
+    return;
+  }
+  if (g->stdin_closed || g->c.in_fd < 0) {
+    if (g->o->io[0] != IO_PIPE) owner_reply(g, id, "not-a-pipe", "close-stdin needs --stdin pipe");
+    else owner_reply(g, id, NULL, NULL);
+    return;
+  }
+  if (g->n_close_ids >= MAX_WAITERS) {
+    owner_reply(g, id, "busy", "too many close-stdin requests pending");
+    return;
+  }
+  g->close_ids[g->n_close_ids++] = id;
+  stdin_writable(g);
+}

@@ -1,0 +1,186 @@
+/*
+ * terminate(grace) as a census (DESIGN.md 4.2): SIGTERM and SIGCONT to every
+ * member found, members found later get the same; after the grace, freeze
+ * what is left with SIGSTOP and rescan until the set stops changing, then
+ * SIGKILL, and confirm each exit through its pidfd. The receipt says
+ * "confirmed" with the members, or "uncertain" with the pids it could not
+ * confirm and why. Also: signals to the child, its foreground group, or
+ * the whole tree.
+ *
+ * Man pages: kill(2), pidfd_send_signal(2), ioctl_tty(2) (TIOCGPGRP),
+ * proc(5), poll(2).
+ */
+#ifdef __linux__
+#define _GNU_SOURCE
+#else
+#define _XOPEN_SOURCE 700
+#endif
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "state.h"
+
+static void signal_new(struct census *cs, size_t from, int sig) {
+  struct census tail = *cs;
+  tail.m = cs->m + from;
+  tail.n = cs->n - from;
+  census_signal(&tail, sig);
+}
+
+static void scan_and_term(struct guardian *g) {
+  size_t before = g->cs.n;
+  census_scan(&g->cs, g->c.pgid, g->c.sid);
+  signal_new(&g->cs, before, SIGTERM);
+  signal_new(&g->cs, before, SIGCONT);
+}
+
+static const char *reason_for(const struct member *m) {
+  pid_t pp, pg, sid;
+  unsigned long long st;
+  char state = '?';
+  if (proc_stat(m->pid, &pp, &pg, &sid, &st, &state) == 0 && state == 'D') return "uninterruptible sleep (D state)";
+  return "still present after SIGKILL";
+}
+
+static void finish(struct guardian *g) {
+  struct census *cs = &g->cs;
+  int live = census_refresh(cs);
+  int confirmed = live == 0 && cs->proc_ok && !cs->overflow;
+  struct bytes j = {0};
+  char item[256];
+  /* the id differs per waiter: build everything after it once */
+  struct bytes rest = {0};
+  for (size_t i = 0, k = 0; i < cs->n; i++) {
+    snprintf(item, sizeof item, "%s{\"pid\":%d,\"startTime\":%llu,\"killed\":%s}", k++ ? "," : "", (int)cs->m[i].pid,
+             cs->m[i].start_time, cs->m[i].killed ? "true" : "false");
+    bytes_append(&rest, item, strlen(item));
+  }
+  bytes_append(&rest, "],\"uncertain\":[", 15);
+  int k = 0;
+  if (!cs->proc_ok) {
+    const char *u = "{\"pid\":null,\"reason\":\"/proc unreadable: descendants outside the process group cannot be found\"}";
+    bytes_append(&rest, u, strlen(u));
+    k++;
+  }
+  if (cs->overflow) {
+    snprintf(item, sizeof item, "%s{\"pid\":null,\"reason\":\"too many members or the tree kept changing\"}", k++ ? "," : "");
+    bytes_append(&rest, item, strlen(item));
+  }
+  for (size_t i = 0; i < cs->n; i++) {
+    if (cs->m[i].gone) continue;
+    snprintf(item, sizeof item, "%s{\"pid\":%d,\"reason\":\"%s\"}", k++ ? "," : "", (int)cs->m[i].pid, reason_for(&cs->m[i]));
+    bytes_append(&rest, item, strlen(item));
+  }
+  bytes_append(&rest, "]}", 2);
+  for (int w = 0; w < g->n_term_ids; w++) {
+    char head[128];
+    snprintf(head, sizeof head, "{\"id\":%u,\"status\":\"%s\",\"forced\":%s,\"members\":[", g->term_ids[w],
+             confirmed ? "confirmed" : "uncertain", g->term_forced ? "true" : "false");
+    bytes_free(&j);
+    bytes_append(&j, head, strlen(head));
+    bytes_append(&j, rest.data + rest.start, bytes_len(&rest));
+    frame_put(&g->out, EV_RECEIPT, j.data + j.start, bytes_len(&j));
+  }
+  bytes_free(&j);
+  bytes_free(&rest);
+  census_free(cs);
+  g->n_term_ids = 0;
+  g->term_active = 0;
+  g->suppress_stops = 0;
+  if (g->exit_after_term) g->quit = 1;
+}
+
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after) {
+  if (has_id) {
+    if (g->n_term_ids >= MAX_WAITERS) {
+      owner_reply(g, id, "busy", "too many terminate requests pending");
+      return;
+    }
+    g->term_ids[g->n_term_ids++] = id;
+  }
+  if (exit_after) g->exit_after_term = 1;
+  long long deadline = now_ms() + grace_ms;
+  if (g->term_active) {
+    if (deadline < g->term_deadline) g->term_deadline = deadline; /* the shorter grace wins */
+    return;
+  }
+  g->term_active = 1;
+  g->term_forced = 0;
+  g->term_deadline = deadline;
+  memset(&g->cs, 0, sizeof g->cs);
+  scan_and_term(g);
+  if (!g->cs.proc_ok && g->c.pgid > 0 && g->c.pgid != getpgrp()) {
+    kill(-g->c.pgid, SIGTERM);
+    kill(-g->c.pgid, SIGCONT);
+  }
+}
+
+/* The last phase runs to the end in one go: everything left is frozen, then killed. */
+static void kill_phase(struct guardian *g) {
+  struct census *cs = &g->cs;
+  g->suppress_stops = 1;
+  census_signal(cs, SIGSTOP);
+  for (int round = 0;; round++) {
+    size_t before = cs->n;
+    census_scan(cs, g->c.pgid, g->c.sid);
+    if (cs->n == before) break;
+    signal_new(cs, before, SIGSTOP);
+    if (round >= 32) { cs->overflow = 1; break; }
+  }
+  if (census_refresh(cs) > 0) g->term_forced = 1;
+  census_signal(cs, SIGKILL);
+  if (!cs->proc_ok && g->c.pgid > 0 && g->c.pgid != getpgrp()) kill(-g->c.pgid, SIGKILL);
+  long long until = now_ms() + g->o->kill_wait_ms;
+  while (census_refresh(cs) > 0 && now_ms() < until) {
+    reap(g);
+    poll(NULL, 0, 5);
+  }
+  reap(g);
+  finish(g);
+}
+
+void terminate_step(struct guardian *g) {
+  if (!g->term_active) return;
+  reap(g);
+  scan_and_term(g);
+  if (census_refresh(&g->cs) == 0 && g->cs.proc_ok) {
+    finish(g);
+    return;
+  }
+  if (now_ms() >= g->term_deadline) kill_phase(g);
+}
+
+void signal_target(struct guardian *g, uint32_t id, int target, int signo) {
+  if (signo < 0 || signo > 64) { owner_reply(g, id, "bad-signal", "signal numbers run from 0 to 64"); return; }
+  if (!g->started || g->spawn_failed) { owner_reply(g, id, "no-child", "no child has been started"); return; }
+  int rc = 0;
+  if (target == SIGNAL_TARGET_CHILD) {
+    if (g->reaped) { owner_reply(g, id, "exited", "the child has exited"); return; }
+    rc = kill(g->c.pid, signo); /* not yet reaped: the pid cannot have been reused */
+  } else if (target == SIGNAL_TARGET_FOREGROUND) {
+    pid_t pg = g->c.pgid;
+    if (g->c.master >= 0) {
+      pid_t fg = 0;
+      if (ioctl(g->c.master, TIOCGPGRP, &fg) == 0 && fg > 0) pg = fg;
+    }
+    if (pg <= 0 || pg == getpgrp()) { owner_reply(g, id, "no-group", "the child has no process group of its own"); return; }
+    rc = kill(-pg, signo);
+  } else if (target == SIGNAL_TARGET_TREE) {
+    struct census cs;
+    memset(&cs, 0, sizeof cs);
+    census_scan(&cs, g->c.pgid, g->c.sid);
+    census_signal(&cs, signo);
+    census_free(&cs);
+  } else {
+    owner_reply(g, id, "bad-target", "signal target must be 0 (child), 1 (foreground group) or 2 (tree)");
+    return;
+  }
+  if (rc != 0) owner_reply(g, id, "signal-failed", strerror(errno));
+  else owner_reply(g, id, NULL, NULL);
+}
