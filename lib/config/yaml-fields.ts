@@ -77,7 +77,7 @@ export function readDuration(src: YamlSource, entry: YamlEntry, minMs = 0): numb
   try {
     ms = parseDuration(text);
   } catch (error) {
-    if (error instanceof DurationError) fail(src, entry, error.message);
+    if (error instanceof DurationError) fail(src, entry, error.message.replace(`"${text}"`, shown(text)));
     throw error;
   }
   if (ms < minMs) fail(src, entry, `${shown(text)} is too short; use at least ${minMs} ms`);
@@ -90,7 +90,7 @@ export function readSize(src: YamlSource, entry: YamlEntry): number {
   try {
     return parseSize(text);
   } catch (error) {
-    if (error instanceof SizeError) fail(src, entry, error.message);
+    if (error instanceof SizeError) fail(src, entry, error.message.replace(`"${text}"`, shown(text)));
     throw error;
   }
 }
