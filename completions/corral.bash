@@ -8,7 +8,7 @@
 _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
-    "pty") printf '%s\n' 'open' ;;
+    "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' ;;
     "agent") printf '%s\n' 'start' ;;
   esac
 }
@@ -19,7 +19,14 @@ _corral_flags() {
     "run") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--keep-env' '--leave-running' '--no-scrub' '--scrub' '--timeout' '--help' '-h' ;;
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--spill' '--timeout' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
+    "pty send") printf '%s\n' '--key' '--socket' '--stdin' '--help' '-h' ;;
+    "pty screen") printf '%s\n' '--json' '--scrollback' '--since' '--socket' '--help' '-h' ;;
+    "pty wait") printf '%s\n' '--exit' '--json' '--new' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
+    "pty resize") printf '%s\n' '--socket' '--help' '-h' ;;
+    "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
+    "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;
     "jobs") printf '%s\n' '--help' '-h' ;;
     "fg") printf '%s\n' '--help' '-h' ;;
     "bg") printf '%s\n' '--help' '-h' ;;
@@ -50,6 +57,29 @@ _corral_value_kind() {
     "collect --max-bytes") echo 'any' ;;
     "collect --spill") echo 'file' ;;
     "collect --timeout") echo 'any' ;;
+    "pty open --cols") echo 'any' ;;
+    "pty open --cwd") echo 'dir' ;;
+    "pty open --env") echo 'any' ;;
+    "pty open --name") echo 'any' ;;
+    "pty open --rows") echo 'any' ;;
+    "pty open --scrollback") echo 'any' ;;
+    "pty open --socket") echo 'file' ;;
+    "pty open --term") echo 'any' ;;
+    "pty send --key") echo 'any' ;;
+    "pty send --socket") echo 'file' ;;
+    "pty screen --scrollback") echo 'any' ;;
+    "pty screen --since") echo 'any' ;;
+    "pty screen --socket") echo 'file' ;;
+    "pty wait --regex") echo 'any' ;;
+    "pty wait --socket") echo 'file' ;;
+    "pty wait --stable") echo 'any' ;;
+    "pty wait --text") echo 'any' ;;
+    "pty wait --timeout") echo 'any' ;;
+    "pty resize --socket") echo 'file' ;;
+    "pty close --grace") echo 'any' ;;
+    "pty close --socket") echo 'file' ;;
+    "pty list --socket") echo 'file' ;;
+    "pty attach --socket") echo 'file' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;
     "completions --write") echo 'dir' ;;
   esac
@@ -61,6 +91,17 @@ _corral_positional_kind() {
     "run "*) echo 'file' ;;
     "collect 0") echo 'command' ;;
     "collect "*) echo 'file' ;;
+    "pty open 0") echo 'command' ;;
+    "pty open "*) echo 'file' ;;
+    "pty send 0") echo 'sessions' ;;
+    "pty send 1") echo 'sessions' ;;
+    "pty screen 0") echo 'sessions' ;;
+    "pty wait 0") echo 'sessions' ;;
+    "pty resize 0") echo 'sessions' ;;
+    "pty resize 1") echo 'sessions' ;;
+    "pty resize 2") echo 'sessions' ;;
+    "pty close 0") echo 'sessions' ;;
+    "pty attach 0") echo 'sessions' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;
   esac
 }
