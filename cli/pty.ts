@@ -1,13 +1,239 @@
-// PLACEHOLDER: replaced by the issue that builds this command group.
-import { buildCommand, buildRouteMap } from "@stricli/core";
+// `corral pty ...`: terminal sessions held by the agent. Definitions only;
+// each implementation loads lazily (cli/pty-*.ts), and none of them loads
+// the emulator or a PTY: those live in the agent process.
+import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
+import { socketFlag } from "./agent-reach.ts";
+import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
 
-export const ptyOpen = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: pty open is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
-  docs: { brief: "pty open" },
+const text = (input: string): string => input;
+const opt = { kind: "parsed", parse: text, optional: true } as const;
+const sessionParameter: TypedPositionalParameter<string, CorralContext> = {
+  brief: "Session id or name (see corral pty list)",
+  parse: text,
+  placeholder: "session",
+};
+
+export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>({
+  loader: async () => (await import("./pty-open.ts")).ptyOpenAction,
+  parameters: {
+    flags: {
+      name: { ...opt, placeholder: "name", brief: "A name to use instead of the id (letters, digits, . _ -)" },
+      cols: { ...opt, placeholder: "n", brief: "Columns (1-1000; default 80 or terminal.cols)" },
+      rows: { ...opt, placeholder: "n", brief: "Rows (1-1000; default 24 or terminal.rows)" },
+      cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
+      env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
+      term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
+      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 0, at most 10000)" },
+      json: { kind: "boolean", default: false, brief: "Print {session, name, pid, cols, rows} as JSON" },
+      socket: socketFlag,
+    },
+    positional: {
+      kind: "array",
+      parameter: { brief: "The program and its arguments (after --)", parse: text, placeholder: "command" },
+      minimum: 1,
+    },
+  },
+  docs: {
+    brief: "Open a terminal session running a program; print its id",
+    fullDescription: [
+      "Starts CMD on a new pseudo-terminal held by the agent (started on demand) and",
+      "prints the session id on the first line. The program gets your environment minus",
+      "credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...), plus --env.",
+      "Exit status: 0; 127 command not found; 126 not executable; 2 bad value; 1 name taken.",
+      "",
+      "Examples:",
+      "  corral pty open -- bash",
+      "  corral pty open --name editor --cols 100 --rows 30 -- vim -u NONE notes.txt",
+      "  id=$(corral pty open --env LANG=C.UTF-8 -- python3)",
+    ].join("\n"),
+  },
 });
-export const ptyRoutes = buildRouteMap({ routes: { open: ptyOpen }, docs: { brief: "terminal sessions" } });
+
+export const ptySend = buildCommand<SendFlags, [string, string | undefined], CorralContext>({
+  loader: async () => (await import("./pty-send.ts")).ptySendAction,
+  parameters: {
+    flags: {
+      key: { ...opt, variadic: true, placeholder: "name", brief: "A named key sent after TEXT (repeatable): Enter, C-c, Up, F1..." },
+      stdin: { kind: "boolean", default: false, brief: "Send the bytes read from stdin, raw, after TEXT and keys" },
+      socket: socketFlag,
+    },
+    positional: {
+      kind: "tuple",
+      parameters: [sessionParameter, { brief: "Text sent literally", parse: text, placeholder: "text", optional: true }],
+    },
+  },
+  docs: {
+    brief: "Type text and named keys into a session",
+    fullDescription: [
+      "Sends TEXT literally, then each --key in order (tmux names, case-insensitive:",
+      "Enter Tab Escape BSpace Up Down Left Right Home End PageUp PageDown Delete Insert",
+      "F1-F12 Space C-a..C-z M-x C-Left; also Ctrl-C, ^C, ctrl+c). Cursor keys follow the",
+      "program's application-cursor mode. An unknown key exits 2 and sends nothing.",
+      "",
+      "Examples:",
+      "  corral pty send 1 'ls -l' --key Enter",
+      "  corral pty send editor --key Escape --key : ; corral pty send editor 'wq' --key Enter",
+      "  printf 'q' | corral pty send pager --stdin",
+    ].join("\n"),
+  },
+});
+
+export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
+  loader: async () => (await import("./pty-screen.ts")).ptyScreenAction,
+  parameters: {
+    flags: {
+      json: { kind: "boolean", default: false, brief: "Print cursor, size, title, hash, changed, alive and exit facts too" },
+      since: { ...opt, placeholder: "hash", brief: "Report changed against this hash instead of the last read" },
+      scrollback: { ...opt, placeholder: "n", brief: "Include up to N lines above the screen" },
+      socket: socketFlag,
+    },
+    positional: { kind: "tuple", parameters: [sessionParameter] },
+  },
+  docs: {
+    brief: "Print a session's screen as text",
+    fullDescription: [
+      "Prints the visible rows, one per line, trailing spaces trimmed, after every byte the",
+      "program wrote so far has been parsed. --json adds cursor, size, alternateScreen, title,",
+      "hash, changed (since this session's last screen read, or since --since), alive, exit.",
+      "",
+      "Examples:",
+      "  corral pty screen 1",
+      "  corral pty screen editor --json | jq -r .hash",
+      "  corral pty screen 1 --json --since 3f2a9c0d1e2b4a5f",
+    ].join("\n"),
+  },
+});
+
+export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
+  loader: async () => (await import("./pty-wait.ts")).ptyWaitAction,
+  parameters: {
+    flags: {
+      text: { ...opt, placeholder: "str", brief: "Until this text is on the screen" },
+      regex: { ...opt, placeholder: "re", brief: "Until this regular expression matches the screen" },
+      stable: { ...opt, placeholder: "dur", brief: "Until the screen has not changed for this long (e.g. 500ms)" },
+      exit: { kind: "boolean", default: false, brief: "Until the program exits" },
+      new: { kind: "boolean", default: false, brief: "--text/--regex count only a match not on the screen when the wait began" },
+      timeout: { ...opt, placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
+      json: { kind: "boolean", default: false, brief: "Print {fired, screen} as JSON" },
+      socket: socketFlag,
+    },
+    positional: { kind: "tuple", parameters: [sessionParameter] },
+  },
+  docs: {
+    brief: "Wait for text, a pattern, a quiet screen or the exit",
+    fullDescription: [
+      "Waits until one of the conditions holds (the first one wins) and prints which fired:",
+      "text, regex, stable or exit. --text/--regex are satisfied by the screen as it is when",
+      "the wait starts or later; with --new only by a match that was not there at the start.",
+      "Exit status: 0 a condition fired; 124 --timeout passed; 1 unknown session.",
+      "",
+      "Examples:",
+      "  corral pty wait 1 --text '$ ' --timeout 5s",
+      "  corral pty send 1 'make' --key Enter && corral pty wait 1 --new --regex 'make: .*(Error|Nothing)'",
+      "  corral pty wait top --stable 300ms; corral pty wait 1 --exit --timeout 1m",
+    ].join("\n"),
+  },
+});
+
+export const ptyResize = buildCommand<SocketOnly, [string, string, string], CorralContext>({
+  loader: async () => (await import("./pty-control.ts")).ptyResizeAction,
+  parameters: {
+    flags: { socket: socketFlag },
+    positional: {
+      kind: "tuple",
+      parameters: [
+        sessionParameter,
+        { brief: "Columns (1-1000)", parse: text, placeholder: "cols" },
+        { brief: "Rows (1-1000)", parse: text, placeholder: "rows" },
+      ],
+    },
+  },
+  docs: {
+    brief: "Resize a session's terminal",
+    fullDescription: [
+      "Sets the terminal size (clamped to 1..1000); the program gets SIGWINCH and the next",
+      "screen read reports a change.",
+      "",
+      "Examples:",
+      "  corral pty resize 1 120 40",
+    ].join("\n"),
+  },
+});
+
+export const ptyClose = buildCommand<CloseFlags, [string], CorralContext>({
+  loader: async () => (await import("./pty-control.ts")).ptyCloseAction,
+  parameters: {
+    flags: {
+      grace: { ...opt, placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
+      force: { kind: "boolean", default: false, brief: "Kill the whole tree at once" },
+      json: { kind: "boolean", default: false, brief: "Print {session, exit} as JSON" },
+      socket: socketFlag,
+    },
+    positional: { kind: "tuple", parameters: [sessionParameter] },
+  },
+  docs: {
+    brief: "Close a session: SIGHUP, then terminate its tree",
+    fullDescription: [
+      "Sends SIGHUP (what a closing terminal sends), waits up to --grace, then terminates",
+      "what is left of the tree (SIGTERM, SIGKILL). --force kills at once. Idempotent. The",
+      "session stays in pty list with its exit facts.",
+      "",
+      "Examples:",
+      "  corral pty close 1",
+      "  corral pty close editor --grace 500ms",
+      "  corral pty close 1 --force --json",
+    ].join("\n"),
+  },
+});
+
+export const ptyList = buildCommand<ListFlags, [], CorralContext>({
+  loader: async () => (await import("./pty-control.ts")).ptyListAction,
+  parameters: {
+    flags: {
+      json: { kind: "boolean", default: false, brief: "Print the sessions as a JSON array" },
+      socket: socketFlag,
+    },
+  },
+  docs: {
+    brief: "List sessions: id, name, pid, size, state, age, command",
+    fullDescription: [
+      "Lists running and exited sessions. Never starts the agent (none running: nothing",
+      "listed) and never consumes a screen change.",
+      "",
+      "Examples:",
+      "  corral pty list",
+      "  corral pty list --json | jq '.[] | select(.alive) | .session'",
+    ].join("\n"),
+  },
+});
+
+export const ptyAttach = buildCommand<SocketOnly, [string], CorralContext>({
+  loader: async () => (await import("./pty-attach.ts")).ptyAttachAction,
+  parameters: { flags: { socket: socketFlag }, positional: { kind: "tuple", parameters: [sessionParameter] } },
+  docs: {
+    brief: "Take over a session in this terminal; detach with C-\\",
+    fullDescription: [
+      "Connects this terminal to the session (raw mode; the session follows this window's",
+      "size). Press C-\\ (Ctrl and backslash) to detach: the session keeps running. The",
+      "terminal is restored on every way out. Ends by itself when the program exits.",
+      "",
+      "Examples:",
+      "  corral pty attach 1",
+    ].join("\n"),
+  },
+});
+
+export const ptyRoutes = buildRouteMap<string, CorralContext>({
+  routes: {
+    open: ptyOpen,
+    send: ptySend,
+    screen: ptyScreen,
+    wait: ptyWait,
+    resize: ptyResize,
+    close: ptyClose,
+    list: ptyList,
+    attach: ptyAttach,
+  },
+  docs: { brief: "Terminal sessions kept by the agent: open, type, read the screen, wait" },
+});

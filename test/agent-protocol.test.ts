@@ -107,7 +107,7 @@ test("sessions: open, send, screen changed/hash, names, unknown key sends nothin
   const opened = await c.call({ op: "open", argv: ["fake"], name: "proto-a" });
   await c.call({ op: "send", session: "proto-a", text: "hello", keys: ["Enter"] });
   const first = await c.call({ op: "screen", session: opened.session });
-  assert.deepEqual(first.lines, ["hello", ""]);
+  assert.deepEqual(first.rows, ["hello", ""]);
   assert.equal(first.changed, true);
   const second = await c.call({ op: "screen", session: "proto-a" });
   assert.equal(second.changed, false);
@@ -165,7 +165,7 @@ test("fuzz: random frames, wrong types and huge lengths never disturb another se
   }
   const screen = await c.call({ op: "screen", session: keep.session });
   assert.equal(screen.alive, true);
-  assert.ok(screen.lines.includes("r39"));
+  assert.ok(screen.rows.includes("r39"));
   const status = await c.call({ op: "agent-status" });
   assert.equal(status.pid, process.pid);
   await c.call({ op: "close", session: keep.session });

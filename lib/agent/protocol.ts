@@ -27,6 +27,8 @@ export type ErrorCode =
   | "unknown_key"
   | "name_taken"
   | "spawn_failed"
+  | "command_not_found"
+  | "command_not_executable"
   | "timeout"
   | "version_mismatch"
   | "internal";
@@ -129,10 +131,11 @@ export type Envelope<T extends Request = Request> = T & { readonly id: number };
 export interface ScreenView {
   readonly session: string;
   readonly name: string | null;
-  /** Visible rows (plus scrollback when asked), trailing spaces trimmed. */
-  readonly lines: readonly string[];
-  readonly cols: number;
-  readonly rows: number;
+  /** Visible rows top to bottom, trailing spaces trimmed; always size.rows entries. */
+  readonly rows: readonly string[];
+  /** Lines above the visible rows, oldest first; only when asked for. */
+  readonly scrollback?: readonly string[];
+  readonly size: { readonly cols: number; readonly rows: number };
   readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
   readonly alternateScreen: boolean;
   readonly title: string;

@@ -10,9 +10,9 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
   return {
     session: entry.id,
     name: entry.name,
-    lines: screen.lines,
-    cols: screen.cols,
     rows: screen.rows,
+    ...(screen.scrollback !== undefined ? { scrollback: screen.scrollback } : {}),
+    size: screen.size,
     cursor: screen.cursor,
     alternateScreen: screen.alternateScreen,
     title: screen.title,

@@ -7,9 +7,9 @@ import type { WaitCondition } from "./protocol.ts";
 
 /** The screen as the session reports it; the agent adds id, name and exit facts. */
 export interface SessionScreen {
-  readonly lines: readonly string[];
-  readonly cols: number;
-  readonly rows: number;
+  readonly rows: readonly string[];
+  readonly scrollback?: readonly string[];
+  readonly size: { readonly cols: number; readonly rows: number };
   readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
   readonly alternateScreen: boolean;
   readonly title: string;
@@ -70,6 +70,8 @@ export interface AgentSession {
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */
   onOutput(listener: (bytes: Uint8Array) => void): () => void;
   onExit(listener: (facts: ExitFacts | null) => void): () => void;
+  /** Frees the screen of an exited session the agent no longer keeps. */
+  dispose?(): void;
 }
 
 /** Makes sessions; throws AgentError spawn_failed when the program cannot start. */

@@ -84,6 +84,9 @@ export class SessionRegistry {
 
   #trimExited(): void {
     const exited = this.all().filter((e) => !e.session.alive());
-    for (const entry of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_KEPT))) this.#byId.delete(entry.id);
+    for (const entry of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_KEPT))) {
+      this.#byId.delete(entry.id);
+      entry.session.dispose?.();
+    }
   }
 }

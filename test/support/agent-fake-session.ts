@@ -65,9 +65,8 @@ export class FakeSession implements AgentSession {
     const changed = hash !== (options.since ?? this.#lastHash);
     if (options.peek !== true) this.#lastHash = hash;
     return Promise.resolve({
-      lines,
-      cols: this.#cols,
-      rows: this.#rows,
+      rows: lines,
+      size: { cols: this.#cols, rows: this.#rows },
       cursor: { row: lines.length - 1, col: (lines.at(-1) ?? "").length, visible: true },
       alternateScreen: false,
       title: "",

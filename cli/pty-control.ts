@@ -1,0 +1,72 @@
+// `corral pty resize`, `close` and `list`: the small session controls.
+import type { CorralContext } from "./context.ts";
+import type { CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
+import { durationFlag, intFlag } from "./pty-values.ts";
+import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
+import { describeExit, formatAge } from "./pty-describe.ts";
+
+/** Resizes a session (values clamped to 1..1000). */
+export async function ptyResizeAction(this: CorralContext, flags: SocketOnly, session: string, cols: string, rows: string): Promise<void> {
+  let size: { cols: number; rows: number };
+  try {
+    // Clamped, not refused (DESIGN.md 4.4); only non-numbers are errors.
+    size = {
+      cols: Math.min(1000, Math.max(1, intFlag("COLS", cols, 0, Number.MAX_SAFE_INTEGER) as number)),
+      rows: Math.min(1000, Math.max(1, intFlag("ROWS", rows, 0, Number.MAX_SAFE_INTEGER) as number)),
+    };
+  } catch (error) {
+    reportFailure(this, error);
+    return;
+  }
+  await withAgent(this, flags, async (client) => {
+    await client.call({ op: "resize", session, ...size });
+  });
+}
+
+/** Closes a session; prints how it ended. */
+export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, session: string): Promise<void> {
+  let graceMs: number | undefined;
+  try {
+    graceMs = durationFlag("--grace", flags.grace);
+  } catch (error) {
+    reportFailure(this, error);
+    return;
+  }
+  await withAgent(this, flags, async (client) => {
+    const closed = replyBody(
+      await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
+    );
+    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session} ${describeExit(closed.exit)}\n`);
+  });
+}
+
+/** Lists sessions; with no agent running there are none (and none is started). */
+export async function ptyListAction(this: CorralContext, flags: ListFlags): Promise<void> {
+  await withAgent(this, flags, async (client) => {
+    const { sessions } = await client.call({ op: "list" });
+    if (flags.json) {
+      this.process.stdout.write(`${JSON.stringify(sessions)}\n`);
+      return;
+    }
+    const rows = sessions.map((s) => [
+      s.session,
+      s.name ?? "-",
+      String(s.pid),
+      `${s.cols}x${s.rows}`,
+      s.alive ? "running" : describeExit(s.exit),
+      formatAge(s.ageMs),
+      s.argv.join(" "),
+    ]);
+    this.process.stdout.write(table([["ID", "NAME", "PID", "SIZE", "STATE", "AGE", "COMMAND"], ...rows]));
+  }, {
+    start: false,
+    whenAbsent: () => {
+      if (flags.json) this.process.stdout.write("[]\n");
+    },
+  });
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")).join("\n") + "\n";
+}

@@ -1,0 +1,48 @@
+// Parsed flag shapes of the `pty` commands, kept apart from the definitions
+// so the lazily loaded actions import types only. Values stay strings until
+// the action checks them (one-line messages, exit 2).
+import type { SocketFlag } from "./agent-reach.ts";
+
+export type SocketOnly = SocketFlag;
+
+export interface OpenFlags extends SocketFlag {
+  readonly name?: string;
+  readonly cols?: string;
+  readonly rows?: string;
+  readonly cwd?: string;
+  readonly env?: readonly string[];
+  readonly term?: string;
+  readonly scrollback?: string;
+  readonly json: boolean;
+}
+
+export interface SendFlags extends SocketFlag {
+  readonly key?: readonly string[];
+  readonly stdin: boolean;
+}
+
+export interface ScreenFlags extends SocketFlag {
+  readonly json: boolean;
+  readonly since?: string;
+  readonly scrollback?: string;
+}
+
+export interface WaitFlags extends SocketFlag {
+  readonly text?: string;
+  readonly regex?: string;
+  readonly stable?: string;
+  readonly exit: boolean;
+  readonly new: boolean;
+  readonly timeout?: string;
+  readonly json: boolean;
+}
+
+export interface CloseFlags extends SocketFlag {
+  readonly grace?: string;
+  readonly force: boolean;
+  readonly json: boolean;
+}
+
+export interface ListFlags extends SocketFlag {
+  readonly json: boolean;
+}

@@ -1,0 +1,112 @@
+// The real sessions: lib/pty's PtySession behind the agent's session port.
+// This is where lib/pty's errors become the protocol's typed ones. Loaded
+// only inside the agent process (it pulls in the emulator and node-pty).
+import { AgentError } from "./protocol.ts";
+import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, ScreenOptions, WaitOptions } from "./session-port.ts";
+import { PtySession } from "../pty/session.ts";
+import { PtySpawnError } from "../pty/backend.ts";
+import { PtySessionError } from "../pty/snapshot.ts";
+import { UnknownKeyError } from "../pty/keys.ts";
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { WaitCondition } from "./protocol.ts";
+
+/** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
+function asAgentError(error: unknown): unknown {
+  if (error instanceof UnknownKeyError) return new AgentError("unknown_key", error.message);
+  if (error instanceof PtySpawnError) {
+    const code = error.code === "not_found"
+      ? "command_not_found"
+      : error.code === "not_executable"
+      ? "command_not_executable"
+      : error.code === "bad_cwd"
+      ? "bad_request"
+      : "spawn_failed";
+    return new AgentError(code, error.message);
+  }
+  if (error instanceof PtySessionError) return new AgentError("bad_request", error.message);
+  return error;
+}
+
+async function mapped<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asAgentError(error);
+  }
+}
+
+class PtyAgentSession implements AgentSession {
+  constructor(readonly pty: PtySession) {}
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+  get argv(): readonly string[] {
+    return this.pty.argv;
+  }
+  get startedAt(): number {
+    return this.pty.createdAt;
+  }
+  size() {
+    const { cols, rows } = this.pty.info();
+    return { cols, rows };
+  }
+  alive(): boolean {
+    return this.pty.alive;
+  }
+  exitFacts(): ExitFacts | null {
+    return this.pty.exit;
+  }
+  write(data: string | Uint8Array): Promise<void> {
+    return mapped(() => this.pty.write(data));
+  }
+  checkKeys(keys: readonly string[]): void {
+    try {
+      this.pty.checkKeys(keys);
+    } catch (error) {
+      throw asAgentError(error);
+    }
+  }
+  sendKeys(keys: readonly string[]): Promise<void> {
+    return mapped(() => this.pty.sendKeys(keys));
+  }
+  screen(options: ScreenOptions): Promise<SessionScreen> {
+    return mapped(() => this.pty.screen(options));
+  }
+  async wait(options: WaitOptions): Promise<WaitCondition | null> {
+    const { signal, new: newOnly, ...rest } = options;
+    const result = await mapped(() => this.pty.wait({ ...rest, ...(newOnly !== undefined ? { newOnly } : {}) }, signal));
+    return result.fired === "timeout" ? null : result.fired;
+  }
+  resize(cols: number, rows: number): void {
+    this.pty.resize(cols, rows);
+  }
+  close(options: { graceMs: number; force: boolean }): Promise<ExitFacts | null> {
+    return mapped(() => this.pty.close(options));
+  }
+  onOutput(listener: (bytes: Uint8Array) => void): () => void {
+    return this.pty.onOutput(listener);
+  }
+  onExit(listener: (facts: ExitFacts | null) => void): () => void {
+    return this.pty.onExit(listener);
+  }
+  dispose(): void {
+    this.pty.dispose();
+  }
+}
+
+/** Opens real PTY sessions (guardian backend when built, else node-pty). */
+export const openPtySession: SessionFactory = async (spec: OpenSpec) => {
+  const pty = await mapped(() =>
+    PtySession.open({
+      argv: spec.argv,
+      cwd: spec.cwd,
+      env: spec.env,
+      cols: spec.cols,
+      rows: spec.rows,
+      term: spec.term,
+      scrollback: spec.scrollback,
+    })
+  );
+  return new PtyAgentSession(pty);
+};
