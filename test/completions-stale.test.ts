@@ -13,9 +13,14 @@ for (const [shell, file] of Object.entries(SCRIPTS)) {
     const result = await corral(["completions", shell]);
     assert.equal(result.code, 0, result.stderr);
     const committed = readFileSync(path.join(repoRoot, "completions", file), "utf8");
+    const fresh = result.stdout.toString();
+    const a = committed.split("\n");
+    const b = fresh.split("\n");
+    const at = a.findIndex((line, i) => line !== b[i]);
     assert.ok(
-      committed === result.stdout.toString(),
-      `completions/${file} is stale: the commands or flags changed. Regenerate all three with\n` +
+      committed === fresh,
+      `completions/${file} is stale: the commands or flags changed (first difference at line ${at + 1}:\n` +
+        `  committed: ${a[at] ?? "(end)"}\n  generated: ${b[at] ?? "(end)"})\nRegenerate all three with\n` +
         "  npm run build:ts && node dist/corral.mjs completions --write completions\nand commit them.",
     );
   });
