@@ -17,3 +17,17 @@ export function choosePtyBackend(preference: PtyBackendPreference = "auto"): Pro
       return Promise.reject(new Error("the guardian PTY backend is not available yet; use node-pty"));
   }
 }
+
+/** Every backend that can start a session here (tests run against each). */
+export async function availablePtyBackends(): Promise<PtyBackendName[]> {
+  const names: PtyBackendName[] = [];
+  for (const name of ["guardian", "node-pty"] as const) {
+    try {
+      await choosePtyBackend(name);
+      names.push(name);
+    } catch {
+      // not available on this machine or runtime
+    }
+  }
+  return names;
+}

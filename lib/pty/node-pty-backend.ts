@@ -35,9 +35,16 @@ class NodePtyHandle implements PtyHandle {
   #exitListener: ((exit: PtyExit) => void) | undefined;
   #exit: PtyExit | undefined;
   #paused = false;
+  /** Every pid a census has seen in this session (see terminateSession). */
+  #known = new Set<number>();
+
+  /** The terminal's device path (node-pty keeps it in a private field). */
+  #ptsPath: string | undefined;
 
   constructor(private readonly pty: IPty) {
     this.pid = pty.pid;
+    const pts = (pty as unknown as { _pty?: unknown })._pty;
+    this.#ptsPath = typeof pts === "string" && pts.startsWith("/dev/") ? pts : undefined;
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
@@ -74,7 +81,8 @@ class NodePtyHandle implements PtyHandle {
 
   signal(signal: string, target: SignalTarget): void {
     if (this.#exit !== undefined) return;
-    const pids = target === "tree" ? sessionMembers(this.pid) : [];
+    const pids = target === "tree" ? sessionMembers(this.pid, this.#ptsPath) : [];
+    for (const pid of pids) this.#known.add(pid);
     const group = foregroundGroup(this.pid);
     try {
       if (target === "foreground" && group !== undefined) process.kill(-group, signal as NodeJS.Signals);
@@ -92,7 +100,7 @@ class NodePtyHandle implements PtyHandle {
   }
 
   terminate(graceMs: number) {
-    return terminateSession(this.pid, graceMs);
+    return terminateSession(this.pid, this.#ptsPath, graceMs, this.#known);
   }
 
   pause(): void {

@@ -33,7 +33,8 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   const cell = buffer.getNullCell();
   for (let y = 0; y < term.rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
-    const text = line === undefined ? "" : line.translateToString(true);
+    // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
+    const text = line === undefined ? "" : line.translateToString(true).replace(/ +$/, "");
     rows.push(text);
     digest.update(text);
     digest.update("\u0000");
@@ -51,7 +52,7 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   if (options.scrollback > 0) {
     const from = Math.max(0, buffer.baseY - options.scrollback);
     const above: string[] = [];
-    for (let y = from; y < buffer.baseY; y++) above.push(buffer.getLine(y)?.translateToString(true) ?? "");
+    for (let y = from; y < buffer.baseY; y++) above.push((buffer.getLine(y)?.translateToString(true) ?? "").replace(/ +$/, ""));
     return { ...grid, scrollback: above };
   }
   return grid;

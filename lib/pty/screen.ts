@@ -142,6 +142,17 @@ export class Screen {
     });
   }
 
+  /**
+   * Visible rows for matching: cells never written are trimmed, spaces the
+   * program wrote are kept (a bash prompt "$ " still ends in its space).
+   */
+  matchRows(): string[] {
+    const buffer = this.#term.buffer.active;
+    const rows: string[] = [];
+    for (let y = 0; y < this.#term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
+    return rows;
+  }
+
   /** For each visible row, whether it continues the row above (soft wrap). */
   wrappedRows(): boolean[] {
     const buffer = this.#term.buffer.active;

@@ -3,7 +3,7 @@
 // session (what a hangup reaches) plus every descendant of the program (what
 // escaped with setsid). Weaker than the guardian's census (no pidfd, so a
 // recycled pid is possible in theory) and documented as such.
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
 import type { PtyTermination } from "./backend.ts";
 
@@ -48,11 +48,36 @@ function allStats(): StatFields[] {
   return stats;
 }
 
-/** Live pids in the PTY's session or descending from its program (zombies count as gone). */
-export function sessionMembers(leader: number): number[] {
+// Holds the terminal open: a setsid() child of a background job is
+// reparented to init at once, but its stdin/stdout still point at our pts.
+function holdsTerminal(pid: number, ptsPath: string): boolean {
+  let fds: string[];
+  try {
+    fds = readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  for (const fd of fds) {
+    try {
+      if (readlinkSync(`/proc/${pid}/fd/${fd}`) === ptsPath) return true;
+    } catch {
+      // closed meanwhile
+    }
+  }
+  return false;
+}
+
+/**
+ * Live pids in the PTY's session, descending from its program, or holding its
+ * terminal (`ptsPath`) open. Zombies count as gone.
+ */
+export function sessionMembers(leader: number, ptsPath?: string): number[] {
   const stats = allStats();
   const members = new Set<number>();
-  for (const s of stats) if (s.session === leader || s.pid === leader) members.add(s.pid);
+  for (const s of stats) {
+    if (s.session === leader || s.pid === leader) members.add(s.pid);
+    else if (ptsPath !== undefined && s.pid !== process.pid && holdsTerminal(s.pid, ptsPath)) members.add(s.pid);
+  }
   // Descendants that left the session with setsid() are still children of someone in it.
   let grew = true;
   while (grew) {
@@ -83,10 +108,10 @@ function sendAll(pids: readonly number[], signal: NodeJS.Signals): void {
   }
 }
 
-async function goneWithin(leader: number, ms: number, known: Set<number>): Promise<number[]> {
+async function goneWithin(leader: number, ptsPath: string | undefined, ms: number, known: Set<number>): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    for (const pid of sessionMembers(leader)) known.add(pid);
+    for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
     const alive = [...known].filter((pid) => {
       const state = readStat(pid)?.state;
       return state !== undefined && state !== "Z" && state !== "X";
@@ -96,16 +121,26 @@ async function goneWithin(leader: number, ms: number, known: Set<number>): Promi
   }
 }
 
-/** SIGTERM the session's processes, SIGKILL what outlives graceMs, confirm they are gone. */
-export async function terminateSession(leader: number, graceMs: number): Promise<PtyTermination> {
-  const known = new Set(sessionMembers(leader));
+/**
+ * SIGTERM the session's processes, SIGKILL what outlives graceMs, confirm
+ * they are gone. `known` holds pids seen in earlier censuses: a setsid()
+ * descendant is reparented away when the program exits, so it is only found
+ * through an earlier look; it is extended in place.
+ */
+export async function terminateSession(
+  leader: number,
+  ptsPath: string | undefined,
+  graceMs: number,
+  known = new Set<number>(),
+): Promise<PtyTermination> {
+  for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
   sendAll([...known], "SIGTERM");
-  let alive = await goneWithin(leader, graceMs, known);
+  let alive = await goneWithin(leader, ptsPath, graceMs, known);
   if (alive.length === 0) return { forced: false, uncertain: [] };
   sendAll(alive, "SIGKILL");
   // Newcomers forked during the grace are in `known` now; kill until none is left.
   for (let round = 0; round < 10 && alive.length > 0; round++) {
-    alive = await goneWithin(leader, 200, known);
+    alive = await goneWithin(leader, ptsPath, 200, known);
     sendAll(alive, "SIGKILL");
   }
   return { forced: true, uncertain: alive };

@@ -163,6 +163,7 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     }, cond.timeoutMs);
     cleanups.push(() => clearTimeout(timeout));
     if (signal !== undefined) {
+      if (signal.aborted) return finish(signal.reason instanceof Error ? signal.reason : new Error("wait aborted"));
       const onAbort = () => finish(signal.reason instanceof Error ? signal.reason : new Error("wait aborted"));
       signal.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", onAbort));
@@ -174,7 +175,7 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
 }
 
 function haystackOf(screen: Screen): Haystack {
-  return buildHaystack(screen.grid().rows, screen.wrappedRows());
+  return buildHaystack(screen.matchRows(), screen.wrappedRows());
 }
 
 function markAll(screen: Screen, occurrences: readonly Occurrence[]): Baseline[] {
