@@ -1,0 +1,177 @@
+// Sessions through the CLI against a real agent on a private socket: bash
+// round trips, waits (late text, timeouts), unknown ids and keys, a crash
+// inside, and the agent stopped with sessions open leaving nothing running.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { isAlive } from "./support/processes.ts";
+import { waitFor } from "./support/wait.ts";
+
+let agent: PrivateAgent;
+const BASH = ["bash", "--norc", "--noprofile"];
+
+interface Screen {
+  rows: string[];
+  size: { cols: number; rows: number };
+  hash: string;
+  changed: boolean;
+  alive: boolean;
+  exit: { code: number | null; signal: string | null } | null;
+  cursor: { row: number; col: number; visible: boolean };
+}
+
+before(() => {
+  agent = privateAgent("agent-sessions");
+});
+
+after(async () => {
+  await agent.stop();
+});
+
+async function screen(id: string, ...flags: string[]): Promise<Screen> {
+  return JSON.parse(await agent.ok(["pty", "screen", id, "--json", ...flags])) as Screen;
+}
+
+test("bash: open by name, send, wait, screen, changed/hash, resize, close, list", async () => {
+  const opened = JSON.parse(await agent.ok([
+    "pty", "open", "--name", "sh1", "--cols", "70", "--rows", "20", "--env", "PS1=ready> ", "--json", "--", ...BASH,
+  ]));
+  assert.equal(opened.name, "sh1");
+  assert.equal(opened.cols, 70);
+  assert.ok(opened.pid > 0);
+  assert.equal((await agent.ok(["pty", "wait", "sh1", "--text", "ready> ", "--timeout", "20s"])).trim(), "text");
+  await agent.ok(["pty", "send", "sh1", "echo $((6*7))", "--key", "Enter"]);
+  assert.equal((await agent.ok(["pty", "wait", opened.session, "--regex", "^42$", "--timeout", "20s"])).trim(), "regex");
+  const text = await agent.ok(["pty", "screen", "sh1"]);
+  const lines = text.split("\n");
+  assert.equal(lines.length, 21, "one line per row, then the final newline");
+  assert.ok(lines.includes("42"));
+  const first = await screen("sh1");
+  assert.equal(first.size.cols, 70);
+  const again = await screen("sh1");
+  assert.equal(again.changed, false, "nothing changed since the last read");
+  assert.equal(again.hash, first.hash);
+  const since = await screen("sh1", "--since", "0000");
+  assert.equal(since.changed, true, "--since asks against another hash");
+  await agent.ok(["pty", "list"]);
+  assert.equal((await screen("sh1")).changed, false, "listing never consumes a change");
+  await agent.ok(["pty", "resize", "sh1", "100", "30"]);
+  const resized = await screen("sh1");
+  assert.deepEqual(resized.size, { cols: 100, rows: 30 });
+  assert.equal(resized.changed, true);
+  await agent.ok(["pty", "send", "sh1", "stty size", "--key", "Enter"]);
+  await agent.ok(["pty", "wait", "sh1", "--text", "30 100", "--timeout", "20s"]);
+  const closed = JSON.parse(await agent.ok(["pty", "close", "sh1", "--json"]));
+  assert.equal(closed.exit.signal, "SIGHUP");
+  assert.equal(isAlive(opened.pid), false);
+  await agent.ok(["pty", "close", "sh1"]);
+  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])) as Array<{ name: string; alive: boolean; exit: unknown }>;
+  const entry = list.find((s) => s.name === "sh1");
+  assert.equal(entry?.alive, false);
+  assert.ok(entry?.exit);
+});
+
+test("wait sees text that appears only after 1 s; a wait that cannot be met exits 124", async () => {
+  const id = (await agent.ok(["pty", "open", "--", "sh", "-c", "sleep 1; echo LATE-TEXT; exec cat"])).trim();
+  assert.equal((await agent.ok(["pty", "wait", id, "--text", "LATE-TEXT", "--timeout", "30s"])).trim(), "text");
+  const timedOut = await agent.run(["pty", "wait", id, "--text", "NEVER-SHOWN", "--timeout", "300ms"]);
+  assert.equal(timedOut.code, 124);
+  assert.match(timedOut.stderr, /^corral: no condition was met within 300ms/);
+  assert.equal(timedOut.stderr.trim().split("\n").length, 1);
+  const stable = await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
+  assert.equal(stable.trim(), "stable");
+  await agent.ok(["pty", "close", id, "--force"]);
+});
+
+test("--new ignores what was on the screen when the wait began", async () => {
+  const id = (await agent.ok(["pty", "open", "--env", "PS1=$ ", "--", ...BASH])).trim();
+  await agent.ok(["pty", "wait", id, "--text", "$ ", "--timeout", "20s"]);
+  const old = await agent.run(["pty", "wait", id, "--text", "$ ", "--new", "--timeout", "300ms"]);
+  assert.equal(old.code, 124, "the prompt already showing does not satisfy --new");
+  // Output that arrives after the wait began (a separate CLI call may start
+  // late, so the program waits a moment before printing).
+  await agent.ok(["pty", "send", id, "sleep 1; echo marker-$((1+1))", "--key", "Enter"]);
+  assert.equal((await agent.ok(["pty", "wait", id, "--text", "marker-2", "--new", "--timeout", "20s"])).trim(), "text");
+  await agent.ok(["pty", "close", id]);
+});
+
+test("unknown ids exit 1, unknown keys exit 2 and send nothing, bad values exit 2", async () => {
+  for (const args of [["pty", "screen", "nope"], ["pty", "send", "99999", "x"], ["pty", "close", "ghost"], ["pty", "wait", "ghost", "--exit"]]) {
+    const result = await agent.run(args);
+    assert.equal(result.code, 1, args.join(" "));
+    assert.match(result.stderr, /^corral: no session "[^"]+"; see corral pty list/);
+  }
+  const id = (await agent.ok(["pty", "open", "--", "cat"])).trim();
+  const before = await screen(id);
+  const badKey = await agent.run(["pty", "send", id, "typed", "--key", "Enter", "--key", "NoSuchKey"]);
+  assert.equal(badKey.code, 2);
+  assert.match(badKey.stderr, /NoSuchKey/);
+  const after = await screen(id);
+  assert.equal(after.hash, before.hash, "nothing was sent");
+  for (const args of [["pty", "open", "--cols", "abc", "--", "cat"], ["pty", "wait", id, "--timeout", "soon", "--exit"], ["pty", "wait", id]]) {
+    const result = await agent.run(args);
+    assert.equal(result.code, 2, args.join(" "));
+    assert.equal(result.stderr.trim().split("\n").length, 1);
+  }
+  const missing = await agent.run(["pty", "open", "--", "no-such-program-corral"]);
+  assert.equal(missing.code, 127);
+  await agent.ok(["pty", "close", id]);
+});
+
+test("a crash inside: exit facts in screen --json and list", async () => {
+  const id = (await agent.ok(["pty", "open", "--name", "crasher", "--", "sh", "-c", "echo about-to-crash; kill -SEGV $$"])).trim();
+  assert.equal((await agent.ok(["pty", "wait", id, "--exit", "--timeout", "20s"])).trim(), "exit");
+  const shot = await screen("crasher");
+  assert.equal(shot.alive, false);
+  assert.equal(shot.exit?.signal, "SIGSEGV");
+  assert.ok(shot.rows.includes("about-to-crash"), "output before the crash is kept");
+  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])) as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
+  assert.equal(list.find((s) => s.name === "crasher")?.exit.signal, "SIGSEGV");
+  const text = await agent.ok(["pty", "list"]);
+  assert.match(text, /crasher .*killed SIGSEGV/);
+  const send = await agent.run(["pty", "send", "crasher", "x"]);
+  assert.notEqual(send.code, 0);
+});
+
+test("agent stop with sessions open leaves nothing running", async () => {
+  const local = privateAgent("agent-stop");
+  try {
+    const pids: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const opened = JSON.parse(await local.ok([
+        "pty", "open", "--json", "--", "sh", "-c", "sleep 600 & echo child=$!; trap '' HUP; wait",
+      ]));
+      pids.push(opened.pid);
+      await local.ok(["pty", "wait", opened.session, "--regex", "child=\\d+", "--timeout", "20s"]);
+      const shot = JSON.parse(await local.ok(["pty", "screen", opened.session, "--json"])) as Screen;
+      const child = Number(/child=(\d+)/.exec(shot.rows.join("\n"))?.[1]);
+      assert.ok(child > 0);
+      pids.push(child);
+    }
+    const agentPid = local.pid();
+    assert.ok(agentPid !== undefined);
+    assert.ok(pids.every(isAlive));
+    const stopped = await local.ok(["agent", "stop"]);
+    assert.match(stopped, /closed 3 running sessions/);
+    assert.equal(isAlive(agentPid), false, "agent stop returns once the agent is gone");
+    await waitFor(() => pids.every((pid) => !isAlive(pid)), { what: "every session process to be gone" });
+  } finally {
+    await local.stop();
+  }
+});
+
+test("agent status and a stopped agent", async () => {
+  const status = JSON.parse(await agent.ok(["agent", "status", "--json"]));
+  assert.equal(status.running, true);
+  assert.equal(status.protocolVersion, 1);
+  assert.ok(status.memory.rss > 0);
+  assert.equal(status.pid, agent.pid());
+  const local = privateAgent("agent-none");
+  const none = await local.run(["agent", "status"]);
+  assert.equal(none.code, 1);
+  assert.match(none.stdout.toString(), /no agent is running/);
+  assert.equal((await local.run(["agent", "stop"])).code, 0);
+  assert.equal((await local.ok(["pty", "list", "--json"])).trim(), "[]", "list never starts the agent");
+  assert.equal(local.pid(), undefined);
+  await local.stop();
+});

@@ -1,0 +1,59 @@
+// A private agent for one test file (tmux's `-L test$$`): a fresh mkdtemp
+// state dir, the CLI run against it, and a teardown that stops the agent
+// and proves its process is gone.
+import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { corral, type CliOptions, type CliResult } from "./corral-cli.ts";
+import { isAlive } from "./processes.ts";
+import { waitFor } from "./wait.ts";
+
+export interface PrivateAgent {
+  readonly dir: string;
+  readonly stateDir: string;
+  readonly socket: string;
+  readonly env: Record<string, string>;
+  /** Runs `corral ARGS` against this agent. */
+  run(args: readonly string[], options?: CliOptions): Promise<CliResult>;
+  /** Runs and expects exit 0; returns stdout as text. */
+  ok(args: readonly string[], options?: CliOptions): Promise<string>;
+  /** The agent's pid from its pid file, or undefined. */
+  pid(): number | undefined;
+  /** Stops the agent (if any), checks it is gone, removes the dir. */
+  stop(): Promise<void>;
+}
+
+/** Makes a private agent environment; the agent starts on first use. */
+export function privateAgent(label: string, extraEnv: Record<string, string> = {}): PrivateAgent {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `corral-${label}-`));
+  const stateDir = path.join(dir, "state");
+  const env = { CORRAL_STATE_DIR: stateDir, CORRAL_AGENT_IDLE: "5m", CORRAL_SOCKET: "", ...extraEnv };
+  const agent: PrivateAgent = {
+    dir,
+    stateDir,
+    socket: path.join(stateDir, "agent.sock"),
+    env,
+    run: (args, options = {}) => corral(args, { ...options, env: { ...env, ...options.env } }),
+    async ok(args, options) {
+      const result = await agent.run(args, options);
+      if (result.code !== 0) {
+        throw new Error(`corral ${args.join(" ")} exited ${result.code}: ${result.stderr.trim()}`);
+      }
+      return result.stdout.toString("utf8");
+    },
+    pid() {
+      try {
+        return Number(readFileSync(path.join(stateDir, "agent.pid"), "utf8").trim()) || undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    async stop() {
+      const pid = agent.pid();
+      await agent.run(["agent", "stop"]);
+      if (pid !== undefined) await waitFor(() => !isAlive(pid), { what: `agent ${pid} to exit` });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return agent;
+}
