@@ -3,7 +3,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext, RouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import type { CompletionsFlags, Shell } from "./completions.ts";
+import { type CompletionsFlags, type Shell, SHELLS } from "./completions.ts";
 import { listIds } from "./completion-ids.ts";
 import { completionModel } from "./completion-model.ts";
 import { bashScript } from "./completion-bash.ts";
@@ -30,8 +30,12 @@ export async function completionScript(shell: Shell): Promise<string> {
 export async function completions(
   this: CorralContext,
   flags: CompletionsFlags,
-  shell: Shell | undefined,
+  shellName: string | undefined,
 ): Promise<void> {
+  if (shellName !== undefined && !(SHELLS as readonly string[]).includes(shellName)) {
+    throw new UsageError(`"${shellName}" is not a supported shell; use bash, zsh or fish`);
+  }
+  const shell = shellName as Shell | undefined;
   if (flags.ids !== undefined) {
     // Called from inside a shell's completion: whatever happens, stay quiet.
     const ids = await listIds(flags.ids, this.process.env);

@@ -121,7 +121,7 @@ test("corral completions without a shell, or with an unknown one, is a usage err
   assert.match(none.stderr, /^corral: .*bash\|zsh\|fish/);
   const tcsh = await corral(["completions", "tcsh"]);
   assert.equal(tcsh.code, 2);
-  assert.match(tcsh.stderr, /tcsh/);
+  assert.equal(tcsh.stderr, 'corral: "tcsh" is not a supported shell; use bash, zsh or fish\n');
 });
 
 test("corral completions --write DIR writes the three scripts", async () => {
