@@ -35,7 +35,7 @@ function positionalCases(model: readonly CommandSpec[]): [readonly string[], str
   const cases: [readonly string[], string][] = [];
   const echo = (kind: ValueKind) => `echo ${fq(kindWord(kind))}`;
   for (const cmd of model) {
-    cmd.positional.forEach((kind, index) => cases.push([[[...cmd.path, String(index)].join(" ")], echo(kind)]));
+    cmd.positional.forEach((kind, index) => kind.kind !== "any" && cases.push([[[...cmd.path, String(index)].join(" ")], echo(kind)]));
     if (cmd.rest !== undefined) cases.push([[`${cmd.path.join(" ")} *`], echo(cmd.rest)]);
   }
   return cases;

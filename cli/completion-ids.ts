@@ -23,25 +23,20 @@ export const ID_KINDS: readonly IdKind[] = ["sessions", "jobs"];
 /** Returns the ids currently known (session names/ids, `%N` job ids). */
 export type IdSource = (env: Env) => Promise<readonly string[]>;
 
-/** The sources; [] until the agent and job table register real ones. */
+/** The sources; `jobs` gives [] until the job table registers a real one. */
 export const ID_SOURCES: Record<IdKind, IdSource> = {
-  sessions: () => Promise.resolve([]),
+  sessions: async (env) => (await import("./completion-session-ids.ts")).sessionIds(env),
   jobs: () => Promise.resolve([]),
 };
 
 /**
  * Parameters holding ids, for commands whose placeholders do not say so:
- * `"<command path>"` means its positionals, `"<command path> --flag"` a flag.
+ * `"<command path> <index>"` names a positional (0 for the first, or for
+ * all of an array), `"<command path> --flag"` a flag.
  */
 export const ID_PARAMETERS: Readonly<Record<string, IdKind>> = {
-  "pty send": "sessions",
-  "pty screen": "sessions",
-  "pty wait": "sessions",
-  "pty resize": "sessions",
-  "pty close": "sessions",
-  "pty attach": "sessions",
-  "fg": "jobs",
-  "bg": "jobs",
+  "fg 0": "jobs",
+  "bg 0": "jobs",
   "collect --job": "jobs",
 };
 

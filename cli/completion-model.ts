@@ -111,8 +111,10 @@ function commandSpec(path: readonly string[], target: RoutingTarget<CommandConte
     | { kind: "tuple"; parameters: readonly RawPositional[] }
     | { kind: "array"; parameter: RawPositional }
     | undefined;
-  const positional = pos?.kind === "tuple" ? pos.parameters.map((p) => kindFromPlaceholder(p.placeholder, key)) : [];
-  let rest = pos?.kind === "array" ? kindFromPlaceholder(pos.parameter.placeholder, key) : undefined;
+  const positional = pos?.kind === "tuple"
+    ? pos.parameters.map((p, index) => kindFromPlaceholder(p.placeholder, `${key} ${index}`))
+    : [];
+  let rest = pos?.kind === "array" ? kindFromPlaceholder(pos.parameter.placeholder, `${key} 0`) : undefined;
   // `-- CMD [ARGS...]`: a command name first, then (most often) file names.
   if (rest?.kind === "command") {
     positional.push(rest);

@@ -45,7 +45,7 @@ export function positionalKindFunction(model: readonly CommandSpec[]): string {
   const lines = ["_corral_positional_kind() {", '  case "${1:+$1 }$2" in'];
   for (const cmd of model) {
     cmd.positional.forEach((kind, index) => {
-      lines.push(`    "${[...cmd.path, String(index)].join(" ")}") echo ${sq(kindWord(kind))} ;;`);
+      if (kind.kind !== "any") lines.push(`    "${[...cmd.path, String(index)].join(" ")}") echo ${sq(kindWord(kind))} ;;`);
     });
     if (cmd.rest !== undefined) lines.push(`    "${cmd.path.join(" ")} "*) echo ${sq(kindWord(cmd.rest))} ;;`);
   }

@@ -9,7 +9,7 @@ _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' ;;
-    "agent") printf '%s\n' 'start' ;;
+    "agent") printf '%s\n' 'start' 'stop' 'status' ;;
   esac
 }
 
@@ -33,8 +33,10 @@ _corral_flags() {
     "reap") printf '%s\n' '--help' '-h' ;;
     "probe") printf '%s\n' '--help' '-h' ;;
     "agent") printf '%s\n' '--help' '-h' ;;
-    "agent start") printf '%s\n' '--help' '-h' ;;
-    "connect") printf '%s\n' '--help' '-h' ;;
+    "agent start") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "agent stop") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "agent status") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "connect") printf '%s\n' '--socket' '--help' '-h' ;;
     "completions") printf '%s\n' '--ids' '--write' '--help' '-h' ;;
     "config") printf '%s\n' '--json' '--path' '--help' '-h' ;;
   esac
@@ -80,6 +82,10 @@ _corral_value_kind() {
     "pty close --socket") echo 'file' ;;
     "pty list --socket") echo 'file' ;;
     "pty attach --socket") echo 'file' ;;
+    "agent start --socket") echo 'file' ;;
+    "agent stop --socket") echo 'file' ;;
+    "agent status --socket") echo 'file' ;;
+    "connect --socket") echo 'file' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;
     "completions --write") echo 'dir' ;;
   esac
@@ -94,12 +100,9 @@ _corral_positional_kind() {
     "pty open 0") echo 'command' ;;
     "pty open "*) echo 'file' ;;
     "pty send 0") echo 'sessions' ;;
-    "pty send 1") echo 'sessions' ;;
     "pty screen 0") echo 'sessions' ;;
     "pty wait 0") echo 'sessions' ;;
     "pty resize 0") echo 'sessions' ;;
-    "pty resize 1") echo 'sessions' ;;
-    "pty resize 2") echo 'sessions' ;;
     "pty close 0") echo 'sessions' ;;
     "pty attach 0") echo 'sessions' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;

@@ -1,0 +1,56 @@
+// Live session ids in completion, against a real private agent: the hook
+// never starts an agent, lists the sessions of a running one, and the bash
+// script offers them after `pty send`.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { corralCommand, repoRoot } from "./support/corral-cli.ts";
+
+let agent: PrivateAgent;
+
+before(() => {
+  agent = privateAgent("completion-ids");
+});
+
+after(async () => {
+  await agent.stop();
+});
+
+async function ids(kind: string): Promise<string[]> {
+  const result = await agent.run(["completions", "--ids", kind]);
+  assert.equal(result.code, 0);
+  assert.equal(result.stderr, "");
+  return result.stdout.toString().split("\n").filter((l) => l !== "");
+}
+
+test("no agent running: no ids, and no agent is started", async () => {
+  assert.deepEqual(await ids("sessions"), []);
+  assert.deepEqual(await ids("jobs"), []);
+  assert.equal(agent.pid(), undefined);
+  assert.equal(existsSync(agent.socket), false);
+});
+
+test("a running agent's sessions are offered by name and id, also through the bash script", async () => {
+  const opened = JSON.parse(await agent.ok(["pty", "open", "--name", "web", "--json", "--", "cat"])) as { session: string };
+  assert.deepEqual((await ids("sessions")).sort(), ["web", opened.session].sort());
+
+  // `corral` on PATH is this checkout's CLI, as a user's would be.
+  const bin = path.join(agent.dir, "bin");
+  mkdirSync(bin);
+  const quoted = corralCommand().map((w) => `'${w}'`).join(" ");
+  writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${quoted} "$@"\n`);
+  chmodSync(path.join(bin, "corral"), 0o755);
+  const script = path.join(repoRoot, "completions", "corral.bash");
+  const bash = spawnSync("bash", ["--norc", "--noprofile"], {
+    input: `source '${script}'\nCOMP_WORDS=(corral pty send w); COMP_CWORD=3; _corral; printf '%s\\n' "\${COMPREPLY[@]}"\n`,
+    env: { ...process.env, ...agent.env, PATH: `${bin}:${process.env.PATH ?? ""}` },
+    encoding: "utf8",
+  });
+  assert.equal(bash.status, 0, bash.stderr);
+  assert.deepEqual(bash.stdout.split("\n").filter((l) => l !== ""), ["web"]);
+
+  await agent.ok(["pty", "close", "web"]);
+});
