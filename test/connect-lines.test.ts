@@ -1,0 +1,112 @@
+// `corral connect`: JSON lines in, one reply line per request, in order,
+// ref echoed; bad lines answered, not fatal; the same ops as the commands.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { corralCommand, repoRoot } from "./support/corral-cli.ts";
+import { isAlive } from "./support/processes.ts";
+
+let agent: PrivateAgent;
+
+before(() => {
+  agent = privateAgent("connect");
+});
+
+after(async () => {
+  await agent.stop();
+});
+
+type Reply = Record<string, unknown> & { ok: boolean; error?: { code: string; message: string } };
+
+/** A live `corral connect`: send one line, read one reply. */
+function connect() {
+  const [file, ...args] = corralCommand() as [string, ...string[]];
+  const child = spawn(file, [...args, "connect"], {
+    cwd: repoRoot,
+    env: { ...process.env, ...agent.env, CONNECT_TEST_SECRET_TOKEN: "hunter2" },
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  return {
+    async ask(request: unknown): Promise<Reply> {
+      child.stdin.write(typeof request === "string" ? `${request}\n` : `${JSON.stringify(request)}\n`);
+      const next = await lines.next();
+      if (next.done === true) throw new Error("connect closed its output");
+      return JSON.parse(next.value) as Reply;
+    },
+    async end(): Promise<number | null> {
+      child.stdin.end();
+      return await new Promise((resolve) => child.on("close", (code) => resolve(code)));
+    },
+  };
+}
+
+test("a whole exchange on one connection", async () => {
+  const c = connect();
+  const opened = await c.ask({ op: "open", argv: ["bash", "--norc", "--noprofile"], name: "cb", cols: 60, rows: 10, env: { PS1: "cb$ " }, ref: "o" });
+  assert.equal(opened.ok, true);
+  assert.equal(opened.ref, "o");
+  assert.equal(opened.cols, 60);
+  const ready = await c.ask({ op: "wait", session: "cb", text: "cb$ ", timeoutMs: 20_000 });
+  assert.equal(ready.fired, "text");
+  // send then wait --new in one pipelined go: the echo of the command line
+  // does not satisfy the wait, only the output does.
+  assert.equal((await c.ask({ op: "send", session: "cb", text: "echo $CONNECT_TEST_SECRET_TOKEN-${#PS1}-done", keys: ["Enter"] })).ok, true);
+  const waited = await c.ask({ op: "wait", session: "cb", regex: "^-4-done$", new: true, timeoutMs: 20_000, ref: 2 });
+  assert.equal(waited.ref, 2);
+  assert.equal(waited.fired, "regex", "the secret was scrubbed, so the line is -4-done");
+  const screen = await c.ask({ op: "screen", session: "cb" });
+  assert.equal((screen.rows as string[]).length, 10);
+  assert.deepEqual(screen.size, { cols: 60, rows: 10 });
+  assert.ok((screen.rows as string[]).includes("-4-done"));
+  assert.equal(typeof screen.hash, "string");
+  const resized = await c.ask({ op: "resize", session: "cb", cols: 70, rows: 12 });
+  assert.deepEqual([resized.cols, resized.rows], [70, 12]);
+  const list = await c.ask({ op: "list" });
+  const entry = (list.sessions as Array<{ name: string; pid: number }>).find((s) => s.name === "cb");
+  assert.ok(entry);
+  const closed = await c.ask({ op: "close", session: "cb", graceMs: 1000 });
+  assert.equal(closed.ok, true);
+  assert.equal(isAlive(entry.pid), false);
+  assert.equal(await c.end(), 0);
+});
+
+test("bad lines and bad requests get error replies and the connection goes on", async () => {
+  const c = connect();
+  const garbage = await c.ask("this is not json");
+  assert.equal(garbage.error?.code, "bad_request");
+  const array = await c.ask("[1,2]");
+  assert.equal(array.error?.code, "bad_request");
+  const unknownOp = await c.ask({ op: "dance", ref: "x" });
+  assert.deepEqual([unknownOp.ref, unknownOp.error?.code], ["x", "unknown_op"]);
+  const unknownSession = await c.ask({ op: "screen", session: "nobody" });
+  assert.equal(unknownSession.error?.code, "unknown_session");
+  const wrongType = await c.ask({ op: "resize", session: "nobody", cols: "wide", rows: 3 });
+  assert.equal(wrongType.error?.code, "bad_request");
+  const attach = await c.ask({ op: "attach", session: "x" });
+  assert.equal(attach.error?.code, "bad_request");
+  const opened = await c.ask({ op: "open", argv: ["cat"] });
+  const badKey = await c.ask({ op: "send", session: opened.session, text: "abc", keys: ["Hyper-Q"] });
+  assert.equal(badKey.error?.code, "unknown_key");
+  const timeout = await c.ask({ op: "wait", session: opened.session, text: "abc", timeoutMs: 200 });
+  assert.equal(timeout.error?.code, "timeout", "nothing was sent with the bad key");
+  const numeric = await c.ask({ op: "close", session: Number(opened.session) });
+  assert.equal(numeric.ok, true, "a numeric session id is accepted");
+  assert.equal(await c.end(), 0);
+});
+
+test("replies keep the order of the lines when they are pipelined", async () => {
+  const lines = [
+    JSON.stringify({ op: "open", argv: ["cat"], name: "pipe", ref: 0 }),
+    ...Array.from({ length: 20 }, (_, i) => JSON.stringify({ op: "send", session: "pipe", text: `line${i}`, keys: ["Enter"], ref: i + 1 })),
+    JSON.stringify({ op: "wait", session: "pipe", text: "line19", timeoutMs: 20_000, ref: 21 }),
+    JSON.stringify({ op: "close", session: "pipe", ref: 22 }),
+  ];
+  const result = await agent.run(["connect"], { input: lines.join("\n") + "\n" });
+  assert.equal(result.code, 0, result.stderr);
+  const replies = result.stdout.toString().trim().split("\n").map((l) => JSON.parse(l) as Reply);
+  assert.deepEqual(replies.map((r) => r.ref), Array.from({ length: 23 }, (_, i) => i));
+  assert.ok(replies.every((r) => r.ok), JSON.stringify(replies.filter((r) => !r.ok)));
+});
