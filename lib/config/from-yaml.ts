@@ -70,7 +70,7 @@ export function configFromYaml(text: string, file: string): CorralConfig {
       case "env": {
         const extra: { scrub: string[]; keep: string[] } = { scrub: [], keep: [] };
         for (const e of mapEntries(src, entry.value, "env", ENV_KEYS)) {
-          const names = readNameList(src, e, e.key.startsWith("scrub"));
+          const names = readNameList(src, e);
           if (e.key === "scrub") out.env.scrub = names;
           else if (e.key === "keep") out.env.keep = names;
           else extra[e.key === "scrub-extra" ? "scrub" : "keep"].push(...names);

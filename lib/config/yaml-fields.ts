@@ -121,21 +121,19 @@ export function readWord(src: YamlSource, entry: YamlEntry): string {
 }
 
 /**
- * A list of environment variable names or glob patterns (`*TOKEN*`). Only
- * names are ever written here, never values, so echoing them is safe.
+ * A list of environment variable names or `*` globs (`*TOKEN*`), as the
+ * scrubber matches them (lib/env/name-pattern.ts: `*` is the only wildcard).
+ * Only names are ever written here, never values, so echoing them is safe.
  */
-export function readNameList(src: YamlSource, entry: YamlEntry, globs: boolean): string[] {
-  const want = globs
-    ? "a list of name patterns such as [\"*TOKEN*\", \"AWS_*\"]"
-    : "a list of variable names such as [GITHUB_TOKEN]";
+export function readNameList(src: YamlSource, entry: YamlEntry): string[] {
+  const want = "a list of variable names or * globs such as [\"*TOKEN*\", AWS_*, GITHUB_TOKEN]";
   const node = entry.value;
   if (node === null || (isScalar(node) && node.value === null)) return [];
   if (!isSeq(node)) fail(src, entry, `expected ${want}`);
-  const shape = globs ? /^[A-Za-z0-9_*?.-]+$/ : /^[A-Za-z0-9_.-]+$/;
   return (node.items as Node[]).map((item, index) => {
     const itemEntry: YamlEntry = { ...entry, path: `${entry.path}[${index}]`, value: item };
     const text = scalarText(src, itemEntry, want);
-    if (!shape.test(text)) fail(src, itemEntry, `${shown(text)} is not valid; use ${want}`);
+    if (!/^[A-Za-z0-9_*.-]+$/.test(text)) fail(src, itemEntry, `${shown(text)} is not valid; use ${want}`);
     return text;
   });
 }
