@@ -6,6 +6,7 @@ import { ID_KINDS, type IdKind } from "./completion-ids.ts";
 
 /** The shells a script can be generated for. */
 export const SHELLS = ["bash", "zsh", "fish"] as const;
+/** One of SHELLS. */
 export type Shell = (typeof SHELLS)[number];
 
 /** Flags of `corral completions`. */
@@ -14,6 +15,7 @@ export interface CompletionsFlags {
   readonly write?: string;
 }
 
+/** The `completions` command definition; the body loads lazily from completion-command.ts. */
 export const completionsCommand = buildCommand<CompletionsFlags, [string | undefined], CorralContext>({
   loader: async () => (await import("./completion-command.ts")).completions,
   parameters: {

@@ -8,6 +8,7 @@ export interface ConfigFlags {
   readonly path?: boolean;
 }
 
+/** The `config` command definition; the body loads lazily from config-print.ts. */
 export const configCommand = buildCommand<ConfigFlags, [], CorralContext>({
   loader: async () => (await import("./config-print.ts")).printConfig,
   parameters: {

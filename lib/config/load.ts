@@ -7,6 +7,7 @@ import { ConfigError } from "./config-error.ts";
 import { configLocation } from "./location.ts";
 import { type CorralConfig, DEFAULT_CONFIG } from "./schema.ts";
 
+// Re-exported so callers (run, collect, pty, agent) import config from one place.
 export { ConfigError } from "./config-error.ts";
 export { configLocation, type ConfigLocation } from "./location.ts";
 
