@@ -6,6 +6,7 @@ import { DEFAULT_SCRUB_EXCEPTIONS, DEFAULT_SCRUB_PATTERNS } from "../env/pattern
 /** Which supervision path `run`/`collect` take (issue: the guardian). */
 export type GuardianMode = "auto" | "always" | "never";
 
+/** Every setting a command may take from the config file, in loaded units. */
 export interface CorralConfig {
   /** Time between SIGTERM and SIGKILL when a tree is terminated. */
   readonly graceMs: number;
@@ -24,6 +25,7 @@ export interface CorralConfig {
   readonly agent: { readonly idleTimeoutMs: number };
 }
 
+/** What corral uses when no config file says otherwise (README, "Configuration and completions"). */
 export const DEFAULT_CONFIG: CorralConfig = {
   graceMs: 5000,
   maxBytes: 1024 * 1024,
