@@ -90,6 +90,7 @@ export class Guardian {
   #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   #decoder = new FrameDecoder(GUARDIAN_MAX_EVENT_PAYLOAD);
   #isClosed = false;
+  #paused = false;
   #settle: Settlers;
 
   /** Use spawnGuardian() or connectGuardian(). */
@@ -156,6 +157,21 @@ export class Guardian {
   }
 
   /**
+   * Stops reading events (flow control): the guardian's queue fills, then it
+   * stops reading the child's output, and the child blocks on its writes.
+   */
+  pause(): void {
+    this.#paused = true;
+    this.#socket?.pause();
+  }
+
+  /** Reads events again after pause(). */
+  resume(): void {
+    this.#paused = false;
+    this.#socket?.resume();
+  }
+
+  /**
    * Closes our connection. The guardian applies its lifeline rule: it waits
    * `lingerMs` for an owner to reconnect, then terminates the tree and exits.
    */
@@ -169,6 +185,7 @@ export class Guardian {
     socket.on("data", (chunk: Uint8Array) => this.#receive(chunk));
     socket.on("error", () => {});
     socket.on("close", () => this.#onClose());
+    if (this.#paused) socket.pause();
     socket.write(encodeFrame(Req.auth, new TextEncoder().encode(this.token)));
     for (const frame of this.#outbox) socket.write(frame);
     this.#outbox = [];
