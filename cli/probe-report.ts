@@ -1,0 +1,132 @@
+// The body of `corral probe`: gathers the report (lib/native/capabilities.ts
+// does the guardian part), prints it as text or JSON, and sets the status:
+// 0 only when a process can run and a PTY can be allocated here.
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync } from "node:fs";
+import process from "node:process";
+import type { CorralContext } from "./context.ts";
+import type { ProbeFlags } from "./probe.ts";
+import { CORRAL_VERSION } from "./version.ts";
+import { probeGuardian, type GuardianReport } from "../lib/native/capabilities.ts";
+import { currentRuntime } from "../lib/runtime/self-command.ts";
+import { checkStateDir, socketPath, stateDirPath } from "../lib/agent/state-dir.ts";
+import { socketIsLive } from "../lib/agent/socket-probe.ts";
+
+/** Everything `corral probe --json` prints. */
+export interface ProbeReport {
+  readonly corral: string;
+  readonly runtime: { readonly name: string; readonly version: string };
+  readonly platform: string;
+  readonly guardian: {
+    readonly built: boolean;
+    readonly path: string | null;
+    readonly usable: boolean;
+    readonly why: string | null;
+    readonly capabilities: GuardianReport["capabilities"];
+  };
+  readonly pty: {
+    readonly backend: "guardian" | "node-pty" | "none";
+    readonly ok: boolean;
+    readonly nodePty: { readonly loadable: boolean; readonly why: string | null };
+  };
+  readonly process: { readonly ok: boolean; readonly why: string | null };
+  readonly agent: { readonly socket: string; readonly answering: boolean };
+  readonly stateDir: { readonly path: string; readonly exists: boolean; readonly mode: string | null; readonly ok: boolean; readonly problem: string | null };
+  readonly ok: boolean;
+}
+
+function runtimeVersion(name: string): string {
+  if (name === "deno") return (globalThis as { Deno?: { version: { deno: string } } }).Deno?.version.deno ?? "?";
+  if (name === "bun") return process.versions.bun ?? "?";
+  return process.versions.node;
+}
+
+type NodePtyModule = typeof import("@lydell/node-pty");
+
+/** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
+async function checkNodePty(tryPty: boolean): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+  let mod: NodePtyModule;
+  try {
+    const m = (await import("@lydell/node-pty")) as NodePtyModule & { default?: NodePtyModule };
+    mod = typeof m.spawn === "function" ? m : (m.default as NodePtyModule);
+  } catch (error) {
+    return { loadable: false, why: (error as Error).message.split("\n")[0] ?? "cannot load", ptyOk: false };
+  }
+  if (!tryPty) return { loadable: true, why: null, ptyOk: false };
+  try {
+    const pty = mod.spawn("/bin/sh", ["-c", "exit 0"], { cols: 80, rows: 24 });
+    const code = await new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    return { loadable: true, why: null, ptyOk: code === 0 };
+  } catch (error) {
+    return { loadable: true, why: `loads, but cannot open a PTY: ${(error as Error).message}`, ptyOk: false };
+  }
+}
+
+function checkProcess(): { ok: boolean; why: string | null } {
+  const r = spawnSync("/bin/sh", ["-c", "exit 7"]);
+  if (r.error) return { ok: false, why: `cannot start /bin/sh: ${r.error.message}` };
+  return r.status === 7 ? { ok: true, why: null } : { ok: false, why: `/bin/sh -c 'exit 7' reported ${r.status}` };
+}
+
+function checkDir(dir: string): ProbeReport["stateDir"] {
+  if (!existsSync(dir)) return { path: dir, exists: false, mode: null, ok: true, problem: null };
+  const mode = (lstatSync(dir).mode & 0o777).toString(8).padStart(4, "0");
+  try {
+    checkStateDir(dir);
+    return { path: dir, exists: true, mode, ok: true, problem: null };
+  } catch (error) {
+    return { path: dir, exists: true, mode, ok: false, problem: (error as Error).message };
+  }
+}
+
+/** Gathers the whole report. */
+export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
+  const runtime = currentRuntime();
+  const guardian = probeGuardian();
+  const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
+  const nodePty = await checkNodePty(!guardianPty);
+  const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
+  const socket = socketPath(env);
+  const proc = checkProcess();
+  return {
+    corral: CORRAL_VERSION,
+    runtime: { name: runtime, version: runtimeVersion(runtime) },
+    platform: `${process.platform} ${process.arch}`,
+    guardian: {
+      built: guardian.binary.built,
+      path: guardian.binary.path,
+      usable: guardian.usable,
+      why: guardian.why,
+      capabilities: guardian.capabilities,
+    },
+    pty: { backend, ok: backend !== "none", nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
+    process: proc,
+    agent: { socket, answering: await socketIsLive(socket) },
+    stateDir: checkDir(stateDirPath(env)),
+    ok: proc.ok && backend !== "none",
+  };
+}
+
+/** The report as text, one fact a line. */
+export function formatProbe(r: ProbeReport): string {
+  const lines = [`corral ${r.corral} on ${r.runtime.name} ${r.runtime.version} (${r.platform})`];
+  const g = r.guardian;
+  lines.push(`guardian      ${g.usable ? "in use" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
+  if (g.why) lines.push(`              why: ${g.why}`);
+  for (const c of g.capabilities) lines.push(`  ${c.name.padEnd(18)} ${(c.ok ? "ok" : "missing").padEnd(8)} ${c.core ? "core    " : "optional"}  ${c.detail}`);
+  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
+  lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
+  lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
+  lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
+  const d = r.stateDir;
+  lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
+  lines.push(r.ok ? "ok: corral can run processes and allocate PTYs here" : "NOT ok: corral cannot run processes or allocate PTYs here (see above)");
+  return lines.join("\n") + "\n";
+}
+
+/** `corral probe [--json]`. */
+export async function probeAction(this: CorralContext, flags: ProbeFlags): Promise<void> {
+  const report = await gatherProbe(this.process.env);
+  this.process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + "\n" : formatProbe(report));
+  this.process.exitCode = report.ok ? 0 : 1;
+}
