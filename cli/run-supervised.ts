@@ -7,7 +7,7 @@ import { supervise } from "../lib/spawn/supervise.ts";
 import type { SupervisionResult } from "../lib/spawn/backend.ts";
 import type { CorralContext } from "./context.ts";
 import type { PreparedRun } from "./run-options.ts";
-import { forwardSignals } from "./run-signals.ts";
+import { SignalForwarder } from "./run-signals.ts";
 
 /** Runs the prepared spec to the end; null when it could not start (status already set). */
 export async function runSupervised(
@@ -16,20 +16,22 @@ export async function runSupervised(
   explain: boolean,
 ): Promise<SupervisionResult | null> {
   const { stderr } = context.process;
+  const forwarder = new SignalForwarder();
   let child;
   try {
     child = await supervise(prepared.spec);
   } catch (error) {
+    forwarder.remove();
     if (!(error instanceof SpawnError)) throw error;
     stderr.write(`corral: ${error.message}\n`);
     context.process.exitCode = error.exitStatus;
     return null;
   }
+  forwarder.attach(child);
   if (explain) {
     for (const line of prepared.explain) stderr.write(`corral: explain: ${line}\n`);
     stderr.write(`corral: explain: started pid ${child.pid} in its own process group\n`);
   }
-  const stopForwarding = forwardSignals(child);
   try {
     const result = await child.exited;
     if (result.uncertain.length > 0) {
@@ -37,6 +39,6 @@ export async function runSupervised(
     }
     return result;
   } finally {
-    stopForwarding();
+    forwarder.remove();
   }
 }

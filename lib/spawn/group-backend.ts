@@ -39,8 +39,12 @@ async function startInGroup(resolved: ResolvedSpawn): Promise<SupervisedProcess>
     detached: true,
     argv0: merged ? "/bin/sh" : spec.argv[0],
   });
+  // Listen for the exit before awaiting anything, so no runtime can emit it unheard.
+  const exit = new Promise<ChildExit>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
   await spawned(child, spec);
-  return new GroupProcess(child, spec, startedAt);
+  return new GroupProcess(child, exit, spec, startedAt);
 }
 
 function nodeStdio(choice: StdioChoice | undefined): "inherit" | "pipe" | "ignore" {
@@ -59,6 +63,11 @@ function spawned(child: ChildProcess, spec: SpawnSpec): Promise<void> {
   });
 }
 
+interface ChildExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
 class GroupProcess implements SupervisedProcess {
   readonly pid: number;
   readonly stdin;
@@ -69,16 +78,13 @@ class GroupProcess implements SupervisedProcess {
   #termination: Promise<TerminationReport> | null = null;
   #timedOut = false;
 
-  constructor(child: ChildProcess, spec: SpawnSpec, startedAt: number) {
+  constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number) {
     this.pid = child.pid as number;
     this.#spec = spec;
     this.stdin = child.stdin;
     const pumps: OutputPump[] = [];
     this.stdout = adopt(child.stdout, spec.stdout, pumps);
     this.stderr = adopt(child.stderr, spec.stderr === "stdout" ? undefined : spec.stderr, pumps);
-    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-      child.once("exit", (code, signal) => resolve({ code, signal }));
-    });
     this.exited = this.#supervise(exit, pumps, startedAt);
   }
 
@@ -88,7 +94,7 @@ class GroupProcess implements SupervisedProcess {
   }
 
   async #supervise(
-    exit: Promise<{ code: number | null; signal: string | null }>,
+    exit: Promise<ChildExit>,
     pumps: OutputPump[],
     startedAt: number,
   ): Promise<SupervisionResult> {
