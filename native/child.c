@@ -54,6 +54,12 @@ static int open_master(void) {
   return m;
 }
 
+/* execv of --file when given (the owner resolved the program), else a PATH search. */
+static void exec_child(const struct options *o) {
+  if (o->file) execv(o->file, o->argv);
+  else execvp(o->argv[0], o->argv);
+}
+
 /* In the child, between fork and exec: only async-signal-safe calls. */
 static void child_fail(int errpipe, int err) {
   ssize_t w = write(errpipe, &err, sizeof err);
@@ -95,7 +101,7 @@ static void child_run_pty(const struct options *o, const char *slave_name, int e
   if (s > 2) close(s);
   if (getenv("TERM") == NULL) setenv("TERM", "xterm-256color", 1);
   if (o->cwd && chdir(o->cwd) != 0) child_fail(errpipe, errno);
-  execvp(o->argv[0], o->argv);
+  exec_child(o);
   child_fail(errpipe, errno);
 }
 
@@ -110,7 +116,7 @@ static void child_run_pipe(const struct options *o, int fds[3], int errpipe) {
   }
   for (int i = 0; i < 3; i++) child_move_fd(moved[i], i, errpipe);
   if (o->cwd && chdir(o->cwd) != 0) child_fail(errpipe, errno);
-  execvp(o->argv[0], o->argv);
+  exec_child(o);
   child_fail(errpipe, errno);
 }
 

@@ -82,6 +82,7 @@ struct options {
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes, tail_bytes;
   char *const *argv;
+  const char *file; /* --file: exec this path with argv as given (argv[0] kept), no PATH search */
   char token[256];
 };
 int options_parse(struct options *o, int argc, char **argv);

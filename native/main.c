@@ -8,7 +8,7 @@
  *     [--stdin pipe|inherit|null] [--stdout pipe|inherit|null]
  *     [--stderr pipe|inherit|null|stdout] [--rows N] [--cols N] [--cwd DIR]
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
- *     [--max-payload BYTES] [--pgid new|inherit]
+ *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--head-bytes N] [--tail-bytes N]
  *     -- COMMAND [ARGS...]
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
@@ -82,6 +82,7 @@ int options_parse(struct options *o, int argc, char **argv) {
     i++;
     if (strcmp(a, "--socket") == 0) o->socket_path = v;
     else if (strcmp(a, "--cwd") == 0) o->cwd = v;
+    else if (strcmp(a, "--file") == 0) o->file = v;
     else if (strcmp(a, "--mode") == 0) {
       if (strcmp(v, "pty") == 0) o->pty = 1;
       else if (strcmp(v, "pipe") == 0) o->pty = 0;

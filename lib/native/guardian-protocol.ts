@@ -55,8 +55,10 @@ export type StdioChoice = "pipe" | "inherit" | "null";
 
 /** How a guardian is started: everything that becomes its argv. */
 export interface GuardianLaunch {
-  /** Literal argv of the child; argv[0] is looked up in the child's PATH. */
+  /** Literal argv of the child; argv[0] is looked up in the child's PATH unless `file` is given. */
   readonly argv: readonly string[];
+  /** The program to exec (already resolved by the owner); argv[0] is then passed as given. */
+  readonly file?: string;
   readonly mode: "pipe" | "pty";
   readonly cwd?: string;
   readonly stdin?: StdioChoice;
@@ -92,6 +94,7 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
     if (value !== undefined) args.push(flag, String(value));
   };
   opt("--cwd", launch.cwd);
+  opt("--file", launch.file);
   opt("--stdin", launch.stdin);
   opt("--stdout", launch.stdout);
   opt("--stderr", launch.stderr);

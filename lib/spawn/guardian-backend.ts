@@ -1,0 +1,181 @@
+// The guardian-backed SpawnBackend: the child runs under native/
+// corral-guardian, so termination is its census (setsid and double-fork
+// escapees included, pids pinned by pidfd), and the exit facts come from
+// its waitpid. Same SupervisedProcess shape as the process-group backend:
+// run and collect do not change.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PassThrough, Writable, type Readable } from "node:stream";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
+import type { ByteSink, StdioChoice } from "./spec.ts";
+import { SpawnError } from "./spawn-error.ts";
+import type { TerminateOptions, TerminationReport } from "./terminate.ts";
+import { exitFactsOf } from "../native/guardian-facts.ts";
+import { spawnGuardian, type Guardian } from "../native/guardian-client.ts";
+import type { GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
+
+/** A SpawnBackend running each child under its own guardian (binary at `binary`). */
+export function guardianSpawnBackend(binary: string): SpawnBackend {
+  return { name: "guardian", start: (resolved) => startUnderGuardian(resolved, binary) };
+}
+
+function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
+  if (choice === undefined || choice === "inherit") return "inherit";
+  return choice === "ignore" ? "null" : "pipe";
+}
+
+async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
+  const { spec } = resolved;
+  // A private socket dir per child: nothing to clean up in the shared state dir.
+  const dir = mkdtempSync(path.join(os.tmpdir(), "corral-run-"));
+  const launch: GuardianLaunch = {
+    argv: spec.argv,
+    file: resolved.file,
+    cwd: resolved.cwd,
+    mode: "pipe",
+    stdin: guardianStdio(spec.stdin),
+    stdout: guardianStdio(spec.stdout),
+    stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
+    graceMs: spec.graceMs,
+  };
+  const startedAt = performance.now();
+  const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
+  const child = new GuardianProcess(guardian, resolved, startedAt);
+  try {
+    const started = await guardian.started;
+    child.pid = started.pid;
+  } catch (error) {
+    guardian.detach();
+    await guardian.processExit;
+    rmSync(dir, { recursive: true, force: true });
+    const message = error instanceof Error ? error.message : String(error);
+    const failure = /no such file/i.test(message) ? "not-found" : /permission|exec format/i.test(message) ? "not-executable" : "spawn-failed";
+    throw new SpawnError(failure, `${spec.argv[0]}: ${message}`);
+  }
+  void guardian.processExit?.then(() => rmSync(dir, { recursive: true, force: true }));
+  child.supervise();
+  return child;
+}
+
+/** Output of one stream: into the caller's sink (with backpressure), or a Readable. */
+class StreamRoute {
+  readonly readable: Readable | null;
+  readonly #sink: ByteSink | null;
+  eof = false;
+  /** Resolves at the stream's EOF (or when the guardian's connection closed). */
+  readonly ended: Promise<void>;
+  #resolveEnded!: () => void;
+
+  constructor(choice: StdioChoice | undefined, readonly guardian: Guardian) {
+    this.#sink = typeof choice === "object" ? choice.sink : null;
+    this.readable = choice === "pipe" ? new PassThrough() : null;
+    this.ended = new Promise((resolve) => (this.#resolveEnded = resolve));
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.#sink !== null && !this.#sink.write(bytes)) {
+      this.guardian.pause();
+      this.#sink.onDrain(() => this.guardian.resume());
+    }
+    (this.readable as PassThrough | null)?.write(bytes);
+  }
+
+  end(): void {
+    if (this.eof) return;
+    this.eof = true;
+    this.readable?.push(null);
+    this.#resolveEnded();
+  }
+}
+
+class GuardianProcess implements SupervisedProcess {
+  pid = 0;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  exited!: Promise<SupervisionResult>;
+  readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
+  #termination: Promise<TerminationReport> | null = null;
+  #receipt: TerminateReceipt | undefined;
+  #timedOut = false;
+
+  constructor(readonly guardian: Guardian, readonly resolved: ResolvedSpawn, readonly startedAt: number) {
+    const { spec } = resolved;
+    if (spec.stdout !== undefined && spec.stdout !== "inherit" && spec.stdout !== "ignore") this.#routes[1] = new StreamRoute(spec.stdout, guardian);
+    const err = spec.stderr;
+    if (err !== undefined && err !== "stdout" && err !== "inherit" && err !== "ignore") this.#routes[2] = new StreamRoute(err, guardian);
+    this.stdout = this.#routes[1]?.readable ?? null;
+    this.stderr = this.#routes[2]?.readable ?? null;
+    guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
+    guardian.on("eof", (stream) => this.#routes[stream]?.end());
+    guardian.on("close", () => {
+      for (const route of Object.values(this.#routes)) route.end();
+    });
+    this.stdin = spec.stdin === "pipe"
+      ? new Writable({
+        write: (chunk: Uint8Array, _encoding, done) => (guardian.write(chunk), done()),
+        final: (done) => void guardian.closeStdin().then(() => done(), () => done()),
+      })
+      : null;
+  }
+
+  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
+    this.#termination ??= (async () => {
+      const first = options.signal;
+      if (first !== undefined && first !== "SIGTERM") await this.guardian.signal(first, "tree").catch(() => {});
+      const receipt = await this.guardian.terminate(options.graceMs ?? this.resolved.spec.graceMs);
+      this.#receipt = receipt;
+      return reportOf(receipt);
+    })().catch(() => ({ forced: false, uncertain: [] }));
+    return this.#termination;
+  }
+
+  supervise(): void {
+    this.exited = this.#supervise();
+  }
+
+  async #supervise(): Promise<SupervisionResult> {
+    const { timeoutMs, signal: abort, graceMs, leaveRunning } = this.resolved.spec;
+    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+      this.#timedOut = true;
+      void this.terminate();
+    }, timeoutMs);
+    const onAbort = () => void this.terminate();
+    abort?.addEventListener("abort", onAbort, { once: true });
+    if (abort?.aborted === true) onAbort();
+    const exited = await this.guardian.exited.catch(() => ({ code: null, signal: 9, core: false }));
+    const durationMs = Math.round(performance.now() - this.startedAt);
+    clearTimeout(timer);
+    abort?.removeEventListener("abort", onAbort);
+    const outputComplete = await this.#waitForEof(graceMs);
+    let report: TerminationReport = { forced: false, uncertain: [] };
+    if (this.#termination !== null || leaveRunning !== true) report = await this.terminate();
+    if (leaveRunning === true && this.#termination === null) await this.guardian.release().catch(() => {});
+    else await this.guardian.shutdown(0).catch(() => {});
+    this.guardian.detach();
+    for (const route of Object.values(this.#routes)) route.end();
+    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
+    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
+  }
+
+  /** True when every routed stream reached EOF within `ms` (a grandchild may hold one open). */
+  async #waitForEof(ms: number): Promise<boolean> {
+    const routes = Object.values(this.#routes);
+    if (routes.every((r) => r.eof)) return true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    try {
+      return await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+function reportOf(receipt: TerminateReceipt): TerminationReport {
+  return {
+    forced: receipt.forced,
+    uncertain: receipt.status === "confirmed" ? [] : receipt.uncertain.map((u) => u.pid ?? -1),
+  };
+}
