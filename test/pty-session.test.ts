@@ -113,6 +113,7 @@ for (const backend of backends) {
 
   test(`[${backend}] wait: stable, exit, abort, bad conditions`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "echo one; read x; echo two; exit 3"] });
+    await s.wait({ text: "one", timeoutMs: 10_000 });
     const stable = await s.wait({ stableMs: 200, timeoutMs: 10_000 });
     assert.equal(stable.fired, "stable");
     assert.equal(stable.snapshot.rows[0], "one");

@@ -17,9 +17,9 @@ function loadTerminal(): Promise<TerminalClass> {
 }
 
 /** Unparsed bytes above which the PTY is paused; xterm discards past 50 MB. */
-const HIGH_WATER = 4 * 1024 * 1024;
+const HIGH_WATER = 1024 * 1024;
 /** Unparsed bytes below which a paused PTY is resumed. */
-const LOW_WATER = 1024 * 1024;
+const LOW_WATER = 256 * 1024;
 
 export interface ScreenOptions {
   readonly cols: number;

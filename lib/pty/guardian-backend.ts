@@ -1,0 +1,133 @@
+// The PTY backend of choice: the guardian (native/corral-guardian) owns the
+// master. It drains the terminal after the program exits before it reports
+// the exit (nothing lost), is the subreaper of everything the program starts
+// (setsid and double-fork included) and terminates by census with receipts.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { locateGuardian } from "../native/guardian-binary.ts";
+import { type Guardian, GuardianError, spawnGuardian } from "../native/guardian-client.ts";
+import { signalName } from "../spawn/exit-facts.ts";
+import {
+  type PtyBackend,
+  type PtyExit,
+  type PtyHandle,
+  type PtySpawnRequest,
+  PtySpawnError,
+  type PtyTermination,
+  type SignalTarget,
+} from "./backend.ts";
+
+class GuardianPtyHandle implements PtyHandle {
+  readonly backend = "guardian" as const;
+  #dataListener: ((bytes: Uint8Array) => void) | undefined;
+  #exitListener: ((exit: PtyExit) => void) | undefined;
+  #exit: PtyExit | undefined;
+  #eof = false;
+  #shutdown: Promise<unknown> | undefined;
+
+  constructor(private readonly guardian: Guardian, readonly pid: number) {
+    guardian.on("output", (_stream, bytes) => this.#dataListener?.(bytes));
+    guardian.on("eof", () => {
+      this.#eof = true;
+    });
+    // The guardian sends the exit after draining the master (EOF, or its
+    // drain deadline when a descendant keeps the terminal open).
+    guardian.on("exited", (e) => this.#exited(e.code, e.signal === null ? null : signalName(e.signal)));
+    // A guardian that vanished cannot tell us more; the program went with it.
+    guardian.on("close", () => this.#exited(null, "SIGKILL"));
+  }
+
+  #exited(code: number | null, signal: string | null): void {
+    if (this.#exit !== undefined) return;
+    this.#exit = { code, signal, outputComplete: this.#eof };
+    this.#exitListener?.(this.#exit);
+  }
+
+  onData(listener: (bytes: Uint8Array) => void): void {
+    this.#dataListener = listener;
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.#exitListener = listener;
+    if (this.#exit !== undefined) listener(this.#exit);
+  }
+
+  write(data: Uint8Array | string): void {
+    if (this.#exit === undefined) this.guardian.write(data);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.#exit === undefined) this.guardian.resize(rows, cols).catch(() => {});
+  }
+
+  signal(signal: string, target: SignalTarget): void {
+    this.guardian.signal(signal, target).catch(() => {});
+  }
+
+  async terminate(graceMs: number): Promise<PtyTermination> {
+    try {
+      const receipt = await this.guardian.terminate(graceMs);
+      return {
+        forced: receipt.forced,
+        uncertain: receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid])),
+      };
+    } catch (error) {
+      // The guardian is gone: with it went its subreaper role, nothing to confirm.
+      if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };
+      throw error;
+    }
+  }
+
+  pause(): void {
+    this.guardian.pause();
+  }
+
+  resume(): void {
+    this.guardian.resume();
+  }
+
+  dispose(): void {
+    this.guardian.resume();
+    this.#shutdown ??= this.guardian.shutdown(0).catch(() => {});
+  }
+}
+
+let privateStateDir: string | undefined;
+
+// A socket directory nobody else can enter, for callers that have no state dir.
+function defaultStateDir(): string {
+  privateStateDir ??= mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+  return privateStateDir;
+}
+
+/** True when the guardian binary is built and usable here. */
+export function guardianAvailable(): boolean {
+  return locateGuardian().built;
+}
+
+/** The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours). */
+export function createGuardianBackend(stateDir?: string): PtyBackend {
+  return {
+    name: "guardian",
+    async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+      const found = locateGuardian();
+      if (!found.built) throw new PtySpawnError("backend_unavailable", found.why);
+      const guardian = spawnGuardian(
+        { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
+        { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
+      );
+      try {
+        const started = await guardian.started;
+        return new GuardianPtyHandle(guardian, started.pid);
+      } catch (error) {
+        guardian.detach();
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof GuardianError && error.code === "spawn-failed") {
+          throw new PtySpawnError(/No such file/i.test(message) ? "not_found" : "not_executable", `cannot start ${request.argv[0]}: ${message}`);
+        }
+        throw new PtySpawnError("spawn_failed", `the guardian could not start ${request.argv[0]}: ${message}`);
+      }
+    },
+  };
+}
