@@ -225,6 +225,7 @@ export class PtySession {
       exit: this.#exit,
       createdAt: this.createdAt,
       backend: this.#handle.backend,
+      outputBytes: this.#screen.bytesFed,
     };
   }
 

@@ -28,6 +28,8 @@ export interface SessionInfo {
   /** Epoch milliseconds. */
   readonly createdAt: number;
   readonly backend: PtyBackendName;
+  /** Bytes the program has written to the terminal so far. */
+  readonly outputBytes: number;
 }
 
 /** Codes a session error carries; the agent sends them as `{code, message}`. */
