@@ -1,48 +1,97 @@
-// PLACEHOLDER: replaced by the issue that builds this command group.
-import { buildCommand } from "@stricli/core";
+// `corral jobs`, `fg`, `bg`, `reap`: the job table of the agent seen from a
+// shell (issue 5). Definitions only; the actions load lazily.
+import { buildCommand, type TypedPositionalParameters } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
+import { socketFlag } from "./agent-reach.ts";
+import type { FgFlags, JobsFlags, ReapFlags } from "./job-flags.ts";
 
-export const jobsCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: jobs is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
+const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
+  kind: "tuple",
+  parameters: [{ brief: "Job id: N or %N, %+ (current), %- (previous), or its --name; default the current job", parse: (s: string) => s, placeholder: "job", optional: true }],
+};
+
+export const jobsCommand = buildCommand<JobsFlags, [], CorralContext>({
+  loader: async () => (await import("./job-list.ts")).jobsAction,
+  parameters: {
+    flags: {
+      json: { kind: "boolean", default: false, brief: "One JSON object: {jobs: [...]} with exit facts, bytes, start time" },
+      socket: socketFlag,
+    },
+  },
   docs: {
-    brief: "List jobs: %N id, state, pid, command, exit facts when done",
-    fullDescription: "List jobs: %N id, state, pid, command, exit facts when done (not built yet).\n\nExamples:\n  corral jobs\n  corral jobs --json",
+    brief: "List jobs: %N id, state (running, stopped, done), pid, bytes of output, command",
+    fullDescription: [
+      "Lists the jobs the agent holds, as a shell's jobs does: [N] with + for the current job",
+      "and - for the previous one, the state (running, stopped, done with its exit status),",
+      "the pid, the bytes of output kept so far and the command. A finished job stays listed,",
+      "with its exit facts, until corral reap retires it. Never starts the agent.",
+      "",
+      "Examples:",
+      "  corral jobs",
+      "  corral jobs --json | jq '.jobs[] | select(.state == \"done\") | .status'",
+    ].join("\n"),
   },
 });
-export const fgCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: fg is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
+
+export const fgCommand = buildCommand<FgFlags, [string?], CorralContext>({
+  loader: async () => (await import("./job-fg.ts")).fgAction,
+  parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
   docs: {
-    brief: "Bring a stopped or background job to the foreground",
-    fullDescription: "Bring a stopped or background job to the foreground (not built yet).\n\nExamples:\n  corral fg\n  corral fg %2",
+    brief: "Bring a stopped or background job to the foreground of this terminal",
+    fullDescription: [
+      "Hands this terminal to the job (raw mode, input forwarded, window size followed), then",
+      "continues it (SIGCONT to all of it). Ctrl-Z parks it again (exit 148). When it ends,",
+      "corral exits with its status. A job that already finished: its exit facts are printed",
+      "and corral exits with its status. Exit 2 for a malformed id, 1 for an unknown one.",
+      "",
+      "Examples:",
+      "  corral fg",
+      "  corral fg %2",
+      "  corral fg editor",
+    ].join("\n"),
   },
 });
-export const bgCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: bg is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
+
+export const bgCommand = buildCommand<FgFlags, [string?], CorralContext>({
+  loader: async () => (await import("./job-fg.ts")).bgAction,
+  parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
   docs: {
-    brief: "Continue a stopped job in the background",
-    fullDescription: "Continue a stopped job in the background (not built yet).\n\nExamples:\n  corral bg\n  corral bg %1",
+    brief: "Continue a stopped job in the background (output keeps going to its store)",
+    fullDescription: [
+      "Continues a stopped job without a terminal: it runs on, its output is kept (bounded)",
+      "for collect --job, and it gets no input. Exit 2 for a malformed id, 1 for an unknown one.",
+      "",
+      "Examples:",
+      "  corral bg",
+      "  corral bg %1",
+    ].join("\n"),
   },
 });
-export const reapCommand = buildCommand<object, [], CorralContext>({
-  loader: () => Promise.resolve(function (this: CorralContext) {
-    this.process.stderr.write("corral: reap is not built yet\n");
-    this.process.exitCode = 125;
-  }),
-  parameters: { flags: {} },
+
+export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
+  loader: async () => (await import("./job-reap.ts")).reapAction,
+  parameters: {
+    flags: {
+      all: { kind: "boolean", default: false, brief: "Also terminate every job and session still running (whole trees)" },
+      grace: { kind: "parsed", parse: (s: string) => s, optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
+      json: { kind: "boolean", default: false, brief: "One JSON object: {items: [...]} with exit facts and receipts" },
+      socket: socketFlag,
+    },
+  },
   docs: {
     brief: "Retire finished jobs and sessions; --all terminates what is still running",
-    fullDescription: "Retire finished jobs and sessions; --all terminates what is still running (not built yet).\n\nExamples:\n  corral reap\n  corral reap --all --grace 2s",
+    fullDescription: [
+      "Retires every finished job and exited session, printing its exit facts. With --all it",
+      "first terminates every job and session still running (SIGTERM, --grace, SIGKILL, through",
+      "the guardian's census). It also cleans up after an agent that died (SIGKILL, OOM): the",
+      "guardians it recorded in the state dir are found and their trees terminated. Each item",
+      "gets a receipt: confirmed, or uncertain with the reason. Idempotent; never starts the",
+      "agent. Exit 0 when every receipt is confirmed, 1 otherwise.",
+      "",
+      "Examples:",
+      "  corral reap",
+      "  corral reap --all --grace 2s",
+      "  corral reap --all --json",
+    ].join("\n"),
   },
 });

@@ -1,0 +1,128 @@
+// `collect --job ID`: a job's output by byte offset, never consumed; with
+// --follow until the job ends, then its status. `collect --tty -- CMD`: a
+// command that needs a terminal, captured bounded like any collect.
+import { Buffer } from "node:buffer";
+import type { CorralContext } from "./context.ts";
+import { UsageError } from "./exit-status.ts";
+import { reachAgent, reportFailure, withAgent } from "./agent-reach.ts";
+import type { CollectFlags } from "./collect.ts";
+import { closeCollectStores, openCollectStores } from "./collect-stores.ts";
+import { jsonReport, plainReport, writeAll } from "./collect-report.ts";
+import { prepareJob, sizeFlag } from "./job-request.ts";
+import { terminalSize } from "./job-terminal.ts";
+import { noAgent } from "./job-fg.ts";
+import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
+import type { AgentClient } from "../lib/agent/client.ts";
+import type { JobInfo } from "../lib/agent/protocol.ts";
+import { loadCommandConfig } from "./run-options.ts";
+
+/** Bytes asked for per read: large enough to stream fast, small enough for one frame. */
+const READ_BYTES = 1024 * 1024;
+
+/** The command function of `collect --job` and `collect --tty` (loaded from collect-action.ts). */
+export async function jobCollectAction(this: CorralContext, flags: CollectFlags, ...argv: string[]): Promise<void> {
+  if (flags.job !== undefined) {
+    if (argv.length > 0 || flags.tty) throw new UsageError("--job reads a job's output: give no command (and no --tty) with it");
+    try {
+      parseJobRef(flags.job);
+    } catch (error) {
+      if (error instanceof JobIdError) throw new UsageError(`--job: ${error.message}`);
+      throw error;
+    }
+    const from = flags.from === undefined ? 0 : offsetFlag(flags.from);
+    await withAgent(this, flags, (client) => readJob(this, client, flags.job as string, from, flags.follow), {
+      start: false,
+      whenAbsent: () => noAgent(this),
+    });
+    return;
+  }
+  if (flags.from !== undefined || flags.follow) throw new UsageError("--from and --follow go with --job ID");
+  await captureOnTerminal(this, flags, argv);
+}
+
+function offsetFlag(text: string): number {
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`--from must be a byte offset (a whole number >= 0), not "${text.slice(0, 40)}"`);
+  }
+  return Number(text);
+}
+
+async function readJob(ctx: CorralContext, client: AgentClient, id: string, from: number, follow: boolean): Promise<void> {
+  const { stdout, stderr } = ctx.process;
+  let offset = from;
+  let job: JobInfo | undefined;
+  let target = id;
+  for (;;) {
+    const reply = await client.call({ op: "job-read", job: target, from: offset, maxBytes: READ_BYTES, wait: follow });
+    job = reply.job;
+    target = String(job.id); // %+ may name another job later; keep reading this one
+    const read = reply.read;
+    if (read.kind === "data") {
+      await writeAll(stdout, [Buffer.from(read.base64, "base64")]);
+      offset = read.nextOffset;
+    } else if (read.kind === "lost") {
+      const where = read.spill === null ? "the job has no spill file" : `its spill file ${read.spill} is incomplete`;
+      stderr.write(`corral: %${job.id}: bytes ${read.offset}..${read.retainedFrom} are lost (no longer in memory; ${where}); going on from ${read.retainedFrom}\n`);
+      offset = read.retainedFrom;
+    } else if (read.kind === "eof" || !follow) {
+      break;
+    }
+  }
+  if (follow || job.state === "done") {
+    ctx.process.exitCode = follow ? job.status ?? 125 : 0;
+    return;
+  }
+  stderr.write(`corral: %${job.id} is ${job.state}; read up to offset ${offset} (--from ${offset} goes on from here)\n`);
+}
+
+async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: readonly string[]): Promise<void> {
+  const config = await loadCommandConfig(ctx);
+  const headBytes = flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes);
+  const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
+  if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
+  const { request } = await prepareJob(ctx, flags, argv, true);
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: true });
+  const store = stores.stdout;
+  let client: AgentClient | undefined;
+  let job: JobInfo | undefined;
+  try {
+    client = await reachAgent(ctx, flags);
+    // The agent keeps a bounded copy too; this one is what we print. Limits of ours apply.
+    const c = client;
+    const ended = new Promise<JobInfo | null>((resolve) => {
+      c.onBytes = (bytes) => {
+        if (!store.write(bytes)) {
+          c.socket.pause();
+          store.onDrain(() => c.socket.resume());
+        }
+      };
+      c.onEvent = (event) => {
+        if (event.event === "job-done") resolve(event.job as JobInfo);
+      };
+      c.onClose = () => resolve(null);
+    });
+    const { spill: _ours, ...rest } = request;
+    await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...terminalSize() });
+    job = (await ended) ?? undefined;
+  } catch (error) {
+    reportFailure(ctx, error);
+  } finally {
+    client?.close();
+    await closeCollectStores(stores, ctx.process.stderr);
+  }
+  if (job === undefined) {
+    if (ctx.process.exitCode === undefined) {
+      ctx.process.stderr.write("corral: the agent closed the connection before the command ended\n");
+      ctx.process.exitCode = 125;
+    }
+    return;
+  }
+  const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
+  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores))]);
+  else await writeAll(ctx.process.stdout, plainReport(store));
+  ctx.process.exitCode = job.status ?? 125;
+  if (flags.facts !== undefined) {
+    const { reportFacts } = await import("./run-action.ts");
+    await reportFacts(ctx, flags, exit);
+  }
+}

@@ -1,0 +1,18 @@
+// `corral jobs`: the agent's job table, as rows or JSON. Never starts the
+// agent: with none running there are no jobs.
+import type { CorralContext } from "./context.ts";
+import { withAgent } from "./agent-reach.ts";
+import type { JobsFlags } from "./job-flags.ts";
+import { jobRow } from "./job-format.ts";
+
+/** The command function of `corral jobs`. */
+export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise<void> {
+  const print = (jobs: readonly import("../lib/jobs/job-info.ts").JobInfo[]) => {
+    if (flags.json) this.process.stdout.write(`${JSON.stringify({ jobs })}\n`);
+    else for (const job of jobs) this.process.stdout.write(`${jobRow(job)}\n`);
+  };
+  await withAgent(this, flags, async (client) => {
+    const { jobs } = await client.call({ op: "jobs" });
+    print(jobs);
+  }, { start: false, whenAbsent: () => print([]) });
+}

@@ -1,0 +1,141 @@
+// This terminal handed to a job (run --tty, fg): raw mode, input forwarded,
+// output written as it comes, the window size followed (SIGWINCH and a
+// periodic check), until the job stops (Ctrl-Z) or ends. The terminal is
+// restored on every way out: the job's end, its stop, the agent going away,
+// SIGTERM/SIGHUP to corral, an exception, process exit. SIGTSTP, SIGTTOU and
+// SIGTTIN are caught as no-ops while attached, not ignored: an ignored
+// disposition would be inherited by programs corral starts.
+import process from "node:process";
+import { Buffer } from "node:buffer";
+import type { AgentClient } from "../lib/agent/client.ts";
+import { encodeFrame } from "../lib/native/frame.ts";
+import { Tag, type JobAttachEvent, type JobInfo } from "../lib/agent/protocol.ts";
+
+/** How holding the terminal ended. */
+export type HoldEnd =
+  | { readonly kind: "stopped"; readonly job: JobInfo }
+  | { readonly kind: "done"; readonly job: JobInfo }
+  | { readonly kind: "lost"; readonly why: string };
+
+/** Signals that would stop or kill a client whose terminal is in raw mode. */
+const CAUGHT: readonly NodeJS.Signals[] = ["SIGTSTP", "SIGTTOU", "SIGTTIN"];
+const ENDING: readonly NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
+/** How often the window size is compared, for terminals that send no SIGWINCH. */
+const SIZE_CHECK_MS = 500;
+
+/** The size of this terminal, or 80x24 when stdout is not one. */
+export function terminalSize(): { cols: number; rows: number } {
+  const out = process.stdout;
+  if (out.isTTY) {
+    try {
+      const [cols, rows] = out.getWindowSize();
+      if (cols > 0 && rows > 0) return { cols, rows };
+    } catch {
+      // fall through to the default
+    }
+  }
+  return { cols: 80, rows: 24 };
+}
+
+/** One handoff of this terminal to a job over an attached agent connection. */
+export class TerminalHold {
+  readonly ended: Promise<HoldEnd>;
+  #finish!: (end: HoldEnd) => void;
+  #undo: (() => void)[] = [];
+  #raw = false;
+  #released = false;
+
+  /** Wires output and events at once: call before the request that attaches, so nothing is missed. */
+  constructor(readonly client: AgentClient) {
+    this.ended = new Promise((resolve) => (this.#finish = resolve));
+    const stdout = process.stdout;
+    client.onBytes = (bytes) => {
+      if (!stdout.write(bytes)) {
+        client.socket.pause();
+        stdout.once("drain", () => client.socket.resume());
+      }
+    };
+    client.onEvent = (event) => {
+      const e = event as unknown as JobAttachEvent;
+      if (e.event === "job-stopped") this.#finish({ kind: "stopped", job: e.job });
+      if (e.event === "job-done") this.#finish({ kind: "done", job: e.job });
+    };
+    client.onClose = () => this.#finish({ kind: "lost", why: "the agent closed the connection" });
+    const noop = () => {};
+    for (const signal of CAUGHT) this.#on(signal, noop);
+    // Ended from outside: the job is terminated (its whole tree), then we return its status.
+    for (const signal of ENDING) this.#on(signal, () => this.#sendControl({ op: "job-signal", signal }));
+    const restore = () => this.#restoreMode();
+    process.on("exit", restore);
+    this.#undo.push(() => process.off("exit", restore));
+  }
+
+  /** Raw mode, input forwarding and size following (only when stdin is a terminal and the job has one). */
+  takeTerminal(): void {
+    const stdin = process.stdin;
+    this.#watchSize();
+    if (!stdin.isTTY) return;
+    stdin.setRawMode(true);
+    this.#raw = true;
+    const onInput = (chunk: Uint8Array) => this.client.sendBytes(chunk);
+    stdin.on("data", onInput);
+    stdin.resume();
+    this.#undo.push(() => {
+      stdin.off("data", onInput);
+      stdin.pause();
+    });
+  }
+
+  /** Restores everything; waits for stdout to take what was written. Idempotent. */
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    this.#restoreMode();
+    for (const undo of this.#undo.splice(0)) undo();
+    this.client.onBytes = null;
+    this.client.onEvent = null;
+    this.client.onClose = null;
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  }
+
+  #restoreMode(): void {
+    if (!this.#raw) return;
+    this.#raw = false;
+    try {
+      process.stdin.setRawMode(false);
+    } catch {
+      // stdin already closed: nothing to restore
+    }
+  }
+
+  #on(signal: NodeJS.Signals, handler: () => void): void {
+    try {
+      process.on(signal, handler);
+      this.#undo.push(() => process.off(signal, handler));
+    } catch {
+      // A runtime that cannot listen for this signal leaves its default.
+    }
+  }
+
+  #watchSize(): void {
+    let last = terminalSize();
+    const check = () => {
+      const now = terminalSize();
+      if (now.cols === last.cols && now.rows === last.rows) return;
+      last = now;
+      this.client.sendResize(now.cols, now.rows);
+    };
+    const timer = setInterval(check, SIZE_CHECK_MS);
+    process.stdout.on("resize", check);
+    this.#undo.push(() => {
+      clearInterval(timer);
+      process.stdout.off("resize", check);
+    });
+  }
+
+  #sendControl(message: object): void {
+    if (!this.client.socket.destroyed) {
+      this.client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
+    }
+  }
+}

@@ -1,0 +1,47 @@
+// `job-start`: runs a command as a job in the agent (run --bg, run --tty).
+// With `attach`, this connection becomes the job's terminal before anything
+// of its output could be missed (the stored output is replayed from 0).
+import process from "node:process";
+import type { Socket } from "node:net";
+import { startJob } from "../../jobs/start-job.ts";
+import { clampSize, type AgentContext } from "../agent-context.ts";
+import { JobTerminal, type AttachMode } from "../job-terminal.ts";
+import type { JobStartRequest, ReplyBodies } from "../protocol.ts";
+import { asJobError } from "./job-errors.ts";
+
+/** The connection side of a job's terminal (lib/agent/connection.ts implements it). */
+export interface JobTerminalTarget {
+  readonly socket: Socket;
+  /** Switches the connection to this mode once the reply is written. */
+  attachMode(mode: AttachMode): void;
+}
+
+/** Starts the job; replies with its row. */
+export async function handleJobStart(
+  ctx: AgentContext,
+  request: JobStartRequest,
+  target: JobTerminalTarget,
+): Promise<ReplyBodies["job-start"]> {
+  const env = request.env ?? {};
+  let job;
+  try {
+    job = await startJob(ctx.jobs, {
+      argv: request.argv,
+      name: request.name ?? null,
+      mode: request.tty ? "pty" : "pipe",
+      cwd: request.cwd ?? process.cwd(),
+      env: request.tty && env.TERM === undefined ? { ...env, TERM: ctx.defaults.term } : env,
+      cols: clampSize(request.cols ?? ctx.defaults.cols),
+      rows: clampSize(request.rows ?? ctx.defaults.rows),
+      graceMs: request.graceMs,
+      stateDir: ctx.stateDir,
+      headBytes: request.headBytes,
+      maxBytes: request.maxBytes,
+      spill: request.spill ?? null,
+    });
+  } catch (error) {
+    throw asJobError(error);
+  }
+  if (request.attach === true) target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, 0, request.graceMs));
+  return { job: ctx.jobs.info(job) };
+}

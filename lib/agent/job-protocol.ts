@@ -1,0 +1,105 @@
+// The job part of the agent's wire contract (issue 5), kept beside
+// protocol.ts, which imports these into its Request and ReplyBodies unions:
+// bump PROTOCOL_VERSION there if any of these change. Types only.
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { JobInfo, Receipt } from "../jobs/job-info.ts";
+
+export type { JobInfo, Receipt };
+
+/**
+ * Starts a job. `env` is the complete environment (the client scrubbed it).
+ * `attach`: this connection becomes the job's terminal at once (run --tty),
+ * so no byte of output is missed.
+ */
+export interface JobStartRequest {
+  readonly op: "job-start";
+  readonly argv: readonly string[];
+  readonly name?: string;
+  readonly tty: boolean;
+  readonly attach?: boolean;
+  readonly cwd?: string;
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cols?: number;
+  readonly rows?: number;
+  readonly headBytes: number;
+  readonly maxBytes: number;
+  /** Absolute path of the spill file, or absent. */
+  readonly spill?: string;
+  readonly graceMs: number;
+}
+
+/** `corral jobs`. */
+export interface JobsRequest { readonly op: "jobs" }
+
+/**
+ * Reads a job's output by offset, never consuming. `wait`: when nothing is
+ * there yet, wait until there is or the job ends (followers).
+ */
+export interface JobReadRequest {
+  readonly op: "job-read";
+  readonly job?: string;
+  readonly from: number;
+  readonly maxBytes?: number;
+  readonly wait?: boolean;
+}
+
+/** Attaches this connection to the job as its terminal, then continues it (`fg`). */
+export interface FgRequest {
+  readonly op: "fg";
+  readonly job?: string;
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** Continues a stopped job without a terminal (`bg`). */
+export interface BgRequest { readonly op: "bg"; readonly job?: string }
+
+/** Retires finished jobs and exited sessions; `all` terminates what still runs first. */
+export interface ReapRequest {
+  readonly op: "reap";
+  readonly all?: boolean;
+  readonly graceMs?: number;
+}
+
+export type JobRequestUnion = JobStartRequest | JobsRequest | JobReadRequest | FgRequest | BgRequest | ReapRequest;
+
+/** One chunk of a job's output as `job-read` returns it. */
+export type JobReadReply =
+  | { readonly kind: "data"; readonly offset: number; readonly nextOffset: number; readonly base64: string }
+  | { readonly kind: "lost"; readonly offset: number; readonly retainedFrom: number; readonly spill: string | null }
+  | { readonly kind: "pending" | "eof"; readonly offset: number };
+
+/** What one reap did to one thing. */
+export interface ReapItem {
+  readonly kind: "job" | "session";
+  /** `%N` for a job, the session id for a session. */
+  readonly id: string;
+  readonly name: string | null;
+  readonly argv: readonly string[];
+  readonly pid: number;
+  /** It was still running and reap --all terminated it. */
+  readonly terminated: boolean;
+  readonly exit: ExitFacts | null;
+  readonly status: number | null;
+  readonly receipt: Receipt;
+}
+
+export interface JobReplyBodies {
+  "job-start": { readonly job: JobInfo };
+  jobs: { readonly jobs: readonly JobInfo[] };
+  "job-read": { readonly job: JobInfo; readonly read: JobReadReply };
+  /** `attached` false: the job had finished, nothing to attach to. */
+  fg: { readonly job: JobInfo; readonly attached: boolean };
+  bg: { readonly job: JobInfo };
+  reap: { readonly items: readonly ReapItem[] };
+}
+
+/**
+ * Sent unprompted on a job's terminal connection when the job stops (the
+ * client restores its terminal and exits 148) or ends; the agent closes the
+ * connection after it. The job stays in the agent either way.
+ */
+export interface JobAttachEvent {
+  readonly event: "job-stopped" | "job-done";
+  readonly job: JobInfo;
+}

@@ -1,0 +1,170 @@
+// A job supervised by its own guardian (native/): a PTY through the job
+// shim, or one merged pipe. The guardian gives exact stop/continue events,
+// drains a PTY before reporting the exit, and terminates the whole tree by
+// census with a receipt. Each guardian is recorded in the state dir so that
+// `reap` can find it if this agent dies; it lingers a while without its
+// owner, then cleans up by itself.
+import process from "node:process";
+import { GuardianError, spawnGuardian, type Guardian } from "../native/guardian-client.ts";
+import { exitFactsOf } from "../native/guardian-facts.ts";
+import type { ExitedEvent } from "../native/guardian-protocol.ts";
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+import { SpawnError } from "../spawn/spawn-error.ts";
+import { removeRecord, writeRecord } from "./guardian-records.ts";
+import type { Receipt } from "./job-info.ts";
+import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
+import { locateJobShim } from "./job-shim.ts";
+import { identityOf } from "./proc-identity.ts";
+import { receiptOfCensus, uncertain } from "./receipts.ts";
+
+/**
+ * How long a guardian keeps its tree after losing the agent: long enough for
+ * `corral reap` to find it and collect a receipt, short enough that nothing
+ * outlives a crashed agent for long.
+ */
+export const JOB_LINGER_MS = 60_000;
+
+type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
+
+class GuardianJob implements JobProcess {
+  readonly backend = "guardian" as const;
+  pid = 0;
+  #listeners: Listeners = { output: [], stopped: [], continued: [], done: [] };
+
+  constructor(readonly guardian: Guardian) {
+    guardian.on("output", (_stream, bytes) => this.output(bytes));
+  }
+
+  #early: Uint8Array[] = [];
+
+  #ended: Parameters<JobProcessEvents["done"]> | null = null;
+
+  on<K extends keyof JobProcessEvents>(event: K, listener: JobProcessEvents[K]): void {
+    this.#listeners[event].push(listener);
+    if (event === "output") for (const bytes of this.#early.splice(0)) this.emit("output", bytes);
+    if (event === "done" && this.#ended !== null) (listener as JobProcessEvents["done"])(...this.#ended);
+  }
+
+  /** Output that arrives before anyone listens is held, not dropped. */
+  output(bytes: Uint8Array): void {
+    if (this.#listeners.output.length === 0) this.#early.push(bytes);
+    else this.emit("output", bytes);
+  }
+
+  emit<K extends keyof JobProcessEvents>(event: K, ...args: Parameters<JobProcessEvents[K]>): void {
+    if (event === "done") this.#ended = args as Parameters<JobProcessEvents["done"]>;
+    for (const listener of this.#listeners[event]) (listener as (...a: unknown[]) => void)(...args);
+  }
+
+  write(bytes: Uint8Array): void {
+    this.guardian.write(bytes);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.guardian.resize(rows, cols).catch(() => {});
+  }
+
+  async continueAll(): Promise<void> {
+    await this.guardian.signal("SIGCONT", "tree");
+  }
+
+  async terminate(graceMs: number): Promise<Receipt> {
+    try {
+      return receiptOfCensus(await this.guardian.terminate(graceMs));
+    } catch (error) {
+      return uncertain(`the guardian did not answer: ${(error as Error).message}`);
+    }
+  }
+
+  pause(): void {
+    this.guardian.pause();
+  }
+
+  resume(): void {
+    this.guardian.resume();
+  }
+}
+
+/** Starts `launch` under a new guardian; rejects with SpawnError when the program cannot start. */
+export async function startGuardianJob(launch: JobLaunch, jobId: number, binary: string): Promise<JobProcess> {
+  const shim = launch.mode === "pty" ? locateJobShim(binary) : null;
+  const startedAt = performance.now();
+  const guardian = spawnGuardian({
+    argv: shim === null ? launch.argv : [shim, ...launch.argv],
+    mode: launch.mode,
+    cwd: launch.cwd,
+    stdin: launch.mode === "pipe" ? "null" : "pipe",
+    stdout: "pipe",
+    stderr: launch.mode === "pipe" ? "stdout" : "pipe",
+    rows: launch.rows,
+    cols: launch.cols,
+    graceMs: launch.graceMs,
+    lingerMs: JOB_LINGER_MS,
+  }, { stateDir: launch.stateDir, env: launch.env, binary });
+  const job = new GuardianJob(guardian);
+  wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
+  let child;
+  try {
+    child = await guardian.started;
+  } catch (error) {
+    await guardian.shutdown(0).catch(() => {});
+    guardian.detach();
+    await guardian.processExit;
+    if (error instanceof GuardianError && error.code === "spawn-failed") {
+      throw new SpawnError("spawn-failed", `${launch.argv[0]}: ${error.message}`);
+    }
+    throw new SpawnError("spawn-failed", `cannot start a guardian for ${launch.argv[0]}: ${(error as Error).message}`);
+  }
+  job.pid = child.pid;
+  const guardianId = identityOf(guardian.pid);
+  const owner = identityOf(process.pid);
+  if (guardianId !== undefined && owner !== undefined) {
+    writeRecord(launch.stateDir, {
+      guardian: guardianId,
+      owner,
+      child,
+      socket: guardian.socketPath,
+      token: guardian.token,
+      argv: launch.argv,
+      job: jobId,
+      recordedAt: Date.now(),
+    });
+  }
+  void guardian.processExit?.then(() => removeRecord(launch.stateDir, guardian.pid));
+  return job;
+}
+
+function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, startedAt: number): void {
+  let eof = launch.mode === "pty";
+  let ended = false;
+  let exitSeen = false;
+  guardian.on("eof", () => (eof = true));
+  guardian.on("stopped", (signal) => job.emit("stopped", signal));
+  guardian.on("continued", () => job.emit("continued"));
+  const finish = (facts: ExitFacts, receipt: Receipt) => {
+    if (ended) return;
+    ended = true;
+    job.emit("done", facts, receipt);
+  };
+  guardian.on("exited", (exited: ExitedEvent) => {
+    exitSeen = true;
+    const durationMs = Math.round(performance.now() - startedAt);
+    // The rest of the tree goes with the job (DESIGN.md 4.2), then the guardian exits.
+    void guardian.shutdown(launch.graceMs).then(
+      (census) => {
+        const receipt = receiptOfCensus(census);
+        finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof, receipt: census }), receipt);
+      },
+      (error: Error) => {
+        const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof });
+        finish(facts, uncertain(`the guardian did not confirm the tree gone: ${error.message}`));
+      },
+    );
+  });
+  guardian.on("close", () => {
+    if (ended || exitSeen) return;
+    const durationMs = Math.round(performance.now() - startedAt);
+    const facts: ExitFacts = { code: null, signal: null, timedOut: false, forced: false, durationMs, outputComplete: false };
+    finish(facts, uncertain("the guardian went away before it reported the exit"));
+  });
+}

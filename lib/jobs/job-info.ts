@@ -1,0 +1,50 @@
+// What a job is, as the client sees it (`corral jobs --json`, the agent's
+// replies). Types only: the protocol module imports them, and neither side
+// needs a runtime API to read them.
+import type { ExitFacts } from "../spawn/exit-facts.ts";
+
+/** A job's life as a shell names it: stopped only by a stop signal, done once exited. */
+export type JobState = "running" | "stopped" | "done";
+
+/** How the job's output is connected: a PTY (`--tty`) or one merged pipe. */
+export type JobMode = "pipe" | "pty";
+
+/** What a command terminating something reports: seen gone, or not, and why. */
+export interface Receipt {
+  readonly status: "confirmed" | "uncertain";
+  /** SIGKILL was needed. */
+  readonly forced: boolean;
+  /** Why it is uncertain (null when confirmed). */
+  readonly reason: string | null;
+}
+
+/** One row of `corral jobs`. */
+export interface JobInfo {
+  /** N of %N. */
+  readonly id: number;
+  readonly name: string | null;
+  readonly state: JobState;
+  /** "+" current job, "-" previous, as a shell marks them. */
+  readonly mark: "+" | "-" | null;
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly mode: JobMode;
+  /** The same `exit` object as `collect --json`, once done. */
+  readonly exit: ExitFacts | null;
+  /** The exit status (DESIGN.md 4.1) once done. */
+  readonly status: number | null;
+  /** Bytes of output so far (all of it, also what is no longer in memory). */
+  readonly bytes: number;
+  readonly spill: string | null;
+  /** Epoch milliseconds. */
+  readonly startedAt: number;
+  /** "guardian" or "process-group" (no stop/continue events there). */
+  readonly backend: string;
+  /** A client has the job's terminal now. */
+  readonly attached: boolean;
+}
+
+/** `%N` for a job id, the way every message names a job. */
+export function jobLabel(id: number): string {
+  return `%${id}`;
+}

@@ -1,0 +1,108 @@
+// The agent's table of jobs: %N numbering (the next number is one above the
+// highest in use, as bash does), the current (+) and previous (-) job kept
+// by recency as a shell keeps them, lookup by id, name, %+ or %-.
+import type { JobInfo } from "./job-info.ts";
+import type { JobRef } from "./job-id.ts";
+import { describeRef } from "./job-id.ts";
+import type { Job } from "./job.ts";
+
+/** A job id that is well formed but names no job. */
+export class UnknownJobError extends Error {
+  override readonly name = "UnknownJobError";
+}
+
+/** The jobs one agent holds. */
+export class JobTable {
+  #jobs = new Map<number, Job>();
+  /** Job ids, most recent first: [0] is current (+), [1] previous (-). */
+  #recency: number[] = [];
+
+  /** The number the next job gets. */
+  nextId(): number {
+    let max = 0;
+    for (const id of this.#jobs.keys()) max = Math.max(max, id);
+    return max + 1;
+  }
+
+  /** Throws UnknownJobError-free check: a name in use is refused before anything starts. */
+  nameInUse(name: string): Job | undefined {
+    for (const job of this.#jobs.values()) if (job.name === name) return job;
+    return undefined;
+  }
+
+  add(job: Job): void {
+    this.#jobs.set(job.id, job);
+    this.touch(job);
+    job.onChange((change) => {
+      if (change === "stopped") this.touch(job);
+    });
+  }
+
+  /** Makes `job` the current one (started, stopped, brought to fg or bg). */
+  touch(job: Job): void {
+    this.#recency = [job.id, ...this.#recency.filter((id) => id !== job.id)];
+  }
+
+  /** The job a ref names; no ref means the current job. Throws UnknownJobError. */
+  resolve(ref: JobRef | undefined): Job {
+    const kind = ref?.kind ?? "current";
+    let job: Job | undefined;
+    if (ref?.kind === "number") job = this.#jobs.get(ref.n);
+    else if (ref?.kind === "name") job = this.nameInUse(ref.name);
+    else {
+      const at = kind === "current" ? 0 : 1;
+      const id = this.#recency[at];
+      job = id === undefined ? undefined : this.#jobs.get(id);
+    }
+    if (job !== undefined) return job;
+    if (ref === undefined || ref.kind === "current") throw new UnknownJobError("no current job; corral jobs lists them");
+    throw new UnknownJobError(`no job ${describeRef(ref)}; corral jobs lists them`);
+  }
+
+  /** Jobs in id order. */
+  all(): Job[] {
+    return [...this.#jobs.values()].sort((a, b) => a.id - b.id);
+  }
+
+  /** Forgets a finished job (reap). */
+  retire(job: Job): void {
+    this.#jobs.delete(job.id);
+    this.#recency = this.#recency.filter((id) => id !== job.id);
+  }
+
+  /** Jobs whose process still runs (or is stopped). */
+  liveCount(): number {
+    let n = 0;
+    for (const job of this.#jobs.values()) if (job.state !== "done") n++;
+    return n;
+  }
+
+  get size(): number {
+    return this.#jobs.size;
+  }
+
+  mark(job: Job): "+" | "-" | null {
+    if (this.#recency[0] === job.id) return "+";
+    if (this.#recency[1] === job.id) return "-";
+    return null;
+  }
+
+  info(job: Job): JobInfo {
+    return {
+      id: job.id,
+      name: job.name,
+      state: job.state,
+      mark: this.mark(job),
+      pid: job.pid,
+      argv: job.argv,
+      mode: job.mode,
+      exit: job.exit,
+      status: job.status,
+      bytes: job.store.totalBytes,
+      spill: job.store.spillPath,
+      startedAt: job.startedAt,
+      backend: job.process.backend,
+      attached: job.attached,
+    };
+  }
+}
