@@ -11,6 +11,12 @@ import { runSupervised } from "./run-supervised.ts";
 
 /** The command function of `corral collect` (loaded lazily by cli/collect.ts). */
 export async function collectAction(this: CorralContext, flags: CollectFlags, ...argv: string[]): Promise<void> {
+  if (flags.job !== undefined || flags.tty) {
+    return (await import("./job-collect.ts")).jobCollectAction.call(this, flags, ...argv);
+  }
+  if (flags.from !== undefined || flags.follow || flags.socket !== undefined) {
+    throw new UsageError("--from, --follow and --socket go with --job ID (or --socket with --tty), e.g. corral collect --job %1 --follow");
+  }
   const config = await loadCommandConfig(this);
   const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
   const headBytes = flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes);

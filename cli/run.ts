@@ -4,11 +4,12 @@
 import { buildCommand } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { commandPositional, type RunFlags, runFlagParameters } from "./run-flags.ts";
+import { type RunJobFlags, runJobFlagParameters } from "./job-flags.ts";
 
-export const runCommand = buildCommand<RunFlags, readonly string[], CorralContext>({
+export const runCommand = buildCommand<RunFlags & RunJobFlags, readonly string[], CorralContext>({
   loader: async () => (await import("./run-action.ts")).runAction,
   parameters: {
-    flags: runFlagParameters,
+    flags: { ...runFlagParameters, ...runJobFlagParameters },
     positional: commandPositional,
   },
   docs: {
@@ -20,12 +21,16 @@ export const runCommand = buildCommand<RunFlags, readonly string[], CorralContex
       "Exit status: the command's own; 128+N when killed by signal N; 124 on --timeout;",
       "127 not found; 126 not executable; 2 bad flag or value (also a missing --cwd); 125 corral failed.",
       "Credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...) are not passed unless kept.",
+      "--bg starts CMD as a job in the agent and prints its id (%N); --tty runs it on a terminal",
+      "the agent holds, in the foreground of this one: Ctrl-Z parks it (exit 148), corral fg resumes it.",
       "",
       "Examples:",
       "  corral run -- make test",
       "  corral run --timeout 30s --grace 2s -- ./flaky-server --port 8080",
       "  corral run --env DEBUG=1 --keep-env GITHUB_TOKEN --explain -- ./deploy.sh",
       "  corral run --cwd /tmp --clear-env --keep-env PATH --facts facts.json -- env",
+      "  corral run --bg --name build --spill build.log -- make -j8",
+      "  corral run --tty -- vim notes.txt",
     ].join("\n"),
   },
 });

@@ -3,6 +3,7 @@
 // a validated request, nothing else, so each one is testable alone.
 import type { SessionFactory } from "./session-port.ts";
 import type { SessionRegistry } from "./session-registry.ts";
+import type { JobTable } from "../jobs/job-table.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -15,6 +16,10 @@ export interface AgentDefaults {
 
 export interface AgentContext {
   readonly registry: SessionRegistry;
+  /** Jobs (run --bg, run --tty): kept apart from sessions (issue 5). */
+  readonly jobs: JobTable;
+  /** Where guardian sockets and their records go (the socket's directory). */
+  readonly stateDir: string;
   readonly openSession: SessionFactory;
   readonly defaults: AgentDefaults;
   readonly startedAt: number;

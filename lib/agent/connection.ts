@@ -11,6 +11,7 @@ import { parseRequest, requestId } from "./request-validation.ts";
 import { route } from "./router.ts";
 import type { SessionEntry } from "./session-registry.ts";
 import { AttachBridge } from "./attach-bridge.ts";
+import type { AttachMode } from "./job-terminal.ts";
 
 /** Ops a client may send before (or after a failed) hello: finding and stopping a stale agent. */
 const WITHOUT_HELLO = new Set(["hello", "agent-status", "agent-stop"]);
@@ -21,8 +22,9 @@ export class AgentConnection {
   #queue: Promise<void> = Promise.resolve();
   #greeted = false;
   #abort = new AbortController();
-  #attach: AttachBridge | null = null;
+  #attach: AttachMode | null = null;
   #pendingAttach: SessionEntry | null = null;
+  #pendingMode: AttachMode | null = null;
 
   constructor(readonly socket: Socket, readonly ctx: AgentContext, readonly log: (line: string) => void) {
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
@@ -30,6 +32,7 @@ export class AgentConnection {
     socket.on("close", () => {
       this.#abort.abort();
       this.#attach?.detach();
+      this.#pendingMode?.detach();
     });
   }
 
@@ -83,8 +86,11 @@ export class AgentConnection {
       if (request.op === "hello") this.#greeted = true;
       this.#send({ id, ok: true, ...body });
       if (this.#pendingAttach !== null) this.#startAttach(this.#pendingAttach);
+      if (this.#pendingMode !== null) [this.#attach, this.#pendingMode] = [this.#pendingMode, null];
     } catch (error) {
       this.#pendingAttach = null;
+      this.#pendingMode?.detach();
+      this.#pendingMode = null;
       if (error instanceof AgentError) {
         this.#send({ id, ok: false, error: error.toWire() });
       } else {
@@ -107,6 +113,11 @@ export class AgentConnection {
   /** AttachTarget: the switch happens after the attach reply is written. */
   attachTo(entry: SessionEntry): void {
     this.#pendingAttach = entry;
+  }
+
+  /** JobTerminalTarget: a job's terminal takes the connection once the reply is written. */
+  attachMode(mode: AttachMode): void {
+    this.#pendingMode = mode;
   }
 
   #startAttach(entry: SessionEntry): void {

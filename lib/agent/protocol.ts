@@ -4,9 +4,12 @@
 //
 // PROTOCOL_VERSION: bump this if any of these change.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { JobReplyBodies, JobRequestUnion } from "./job-protocol.ts";
+
+export type * from "./job-protocol.ts";
 
 /** Checked at hello; bump this if any type in this file changes. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Largest frame either side accepts; checked before any payload is buffered. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
@@ -24,6 +27,7 @@ export type ErrorCode =
   | "bad_request"
   | "unknown_op"
   | "unknown_session"
+  | "unknown_job"
   | "unknown_key"
   | "name_taken"
   | "spawn_failed"
@@ -118,7 +122,8 @@ export type Request =
   | ListRequest
   | AgentStatusRequest
   | AgentStopRequest
-  | AttachRequest;
+  | AttachRequest
+  | JobRequestUnion;
 
 export type Op = Request["op"];
 
@@ -163,7 +168,7 @@ export interface SessionInfo {
 
 export type WaitCondition = "text" | "regex" | "stable" | "exit";
 
-export interface ReplyBodies {
+export interface ReplyBodies extends JobReplyBodies {
   hello: { readonly version: number; readonly pid: number };
   open: { readonly session: string; readonly name: string | null; readonly pid: number; readonly cols: number; readonly rows: number };
   send: { readonly sent: number };

@@ -2,8 +2,9 @@
 // only well-typed requests, and a wrong type, a missing field or a bad id is
 // answered with `bad_request` naming the field, never a crash.
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
+import { parseJobBody } from "./job-request-validation.ts";
 
-type Obj = Record<string, unknown>;
+export type Obj = Record<string, unknown>;
 
 /** Sizes are clamped to this range by the session; beyond it is a mistake. */
 const MAX_DIMENSION = 100_000;
@@ -80,6 +81,13 @@ function parseBody(op: string, o: Obj): Request {
       return clean({ op, session: session(o), graceMs: optInt(o, "graceMs", 0, 2 ** 31 - 1), force: bool(o, "force") });
     case "attach":
       return clean({ op, session: session(o), cols: optInt(o, "cols", 1, MAX_DIMENSION), rows: optInt(o, "rows", 1, MAX_DIMENSION) });
+    case "job-start":
+    case "jobs":
+    case "job-read":
+    case "fg":
+    case "bg":
+    case "reap":
+      return parseJobBody(op, o);
     case "list":
     case "agent-status":
     case "agent-stop":
@@ -87,17 +95,17 @@ function parseBody(op: string, o: Obj): Request {
     default:
       throw new AgentError(
         "unknown_op",
-        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, agent-status, agent-stop`,
+        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, agent-status, agent-stop, job-start, jobs, job-read, fg, bg, reap`,
       );
   }
 }
 
-function bad(message: string): AgentError {
+export function bad(message: string): AgentError {
   return new AgentError("bad_request", message);
 }
 
 /** Drops undefined fields (exactOptionalPropertyTypes). */
-function clean<T extends object>(value: T): Request {
+export function clean<T extends object>(value: T): Request {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as unknown as Request;
 }
 
@@ -109,7 +117,7 @@ function session(o: Obj): string {
   return value;
 }
 
-function name(o: Obj): string | undefined {
+export function name(o: Obj): string | undefined {
   const value = str(o, "name");
   if (value === undefined) return undefined;
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(value) || /^\d+$/.test(value)) {
@@ -118,25 +126,25 @@ function name(o: Obj): string | undefined {
   return value;
 }
 
-function str(o: Obj, key: string): string | undefined {
+export function str(o: Obj, key: string): string | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "string") throw bad(`"${key}" must be a string`);
   return value;
 }
 
-function bool(o: Obj, key: string): boolean | undefined {
+export function bool(o: Obj, key: string): boolean | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "boolean") throw bad(`"${key}" must be true or false`);
   return value;
 }
 
-function optInt(o: Obj, key: string, min: number, max: number): number | undefined {
+export function optInt(o: Obj, key: string, min: number, max: number): number | undefined {
   return o[key] === undefined || o[key] === null ? undefined : int(o, key, min, max);
 }
 
-function int(o: Obj, key: string, min: number, max: number): number {
+export function int(o: Obj, key: string, min: number, max: number): number {
   const value = o[key];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
     throw bad(`"${key}" must be an integer from ${min} to ${max}`);
@@ -144,7 +152,7 @@ function int(o: Obj, key: string, min: number, max: number): number {
   return value;
 }
 
-function strings(o: Obj, key: string): string[] | undefined {
+export function strings(o: Obj, key: string): string[] | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
@@ -153,7 +161,7 @@ function strings(o: Obj, key: string): string[] | undefined {
   return value as string[];
 }
 
-function env(o: Obj): Record<string, string> | undefined {
+export function env(o: Obj): Record<string, string> | undefined {
   const value = o.env;
   if (value === undefined || value === null) return undefined;
   if (typeof value !== "object" || Array.isArray(value)) throw bad('"env" must be an object of string values');

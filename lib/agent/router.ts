@@ -13,10 +13,16 @@ import { handleList } from "./handlers/list.ts";
 import { handleAgentStatus } from "./handlers/agent-status.ts";
 import { handleAgentStop } from "./handlers/agent-stop.ts";
 import { handleAttach, type AttachTarget } from "./handlers/attach.ts";
+import { handleJobStart, type JobTerminalTarget } from "./handlers/job-start.ts";
+import { handleJobs } from "./handlers/jobs.ts";
+import { handleJobRead } from "./handlers/job-read.ts";
+import { handleFg } from "./handlers/fg.ts";
+import { handleBg } from "./handlers/bg.ts";
+import { handleReap } from "./handlers/reap.ts";
 
 /** Per-request facts from the connection: who asked, and for how long. */
 export interface RequestScope {
-  readonly connection: AttachTarget;
+  readonly connection: AttachTarget & JobTerminalTarget;
   readonly signal: AbortSignal;
 }
 
@@ -45,6 +51,18 @@ export function route(ctx: AgentContext, request: Envelope, scope: RequestScope)
       return handleAgentStop(ctx);
     case "attach":
       return handleAttach(ctx, request, scope.connection);
+    case "job-start":
+      return handleJobStart(ctx, request, scope.connection);
+    case "jobs":
+      return handleJobs(ctx);
+    case "job-read":
+      return handleJobRead(ctx, request, scope.signal);
+    case "fg":
+      return handleFg(ctx, request, scope.connection);
+    case "bg":
+      return handleBg(ctx, request);
+    case "reap":
+      return handleReap(ctx, request);
     default:
       return unreachable(request);
   }

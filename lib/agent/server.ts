@@ -3,6 +3,7 @@
 // anything for the idle time, and on every way out closes every session so
 // that nothing it started is left running.
 import net from "node:net";
+import path from "node:path";
 import { writeFileSync, rmSync, readFileSync } from "node:fs";
 import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
@@ -12,6 +13,8 @@ import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "./socket-probe.ts";
 import { restrictToOwner } from "./state-dir.ts";
+import { JobTable } from "../jobs/job-table.ts";
+import { stopAllJobs } from "../jobs/stop-all.ts";
 
 export interface AgentServerOptions {
   readonly socket: string;
@@ -24,6 +27,7 @@ export interface AgentServerOptions {
 /** A running agent; `stopped` settles once every session is closed. */
 export class AgentServer {
   readonly registry = new SessionRegistry();
+  readonly jobs = new JobTable();
   readonly startedAt = Date.now();
   readonly stopped: Promise<void>;
   #server: net.Server;
@@ -39,6 +43,8 @@ export class AgentServer {
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
     const ctx: AgentContext = {
       registry: this.registry,
+      jobs: this.jobs,
+      stateDir: path.dirname(options.socket),
       openSession: options.openSession,
       defaults: options.defaults,
       startedAt: this.startedAt,
@@ -82,7 +88,8 @@ export class AgentServer {
   }
 
   #checkIdle(): void {
-    if (this.#connections.size > 0 || this.registry.aliveCount() > 0) return;
+    // Jobs keep the agent up until reaped: a finished job's exit facts are still to be read.
+    if (this.#connections.size > 0 || this.registry.aliveCount() > 0 || this.jobs.size > 0) return;
     if (Date.now() - this.#lastActivity >= this.options.idleTimeoutMs) void this.stop("idle, no session running");
   }
 
@@ -100,7 +107,7 @@ export class AgentServer {
         this.#log(`closing session ${entry.id} failed: ${(error as Error).message}`);
       }
     });
-    await Promise.all(closing);
+    await Promise.all([...closing, stopAllJobs(this.jobs, 1000, this.#log)]);
     for (const connection of this.#connections) connection.close();
     this.#removeFiles();
     this.#log("stopped");
