@@ -4,6 +4,7 @@
 // are named rather than guessed about.
 import { SpawnError } from "../lib/spawn/spawn-error.ts";
 import { supervise } from "../lib/spawn/supervise.ts";
+import { chooseSpawnBackend, GuardianUnavailableError } from "../lib/spawn/backend-choice.ts";
 import type { SupervisionResult } from "../lib/spawn/backend.ts";
 import type { CorralContext } from "./context.ts";
 import type { PreparedRun } from "./run-options.ts";
@@ -18,10 +19,18 @@ export async function runSupervised(
   const { stderr } = context.process;
   const forwarder = new SignalForwarder();
   let child;
+  let backendWhy = "";
   try {
-    child = await supervise(prepared.spec);
+    const choice = chooseSpawnBackend(prepared.config.guardian, context.process.env);
+    backendWhy = choice.why;
+    child = await supervise(prepared.spec, choice.backend);
   } catch (error) {
     forwarder.remove();
+    if (error instanceof GuardianUnavailableError) {
+      stderr.write(`corral: ${error.message}\n`);
+      context.process.exitCode = 125;
+      return null;
+    }
     if (!(error instanceof SpawnError)) throw error;
     stderr.write(`corral: ${error.message}\n`);
     context.process.exitCode = error.exitStatus;
@@ -30,7 +39,7 @@ export async function runSupervised(
   forwarder.attach(child);
   if (explain) {
     for (const line of prepared.explain) stderr.write(`corral: explain: ${line}\n`);
-    stderr.write(`corral: explain: started pid ${child.pid} in its own process group\n`);
+    stderr.write(`corral: explain: started pid ${child.pid} under ${backendWhy}\n`);
   }
   try {
     const result = await child.exited;
