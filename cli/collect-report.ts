@@ -52,12 +52,26 @@ export function plainReport(store: BoundedStore): Uint8Array[] {
   return [head, marker, tail];
 }
 
-/** Writes chunks and resolves once the stream took them (so exit loses nothing). */
+/**
+ * Writes chunks and resolves once the stream took them (so exit loses
+ * nothing). A reader that went away (EPIPE, as with `| head`) ends the
+ * writing quietly, as it would for any filter; the status stays the child's.
+ */
 export function writeAll(stream: NodeJS.WriteStream, chunks: readonly Uint8Array[]): Promise<void> {
   const nonEmpty = chunks.filter((c) => c.length > 0);
-  if (nonEmpty.length === 0) return Promise.resolve();
+  if (nonEmpty.length === 0 || stream.destroyed) return Promise.resolve();
   return new Promise((resolve) => {
+    const onError = () => {
+      stream.destroy();
+      resolve();
+    };
+    // `on`, not `once`: Bun emits an error for each failed write.
+    stream.on("error", onError);
     for (const chunk of nonEmpty.slice(0, -1)) stream.write(chunk);
-    stream.write(nonEmpty[nonEmpty.length - 1] as Uint8Array, () => resolve());
+    stream.write(nonEmpty[nonEmpty.length - 1] as Uint8Array, (error) => {
+      if (error) return onError();
+      stream.off("error", onError);
+      resolve();
+    });
   });
 }

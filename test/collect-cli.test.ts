@@ -178,3 +178,17 @@ test("--leave-running: the grandchild keeps running (the test kills it)", async 
   assert.equal(report.exit.outputComplete, false);
   assert.equal(isAlive(pid), true);
 });
+
+test("a reader that goes away (| head) ends the output quietly; the status stays the child's", async () => {
+  const { spawn } = await import("node:child_process");
+  const { corralCommand } = await import("./support/corral-cli.ts");
+  const script = '"$@" collect -- sh -c "seq 1 300000; exit 3" | head -n 1; echo "status=${PIPESTATUS[0]}" >&2';
+  const child = spawn("bash", ["-c", script, "bash", ...corralCommand()], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+  await new Promise((resolve) => child.on("close", resolve));
+  assert.equal(out, "1\n");
+  assert.equal(err, "status=3\n", "no stack trace, the child's status");
+});
