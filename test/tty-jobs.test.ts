@@ -1,0 +1,87 @@
+// corral inside a real terminal (tmux on a private socket): run --tty hands
+// the terminal to a job; Ctrl-Z parks it (148, `[N]+  Stopped  CMD`); jobs,
+// fg and bg act on it; the outer terminal's `stty -a` is the same before and
+// after every way out.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { terminalWithAgent } from "./jobs-fixture.ts";
+import { waitFor } from "./support/wait.ts";
+
+test("vim: type, Ctrl-Z, jobs shows it stopped, fg brings the text back, :q! exits 0", async (t) => {
+  const term = terminalWithAgent(t, "tty-vim");
+  const before = await term.sttyState("stty-before");
+  const run = term.corral("run --tty -- vim -u NONE -N");
+  await term.waitScreen(/^~\s*$/m, "vim's empty buffer");
+  term.keys("i");
+  term.keys("-l", "text typed before the stop");
+  term.keys("Escape");
+  await term.waitScreen(/text typed before the stop/, "the typed text");
+  term.keys("C-z");
+  assert.equal(await term.status(run), 148);
+  assert.match(term.screen(), /^\[1\]\+ {2}Stopped {2}vim -u NONE -N$/m);
+  const jobs = term.corral("jobs");
+  await term.status(jobs);
+  assert.match(term.screen(), /^\[1\]\+\s+stopped\s+pid \d+.*vim -u NONE -N/m);
+  assert.equal(await term.sttyState("stty-parked"), before);
+  const fg = term.corral("fg");
+  await term.waitScreen(/^text typed before the stop\s*$/m, "vim redrawn with the text after fg");
+  term.keys("-l", ":q!");
+  term.keys("Enter");
+  assert.equal(await term.status(fg), 0);
+  assert.equal(await term.sttyState("stty-after"), before);
+});
+
+test("cat: Ctrl-Z, bg, and the row becomes running", async (t) => {
+  const term = terminalWithAgent(t, "tty-cat");
+  const run = term.corral("run --tty --name kitty -- cat");
+  await waitFor(async () => (await term.agent.run(["jobs", "--json"])).stdout.toString().includes('"state":"running"'), { what: "the job to run" });
+  term.keys("C-z");
+  assert.equal(await term.status(run), 148);
+  const bg = term.corral("bg %1");
+  assert.equal(await term.status(bg), 0);
+  assert.match(term.screen(), /^\[1\]\+ cat &$/m);
+  const json = JSON.parse((await term.agent.run(["jobs", "--json"])).stdout.toString()) as { jobs: { state: string; name: string }[] };
+  assert.equal(json.jobs[0]?.state, "running");
+  assert.equal(json.jobs[0]?.name, "kitty");
+});
+
+test("stty -a is unchanged after a normal exit, a child killed by a signal, a client SIGTERM, and a lost agent", async (t) => {
+  const term = terminalWithAgent(t, "tty-stty");
+  const before = await term.sttyState("stty-0");
+
+  assert.equal(await term.status(term.corral("run --tty -- sh -c 'echo plain exit; exit 3'")), 3);
+  assert.equal(await term.sttyState("stty-1"), before, "after a normal exit");
+
+  assert.equal(await term.status(term.corral("run --tty -- sh -c 'kill -KILL $$'")), 137);
+  assert.equal(await term.sttyState("stty-2"), before, "after the child was killed by SIGKILL");
+
+  const sleeper = term.corral("run --tty -- sh -c 'echo sleeping; exec sleep 600'");
+  await term.waitScreen(/^sleeping\s*$/m, "the job to start");
+  const client = await waitFor(() => term.foregroundChild(), { what: "corral in the pane" });
+  process.kill(client, "SIGTERM");
+  assert.equal(await term.status(sleeper), 143, "the job was terminated with the client: SIGTERM");
+  assert.equal(await term.sttyState("stty-3"), before, "after SIGTERM to the client");
+
+  const lost = term.corral("run --tty -- sh -c 'echo held; exec sleep 600'");
+  await term.waitScreen(/^held\s*$/m, "the second job to start");
+  const agentPid = term.agent.pid();
+  assert.ok(agentPid !== undefined);
+  process.kill(agentPid, "SIGKILL");
+  assert.equal(await term.status(lost), 125, "the agent went away: corral's own failure");
+  assert.match(term.screen(), /corral: lost the job's terminal/);
+  assert.equal(await term.sttyState("stty-4"), before, "after the agent was killed under the client");
+  const reap = await term.agent.run(["reap", "--json"]);
+  const orphans = (JSON.parse(reap.stdout.toString()) as { orphans: { receipt: { status: string } }[] }).orphans;
+  assert.equal(orphans.length, 1, reap.stdout.toString());
+  assert.equal(orphans[0]?.receipt.status, "confirmed");
+});
+
+test("resizing the outer terminal reaches the job (stty size)", async (t) => {
+  const term = terminalWithAgent(t, "tty-size");
+  const run = term.corral(`run --tty -- sh -c 'stty size; trap "stty size" WINCH; while :; do sleep 0.05; done'`);
+  await term.waitScreen(/^30 100\s*$/m, "the starting size");
+  term.tmux("resize-window", "-t", "t", "-x", "90", "-y", "25");
+  await term.waitScreen(/^25 90\s*$/m, "the new size inside the job");
+  term.keys("C-c");
+  assert.equal(await term.status(run), 130);
+});
