@@ -1,0 +1,149 @@
+// Background jobs through the CLI, with a private agent: run --bg prints the
+// id at once; a job that ends is `done` with its exit facts with nobody
+// attached; collect --job reads by offset without consuming (lost ranges
+// named, spill served byte-exact); ids malformed (2) or unknown (1); reap
+// retires, is idempotent, --all leaves nothing, and finds what a SIGKILLed
+// agent left behind.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { isAlive } from "./support/processes.ts";
+import { waitFor } from "./support/wait.ts";
+import type { JobInfo } from "../lib/jobs/job-info.ts";
+
+function withAgent(t: import("node:test").TestContext, label: string): PrivateAgent {
+  const agent = privateAgent(label);
+  t.after(async () => {
+    await agent.run(["reap", "--all", "--grace", "1s"]);
+    await agent.stop();
+  });
+  return agent;
+}
+
+async function jobs(agent: PrivateAgent): Promise<JobInfo[]> {
+  return (JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: JobInfo[] }).jobs;
+}
+
+/** A script printing `N` numbered lines of 100 bytes (line number padded). */
+const linesScript = (n: number) => `i=0; while [ $i -lt ${n} ]; do printf '%099d\\n' $i; i=$((i+1)); done`;
+const expectedLines = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => `${String(i).padStart(99, "0")}\n`).join(""));
+
+test("run --bg prints %N at once; the job is done with exit facts with nobody attached; --follow exits with its status", async (t) => {
+  const agent = withAgent(t, "jobs-bg");
+  const id = (await agent.ok(["run", "--bg", "--", "sh", "-c", "echo out; echo err >&2; read x < /dev/null; exit 7"])).trim();
+  assert.equal(id, "%1");
+  const done = await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1 && j.state === "done"), { what: "%1 done" });
+  assert.equal(done.status, 7);
+  assert.equal(done.exit?.code, 7);
+  assert.equal(done.mark, "+");
+  assert.deepEqual(done.argv.slice(0, 2), ["sh", "-c"]);
+  const follow = await agent.run(["collect", "--job", "%1", "--follow"]);
+  assert.equal(follow.code, 7);
+  assert.equal(follow.stdout.toString(), "out\nerr\n");
+  // Reading never consumes: the same bytes again, and from an offset.
+  assert.equal((await agent.run(["collect", "--job", "1", "--from", "4"])).stdout.toString(), "err\n");
+  const text = await agent.ok(["jobs"]);
+  assert.match(text, /^\[1\]\+ +done \(exit 7\) +pid \d+ +8 B +sh -c/m);
+});
+
+test("collect --job names what is lost without a spill, and a spill serves it byte-exact", async (t) => {
+  const agent = withAgent(t, "jobs-lost");
+  const n = 2000; // 200000 bytes
+  await agent.ok(["run", "--bg", "--head-bytes", "1000", "--max-bytes", "5000", "--", "sh", "-c", linesScript(n)]);
+  const spill = path.join(agent.dir, "all.out");
+  await agent.ok(["run", "--bg", "--name", "spilled", "--head-bytes", "1000", "--max-bytes", "5000", "--spill", spill, "--", "sh", "-c", linesScript(n)]);
+  await waitFor(async () => (await jobs(agent)).every((j) => j.state === "done"), { what: "both jobs done" });
+  const lost = await agent.run(["collect", "--job", "%1"]);
+  assert.equal(lost.code, 0);
+  assert.match(lost.stderr, /%1: bytes 1000\.\.195000 are lost \(no longer in memory; the job has no spill file\); going on from 195000/);
+  const expected = expectedLines(n);
+  assert.deepEqual(lost.stdout, Buffer.concat([expected.subarray(0, 1000), expected.subarray(195_000)]));
+  const whole = await agent.run(["collect", "--job", "spilled", "--follow"]);
+  assert.equal(whole.code, 0);
+  assert.equal(whole.stderr, "");
+  const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+  assert.equal(sha(whole.stdout), sha(expected));
+  assert.equal(sha(readFileSync(spill)), sha(expected));
+  const past = await agent.run(["collect", "--job", "%1", "--from", "200001"]);
+  assert.equal(past.code, 2);
+  assert.match(past.stderr, /^corral: --from 200001 is past the end of %1's output \(200000 bytes so far\)\n$/);
+});
+
+test("job ids: malformed is exit 2, unknown is exit 1, fg of a finished job prints its facts and exits with its status", async (t) => {
+  const agent = withAgent(t, "jobs-ids");
+  await agent.ok(["run", "--bg", "--", "sh", "-c", "exit 4"]);
+  await waitFor(async () => (await jobs(agent))[0]?.state === "done", { what: "%1 done" });
+  for (const args of [["fg", "%x!"], ["bg", "0"], ["collect", "--job", "%%%"], ["fg", "1.5"]]) {
+    const r = await agent.run(args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /^corral: .*bad job id .*; use N or %N/);
+  }
+  for (const args of [["fg", "%9"], ["bg", "9"], ["collect", "--job", "nosuch"]]) {
+    const r = await agent.run(args);
+    assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, /^corral: no job .*; corral jobs lists them\n$/);
+  }
+  const fg = await agent.run(["fg", "%1"]);
+  assert.equal(fg.code, 4);
+  assert.match(fg.stderr, /^corral: %1 has finished: exit 4\n$/);
+});
+
+test("reap retires finished jobs with receipts, is idempotent, and --all leaves nothing running", async (t) => {
+  const agent = withAgent(t, "jobs-reap");
+  await agent.ok(["run", "--bg", "--", "true"]);
+  const pidFile = path.join(agent.dir, "grandchild.pid");
+  await agent.ok(["run", "--bg", "--", "sh", "-c", `sleep 600 & echo $! > ${pidFile}; wait`]);
+  const grandchild = await waitFor(() => {
+    try {
+      return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
+    } catch {
+      return undefined;
+    }
+  }, { what: "the grandchild's pid" });
+  await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1)?.state === "done", { what: "%1 done" });
+  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { id: string; receipt: { status: string } }[] };
+  assert.deepEqual(first.items.map((i) => [i.id, i.receipt.status]), [["%1", "confirmed"]]);
+  assert.equal((await jobs(agent)).length, 1, "the running job stays");
+  const all = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
+  assert.equal(all.code, 0, all.stderr);
+  const items = (JSON.parse(all.stdout.toString()) as { items: { id: string; terminated: boolean; status: number; receipt: { status: string } }[] }).items;
+  assert.deepEqual(items.map((i) => [i.id, i.terminated, i.status, i.receipt.status]), [["%2", true, 143, "confirmed"]]);
+  assert.equal(isAlive(grandchild), false, "the grandchild went with its job");
+  assert.deepEqual(await jobs(agent), []);
+  assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
+});
+
+test("reap after the agent was SIGKILLed finds its guardians and cleans up, with receipts", async (t) => {
+  const agent = withAgent(t, "jobs-orphans");
+  const pidFile = path.join(agent.dir, "escapee.pid");
+  // The grandchild leaves the job's process group and session: only the guardian's census finds it.
+  await agent.ok(["run", "--bg", "--", "sh", "-c", `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 600' & exec sleep 600`]);
+  const escapee = await waitFor(() => {
+    try {
+      return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
+    } catch {
+      return undefined;
+    }
+  }, { what: "the escapee's pid" });
+  const [job] = await jobs(agent);
+  assert.ok(job !== undefined);
+  const agentPid = agent.pid();
+  assert.ok(agentPid !== undefined);
+  process.kill(agentPid, "SIGKILL");
+  await waitFor(() => !isAlive(agentPid), { what: "the agent to die" });
+  assert.ok(isAlive(job.pid) && isAlive(escapee), "the guardian keeps the tree while it lingers");
+  const reap = await agent.run(["reap", "--grace", "2s", "--json"]);
+  assert.equal(reap.code, 0, reap.stderr);
+  const orphans = (JSON.parse(reap.stdout.toString()) as { orphans: { job: number; agentPid: number; action: string; receipt: { status: string } }[] }).orphans;
+  assert.equal(orphans.length, 1);
+  assert.equal(orphans[0]?.job, 1);
+  assert.equal(orphans[0]?.agentPid, agentPid);
+  assert.match(orphans[0]?.action ?? "", /terminated through its guardian/);
+  assert.equal(orphans[0]?.receipt.status, "confirmed");
+  assert.equal(isAlive(job.pid), false);
+  assert.equal(isAlive(escapee), false);
+  assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap", "idempotent");
+});
