@@ -10,30 +10,37 @@ import { isAlive } from "../support/processes.ts";
 
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
-test(`collect keeps head and tail, spills byte-exact, under ${runtime}`, async (t) => {
-  const dir = mkdtempSync(path.join(tmpdir(), "corral-smoke-"));
-  t.after(() => rmSync(dir, { recursive: true, force: true }));
-  const data = randomBytes(2 * 1024 * 1024);
-  writeFileSync(path.join(dir, "data"), data);
-  const spill = path.join(dir, "spill");
-  const result = await corral(["collect", "--head-bytes", "100", "--max-bytes", "200", "--spill", spill, "--", "cat", path.join(dir, "data")]);
-  assert.equal(result.code, 0, result.stderr);
-  assert.equal(sha256(readFileSync(`${spill}.stdout`)), sha256(data));
-  const marker = Buffer.from(`\n[corral: ${data.length - 300} bytes elided; full output in ${spill}.stdout]\n`);
-  const expected = Buffer.concat([data.subarray(0, 100), data[99] === 10 ? marker.subarray(1) : marker, data.subarray(data.length - 200)]);
-  assert.deepEqual(result.stdout, expected);
-});
+// Each backend: the guardian when it is built (the default), and the pure
+// JavaScript process-group backend ($CORRAL_GUARDIAN=never), on every runtime.
+for (const [backend, env] of [
+  ["default backend", {}],
+  ["process-group backend", { CORRAL_GUARDIAN: "never" }],
+] as const) {
+  test(`collect keeps head and tail, spills byte-exact, under ${runtime}, ${backend}`, async (t) => {
+    const dir = mkdtempSync(path.join(tmpdir(), "corral-smoke-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const data = randomBytes(2 * 1024 * 1024);
+    writeFileSync(path.join(dir, "data"), data);
+    const spill = path.join(dir, "spill");
+    const result = await corral(["collect", "--head-bytes", "100", "--max-bytes", "200", "--spill", spill, "--", "cat", path.join(dir, "data")], { env });
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal(sha256(readFileSync(`${spill}.stdout`)), sha256(data));
+    const marker = Buffer.from(`\n[corral: ${data.length - 300} bytes elided; full output in ${spill}.stdout]\n`);
+    const expected = Buffer.concat([data.subarray(0, 100), data[99] === 10 ? marker.subarray(1) : marker, data.subarray(data.length - 200)]);
+    assert.deepEqual(result.stdout, expected);
+  });
 
-test(`collect --json: a grandchild holding the pipe does not hang, under ${runtime}`, async () => {
-  const result = await corral(["collect", "--json", "--grace", "500ms", "--", "sh", "-c", "sleep 600 & echo $!; echo hi; exit 4"]);
-  assert.equal(result.code, 4, result.stderr);
-  const report = JSON.parse(result.stdout.toString()) as {
-    exit: { code: number; outputComplete: boolean };
-    stdout: { head: string };
-  };
-  assert.equal(report.exit.code, 4);
-  assert.equal(report.exit.outputComplete, false);
-  const [pid, hi] = report.stdout.head.trim().split("\n");
-  assert.equal(hi, "hi");
-  assert.equal(isAlive(Number(pid)), false);
-});
+  test(`collect --json: a grandchild holding the pipe does not hang, under ${runtime}, ${backend}`, async () => {
+    const result = await corral(["collect", "--json", "--grace", "500ms", "--", "sh", "-c", "sleep 600 & echo $!; echo hi; exit 4"], { env });
+    assert.equal(result.code, 4, result.stderr);
+    const report = JSON.parse(result.stdout.toString()) as {
+      exit: { code: number; outputComplete: boolean };
+      stdout: { head: string };
+    };
+    assert.equal(report.exit.code, 4);
+    assert.equal(report.exit.outputComplete, false);
+    const [pid, hi] = report.stdout.head.trim().split("\n");
+    assert.equal(hi, "hi");
+    assert.equal(isAlive(Number(pid)), false);
+  });
+}
