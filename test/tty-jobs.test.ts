@@ -4,6 +4,9 @@
 // after every way out.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
 import { terminalWithAgent } from "./jobs-fixture.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -84,4 +87,32 @@ test("resizing the outer terminal reaches the job (stty size)", async (t) => {
   await term.waitScreen(/^25 90\s*$/m, "the new size inside the job");
   term.keys("C-c");
   assert.equal(await term.status(run), 130);
+});
+
+test("a job stopped and resumed twice keeps every byte of its output in the tee (sha256)", async (t) => {
+  const term = terminalWithAgent(t, "tty-tee");
+  const lines = 3000;
+  const script = path.join(term.agent.dir, "gen.py");
+  writeFileSync(script, `import sys, time\nfor i in range(${lines}):\n    sys.stdout.write("line %05d\\n" % i)\n    sys.stdout.flush()\n    time.sleep(0.002)\n`);
+  const bytes = async () => {
+    const json = JSON.parse((await term.agent.run(["jobs", "--json"])).stdout.toString()) as { jobs: { bytes: number; state: string }[] };
+    return json.jobs[0];
+  };
+  // No echo: the ^Z typed at the job must not become part of its output.
+  const run = term.corral(`run --tty --name tee -- sh -c 'stty -echo; exec python3 -u ${script}'`);
+  await waitFor(async () => ((await bytes())?.bytes ?? 0) > 5_000, { what: "some output before the first stop" });
+  term.keys("C-z");
+  assert.equal(await term.status(run), 148);
+  const stoppedAt = (await bytes())?.bytes ?? 0;
+  const fg = term.corral("fg tee");
+  await waitFor(async () => ((await bytes())?.bytes ?? 0) > stoppedAt + 5_000, { what: "more output after fg" });
+  term.keys("C-z");
+  assert.equal(await term.status(fg), 148);
+  assert.equal(await term.status(term.corral("bg")), 0);
+  await waitFor(async () => (await bytes())?.state === "done", { timeoutMs: 60_000, what: "the job to finish in the background" });
+  const tee = (await term.agent.run(["collect", "--job", "tee"])).stdout;
+  const expected = Buffer.from(Array.from({ length: lines }, (_, i) => `line ${String(i).padStart(5, "0")}\r\n`).join(""));
+  const sha = (b: Buffer) => createHash("sha256").update(b).digest("hex");
+  assert.equal(tee.length, expected.length);
+  assert.equal(sha(tee), sha(expected));
 });
