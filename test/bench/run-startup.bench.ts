@@ -17,6 +17,7 @@ interface Pair {
   readonly runtime: string;
   readonly corral: readonly string[];
   readonly floor: readonly string[];
+  readonly env?: Record<string, string>;
 }
 
 const pairs: Pair[] = [
@@ -24,6 +25,13 @@ const pairs: Pair[] = [
     runtime: "node",
     corral: [process.execPath, path.join(repo, "dist", "corral.mjs"), "run", "--", "true"],
     floor: [process.execPath, "-e", "require('child_process').spawnSync('true')"],
+  },
+  {
+    // The pure JavaScript backend: what run costs without the guardian's exec.
+    runtime: "node, CORRAL_GUARDIAN=never",
+    corral: [process.execPath, path.join(repo, "dist", "corral.mjs"), "run", "--", "true"],
+    floor: [process.execPath, "-e", "require('child_process').spawnSync('true')"],
+    env: { CORRAL_GUARDIAN: "never" },
   },
   {
     runtime: "bun",
@@ -38,9 +46,13 @@ const pairs: Pair[] = [
 ];
 
 /** Wall-clock ms of one run; throws when the command fails (a broken bench is not a fast one). */
-function once(argv: readonly string[]): number {
+function once(argv: readonly string[], env: Record<string, string> = {}): number {
   const started = performance.now();
-  const r = spawnSync(argv[0] as string, argv.slice(1), { cwd: repo, stdio: ["ignore", "ignore", "pipe"] });
+  const r = spawnSync(argv[0] as string, argv.slice(1), {
+    cwd: repo,
+    stdio: ["ignore", "ignore", "pipe"],
+    env: { ...process.env, ...env },
+  });
   const ms = performance.now() - started;
   if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`);
   return ms;
@@ -56,12 +68,12 @@ let failures = 0;
 for (const pair of pairs) {
   try {
     // Untimed warm-up: fills the page cache and Deno's transpile cache.
-    once(pair.corral);
+    once(pair.corral, pair.env);
     once(pair.floor);
     const corral: number[] = [];
     const floor: number[] = [];
     for (let i = 0; i < RUNS; i++) {
-      corral.push(once(pair.corral));
+      corral.push(once(pair.corral, pair.env));
       floor.push(once(pair.floor));
     }
     corral.sort((a, b) => a - b);
@@ -69,10 +81,11 @@ for (const pair of pairs) {
     const cMed = quantile(corral, 0.5);
     const fMed = quantile(floor, 0.5);
     process.stdout.write(
-      `  ${pair.runtime.padEnd(5)} corral run -- true  median ${fmt(cMed)}  p90 ${fmt(quantile(corral, 0.9))}\n` +
-        `  ${"".padEnd(5)} bare spawn floor     median ${fmt(fMed)}  p90 ${fmt(quantile(floor, 0.9))}\n` +
-        `  ${"".padEnd(5)} over the floor: ${fmt(cMed - fMed)} (median), ratio ${(cMed / fMed).toFixed(2)}x` +
-        (pair.runtime === "node" ? ` (aim <= 25 ms)` : "") + "\n",
+      `  ${pair.runtime}\n` +
+        `    corral run -- true  median ${fmt(cMed)}  p90 ${fmt(quantile(corral, 0.9))}\n` +
+        `    bare spawn floor    median ${fmt(fMed)}  p90 ${fmt(quantile(floor, 0.9))}\n` +
+        `    over the floor: ${fmt(cMed - fMed)} (median), ratio ${(cMed / fMed).toFixed(2)}x` +
+        (pair.runtime.startsWith("node") ? ` (aim <= 25 ms)` : "") + "\n",
     );
   } catch (error) {
     failures++;
