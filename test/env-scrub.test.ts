@@ -55,6 +55,8 @@ test("--no-scrub passes everything; --clear-env passes only kept and set names",
   const cleared = buildChildEnv({ base, ...defaults, clear: true, keepNames: ["PATH"], set: [{ name: "A", value: "1" }] });
   assert.deepEqual(cleared.env, { PATH: "/usr/bin:/bin", A: "1" });
   assert.equal(cleared.cleared, 9);
+  const globbed = buildChildEnv({ base, ...defaults, clear: true, keepNames: ["*_TOKEN", "HOME"] });
+  assert.deepEqual(globbed.env, { HOME: "/home/x", GITHUB_TOKEN: "ghp_secret" });
 });
 
 test("name patterns are globs: * is any run, other characters literal", () => {

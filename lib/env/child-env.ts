@@ -12,7 +12,7 @@ export interface ChildEnvOptions {
   readonly scrubPatterns: readonly string[];
   /** Name globs kept even when a scrub pattern matches (config `env.keep`). */
   readonly keepPatterns?: readonly string[];
-  /** `--keep-env NAME`: kept from `base` whatever else applies (also with `clear`). */
+  /** `--keep-env NAME` (or a glob): kept from `base` whatever else applies (also with `clear`). */
   readonly keepNames?: readonly string[];
   /** False for `--no-scrub`: pass `base` whole. */
   readonly scrub?: boolean;
@@ -35,13 +35,13 @@ export interface ChildEnv {
 export function buildChildEnv(options: ChildEnvOptions): ChildEnv {
   const scrub = new NamePatterns(options.scrubPatterns);
   const keep = new NamePatterns(options.keepPatterns ?? []);
-  const keepNames = new Set(options.keepNames ?? []);
+  const keepNames = new NamePatterns(options.keepNames ?? []);
   const env: Record<string, string> = {};
   const dropped: string[] = [];
   let cleared = 0;
   for (const [name, value] of Object.entries(options.base)) {
     if (value === undefined) continue;
-    if (keepNames.has(name)) {
+    if (keepNames.matches(name)) {
       env[name] = value;
     } else if (options.clear === true) {
       cleared += 1;
