@@ -45,17 +45,61 @@ const pairs: Pair[] = [
   },
 ];
 
-/** Wall-clock ms of one run; throws when the command fails (a broken bench is not a fast one). */
-function once(argv: readonly string[], env: Record<string, string> = {}): number {
-  const started = performance.now();
-  const r = spawnSync(argv[0] as string, argv.slice(1), {
+interface Sample {
+  readonly wallMs: number;
+  /** CPU time (user + sys) of the whole process tree: steadier than wall time on a busy machine. */
+  readonly cpuMs: number | undefined;
+}
+
+// python3 times the runs when it is there (CI installs it): getrusage of the
+// waited-for children gives each run's CPU time, which Node's spawn cannot.
+const TIMER_PY = `
+import json, os, resource, subprocess, sys, time
+runs, cmds = json.loads(sys.argv[1])
+out = [[] for _ in cmds]
+for i in range(runs + 1):
+    for j, (argv, env) in enumerate(cmds):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        t = time.perf_counter()
+        r = subprocess.run(argv, env={**os.environ, **env}, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = (time.perf_counter() - t) * 1000
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if r.returncode != 0:
+            sys.exit(" ".join(argv) + " exited " + str(r.returncode) + ": " + r.stderr.decode(errors="replace").strip())
+        cpu = ((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)) * 1000
+        if i > 0: out[j].append([wall, cpu])  # run 0 warms the page cache and Deno's transpile cache
+print(json.dumps(out))
+`;
+
+/** N interleaved samples of each command (one untimed warm-up first); throws when one fails. */
+function sample(cmds: readonly { argv: readonly string[]; env: Record<string, string> }[]): Sample[][] {
+  const py = spawnSync("python3", ["-c", TIMER_PY, JSON.stringify([RUNS, cmds.map((c) => [c.argv, c.env])])], {
     cwd: repo,
-    stdio: ["ignore", "ignore", "pipe"],
-    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 1 << 24,
   });
-  const ms = performance.now() - started;
-  if (r.status !== 0) throw new Error(`${argv.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`);
-  return ms;
+  if (py.error === undefined && py.status === 0) {
+    return (JSON.parse(String(py.stdout)) as [number, number][][]).map((runs) =>
+      runs.map(([wallMs, cpuMs]) => ({ wallMs, cpuMs }))
+    );
+  }
+  if (py.error === undefined) throw new Error(String(py.stderr).trim());
+  // No python3: wall time only.
+  const out: Sample[][] = cmds.map(() => []);
+  for (let i = 0; i <= RUNS; i++) {
+    cmds.forEach((c, j) => {
+      const started = performance.now();
+      const r = spawnSync(c.argv[0] as string, c.argv.slice(1), {
+        cwd: repo,
+        stdio: ["ignore", "ignore", "pipe"],
+        env: { ...process.env, ...c.env },
+      });
+      const wallMs = performance.now() - started;
+      if (r.status !== 0) throw new Error(`${c.argv.join(" ")} exited ${r.status ?? r.signal}: ${String(r.stderr).trim()}`);
+      if (i > 0) out[j]?.push({ wallMs, cpuMs: undefined });
+    });
+  }
+  return out;
 }
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -67,26 +111,28 @@ process.stdout.write(`run-startup: N=${RUNS} each (load average ${readFileSync("
 let failures = 0;
 for (const pair of pairs) {
   try {
-    // Untimed warm-up: fills the page cache and Deno's transpile cache.
-    once(pair.corral, pair.env);
-    once(pair.floor);
-    const corral: number[] = [];
-    const floor: number[] = [];
-    for (let i = 0; i < RUNS; i++) {
-      corral.push(once(pair.corral, pair.env));
-      floor.push(once(pair.floor));
+    const [corral, floor] = sample([{ argv: pair.corral, env: pair.env ?? {} }, { argv: pair.floor, env: {} }]) as [
+      Sample[],
+      Sample[],
+    ];
+    const stats = (samples: Sample[], key: "wallMs" | "cpuMs") => {
+      const sorted = samples.map((x) => x[key] ?? NaN).sort((a, b) => a - b);
+      return { median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9) };
+    };
+    const cw = stats(corral, "wallMs");
+    const fw = stats(floor, "wallMs");
+    let report = `  ${pair.runtime}\n` +
+      `    corral run -- true  wall median ${fmt(cw.median)}  p90 ${fmt(cw.p90)}\n` +
+      `    bare spawn floor    wall median ${fmt(fw.median)}  p90 ${fmt(fw.p90)}\n` +
+      `    over the floor: ${fmt(cw.median - fw.median)} wall (median), ratio ${(cw.median / fw.median).toFixed(2)}x` +
+      (pair.runtime.startsWith("node") ? ` (aim <= 25 ms)` : "") + "\n";
+    if (corral[0]?.cpuMs !== undefined) {
+      const cc = stats(corral, "cpuMs");
+      const fc = stats(floor, "cpuMs");
+      report += `    CPU time (user+sys) median: corral ${fmt(cc.median)}, floor ${fmt(fc.median)}, ` +
+        `over the floor ${fmt(cc.median - fc.median)}\n`;
     }
-    corral.sort((a, b) => a - b);
-    floor.sort((a, b) => a - b);
-    const cMed = quantile(corral, 0.5);
-    const fMed = quantile(floor, 0.5);
-    process.stdout.write(
-      `  ${pair.runtime}\n` +
-        `    corral run -- true  median ${fmt(cMed)}  p90 ${fmt(quantile(corral, 0.9))}\n` +
-        `    bare spawn floor    median ${fmt(fMed)}  p90 ${fmt(quantile(floor, 0.9))}\n` +
-        `    over the floor: ${fmt(cMed - fMed)} (median), ratio ${(cMed / fMed).toFixed(2)}x` +
-        (pair.runtime.startsWith("node") ? ` (aim <= 25 ms)` : "") + "\n",
-    );
+    process.stdout.write(report);
   } catch (error) {
     failures++;
     process.stdout.write(`  ${pair.runtime}: ${(error as Error).message}\n`);
