@@ -1,30 +1,45 @@
-// The `sessions` id source for shell completion: asks a running agent for
-// its sessions. Never starts one (a plain connect, no auto-start), and gives
-// up after a short deadline so a stuck agent cannot hang the shell.
+// The id sources for shell completion: ask a running agent for its sessions
+// or jobs. Never starts one (a plain connect, no auto-start), and gives up
+// after a short deadline so a stuck agent cannot hang the shell.
 import { AgentClient } from "../lib/agent/client.ts";
 import { socketPath } from "../lib/agent/state-dir.ts";
+import { jobLabel } from "../lib/jobs/job-info.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 const DEADLINE_MS = 1500;
 
-/** Session ids and names (either one addresses a session), in list order. */
-export async function sessionIds(env: Env): Promise<readonly string[]> {
+async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]>): Promise<readonly string[]> {
   let client: AgentClient | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const ask = async (): Promise<readonly string[]> => {
-    client = await AgentClient.open(socketPath(env));
-    await client.hello();
-    const { sessions } = await client.call({ op: "list" });
-    return [...new Set(sessions.flatMap((s) => (s.name === null ? [s.session] : [s.name, s.session])))];
-  };
   const late = new Promise<readonly string[]>((resolve) => {
     timer = setTimeout(() => resolve([]), DEADLINE_MS);
   });
+  const answer = (async () => {
+    client = await AgentClient.open(socketPath(env));
+    await client.hello();
+    return [...new Set(await ask(client))];
+  })();
   try {
-    return await Promise.race([ask(), late]);
+    return await Promise.race([answer, late]);
   } finally {
     clearTimeout(timer);
     client?.close();
   }
+}
+
+/** Session names and ids (either one addresses a session), in list order. */
+export function sessionIds(env: Env): Promise<readonly string[]> {
+  return askAgent(env, async (client) => {
+    const { sessions } = await client.call({ op: "list" });
+    return sessions.flatMap((s) => (s.name === null ? [s.session] : [s.name, s.session]));
+  });
+}
+
+/** Job ids as `%N`, and job names, in table order. */
+export function jobIds(env: Env): Promise<readonly string[]> {
+  return askAgent(env, async (client) => {
+    const { jobs } = await client.call({ op: "jobs" });
+    return jobs.flatMap((j) => (j.name === null ? [jobLabel(j.id)] : [jobLabel(j.id), j.name]));
+  });
 }

@@ -3,8 +3,8 @@
 // a line). Kept here, apart from the generators, so the AGENT and JOBS work
 // can plug in real sources without touching the scripts.
 //
-// How to plug in a source (AGENT: sessions, JOBS: jobs):
-//   sessions: async (env) => (await import("../lib/agent/<file>.ts")).listSessionIds(env),
+// How to plug in a source (a new kind, or a new way to list one):
+//   sessions: async (env) => (await import("./completion-agent-ids.ts")).sessionIds(env),
 // Rules for a source: import lazily (as above); NEVER start the agent (if its
 // socket does not answer, return []); answer within about a second; print
 // nothing. Errors are swallowed: completion must stay silent.
@@ -23,10 +23,10 @@ export const ID_KINDS: readonly IdKind[] = ["sessions", "jobs"];
 /** Returns the ids currently known (session names/ids, `%N` job ids). */
 export type IdSource = (env: Env) => Promise<readonly string[]>;
 
-/** The sources; `jobs` gives [] until the job table registers a real one. */
+/** The sources: both ask a running agent (cli/completion-agent-ids.ts). */
 export const ID_SOURCES: Record<IdKind, IdSource> = {
-  sessions: async (env) => (await import("./completion-session-ids.ts")).sessionIds(env),
-  jobs: () => Promise.resolve([]),
+  sessions: async (env) => (await import("./completion-agent-ids.ts")).sessionIds(env),
+  jobs: async (env) => (await import("./completion-agent-ids.ts")).jobIds(env),
 };
 
 /**
@@ -35,9 +35,7 @@ export const ID_SOURCES: Record<IdKind, IdSource> = {
  * all of an array), `"<command path> --flag"` a flag.
  */
 export const ID_PARAMETERS: Readonly<Record<string, IdKind>> = {
-  "fg 0": "jobs",
-  "bg 0": "jobs",
-  "collect --job": "jobs",
+  // Empty while every id parameter's placeholder says `session` or `job`.
 };
 
 /** Placeholders that mark an id parameter (compared case-insensitively). */

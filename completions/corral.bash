@@ -16,8 +16,8 @@ _corral_children() {
 _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
-    "run") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--keep-env' '--leave-running' '--no-scrub' '--scrub' '--timeout' '--help' '-h' ;;
-    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--spill' '--timeout' '--help' '-h' ;;
+    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
+    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--head-bytes' '--job' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
     "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
     "pty send") printf '%s\n' '--key' '--socket' '--stdin' '--help' '-h' ;;
@@ -27,11 +27,11 @@ _corral_flags() {
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;
-    "jobs") printf '%s\n' '--help' '-h' ;;
-    "fg") printf '%s\n' '--help' '-h' ;;
-    "bg") printf '%s\n' '--help' '-h' ;;
-    "reap") printf '%s\n' '--help' '-h' ;;
-    "probe") printf '%s\n' '--help' '-h' ;;
+    "jobs") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "fg") printf '%s\n' '--socket' '--help' '-h' ;;
+    "bg") printf '%s\n' '--socket' '--help' '-h' ;;
+    "reap") printf '%s\n' '--all' '--grace' '--json' '--socket' '--help' '-h' ;;
+    "probe") printf '%s\n' '--json' '--help' '-h' ;;
     "agent") printf '%s\n' '--help' '-h' ;;
     "agent start") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "agent stop") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
@@ -48,15 +48,23 @@ _corral_value_kind() {
     "run --env") echo 'any' ;;
     "run --facts") echo 'file' ;;
     "run --grace") echo 'any' ;;
+    "run --head-bytes") echo 'any' ;;
     "run --keep-env") echo 'any' ;;
+    "run --max-bytes") echo 'any' ;;
+    "run --name") echo 'any' ;;
+    "run --socket") echo 'file' ;;
+    "run --spill") echo 'file' ;;
     "run --timeout") echo 'any' ;;
     "collect --cwd") echo 'dir' ;;
     "collect --env") echo 'any' ;;
     "collect --facts") echo 'file' ;;
+    "collect --from") echo 'any' ;;
     "collect --grace") echo 'any' ;;
     "collect --head-bytes") echo 'any' ;;
+    "collect --job") echo 'jobs' ;;
     "collect --keep-env") echo 'any' ;;
     "collect --max-bytes") echo 'any' ;;
+    "collect --socket") echo 'file' ;;
     "collect --spill") echo 'file' ;;
     "collect --timeout") echo 'any' ;;
     "pty open --cols") echo 'any' ;;
@@ -82,6 +90,11 @@ _corral_value_kind() {
     "pty close --socket") echo 'file' ;;
     "pty list --socket") echo 'file' ;;
     "pty attach --socket") echo 'file' ;;
+    "jobs --socket") echo 'file' ;;
+    "fg --socket") echo 'file' ;;
+    "bg --socket") echo 'file' ;;
+    "reap --grace") echo 'any' ;;
+    "reap --socket") echo 'file' ;;
     "agent start --socket") echo 'file' ;;
     "agent stop --socket") echo 'file' ;;
     "agent status --socket") echo 'file' ;;
@@ -105,6 +118,8 @@ _corral_positional_kind() {
     "pty resize 0") echo 'sessions' ;;
     "pty close 0") echo 'sessions' ;;
     "pty attach 0") echo 'sessions' ;;
+    "fg 0") echo 'jobs' ;;
+    "bg 0") echo 'jobs' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;
   esac
 }

@@ -89,21 +89,17 @@ test("bash: subcommands, flags per command, enum values, files, ids", async () =
   });
 });
 
-test("bash: the id hook offers what `corral completions --ids` prints", async (t) => {
+test("bash: the id hook offers what `corral completions --ids` prints", async () => {
   const file = await script("bash");
-  // Ids are offered wherever a session or job id goes; which commands take
-  // them depends on what the AGENT and JOBS work has defined so far.
   const bash = (words: string[]) =>
     runShell(["bash", "--norc", "--noprofile"], `source '${file}'
 COMP_WORDS=(corral ${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length}; COMPREPLY=(); _corral
 printf '%s\\n' "\${COMPREPLY[@]}"
-_corral_offer jobs ''; printf '%s\\n' "\${COMPREPLY[@]}"
-_corral_offer sessions 'w'; printf '%s\\n' "\${COMPREPLY[@]}"
 `).split("\n").filter((l) => l !== "");
-  assert.deepEqual(bash(["config", "--json", "x"]), ["%1", "%2", "web"]);
-  const fgTakesJob = (await corral(["completions", "bash"])).stdout.toString().includes('"fg 0")');
-  if (!fgTakesJob) t.diagnostic("fg has no positional yet: only the hook itself was checked");
-  else assert.deepEqual(bash(["fg", ""]).slice(0, 2), ["%1", "%2"]);
+  assert.deepEqual(bash(["fg", ""]), ["%1", "%2"]);
+  assert.deepEqual(bash(["collect", "--job", "%2"]), ["%2"]);
+  assert.deepEqual(bash(["pty", "send", "w"]), ["web"]);
+  assert.deepEqual(bash(["pty", "resize", "web", ""]), []);
 });
 
 test("corral completions --ids: one id a line, exit 0, nothing on stderr", async () => {
