@@ -4,8 +4,8 @@
 // what differs is kept here so callers never branch on the runtime.
 import process from "node:process";
 
-/** Sends `signal` to every member of process group `pgid`; false when none is left. */
-export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+/** Sends `signal` (0: only probe) to every member of group `pgid`; false when none is left. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   try {
     process.kill(-pgid, signal);
     return true;

@@ -24,7 +24,9 @@ export interface TerminateOptions {
 
 /** Terminates every member of group `pgid`; see the file comment for the steps. */
 export async function terminateGroup(pgid: number, options: TerminateOptions): Promise<TerminationReport> {
-  if (groupMembers(pgid).length === 0) return { forced: false, uncertain: [] };
+  // kill(-pgid, 0) failing means no member at all, not even a zombie: the
+  // common case after a clean exit, answered without reading /proc.
+  if (!signalGroup(pgid, 0) || groupMembers(pgid).length === 0) return { forced: false, uncertain: [] };
   signalGroup(pgid, options.signal ?? "SIGTERM");
   signalGroup(pgid, "SIGCONT");
   if (await waitGroupGone(pgid, options.graceMs)) return { forced: false, uncertain: [] };
