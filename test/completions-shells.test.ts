@@ -48,9 +48,13 @@ function runShell(argv: string[], input: string): string {
   return result.stdout;
 }
 
+const rootNames = (rootRoutes as unknown as RouteMap<CommandContext>).getAllEntries()
+  .filter((e) => !e.hidden)
+  .map((e) => e.name["convert-camel-to-kebab"]);
+
 /** Cases: the words typed (last one is being completed) and what must be offered. */
 const CASES: [string[], string[]][] = [
-  [["co"], ["collect", "completions", "config", "connect"]],
+  [["co"], rootNames.filter((name) => name.startsWith("co"))],
   [["collect", "--m"], ["--max-bytes", "--merge"]],
   [["collect", "--json", "--he"], ["--head-bytes", "--help"]],
   [["completions", ""], ["bash", "zsh", "fish"]],
@@ -59,10 +63,6 @@ const CASES: [string[], string[]][] = [
   [["run", "--cwd", "sub"], ["subdir"]],
   [["config", "--"], ["--json", "--path", "--help"]],
 ];
-
-const rootNames = (rootRoutes as unknown as RouteMap<CommandContext>).getAllEntries()
-  .filter((e) => !e.hidden)
-  .map((e) => e.name["convert-camel-to-kebab"]);
 
 function sorted(list: readonly string[]): string[] {
   return [...new Set(list)].sort();
