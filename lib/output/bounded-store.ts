@@ -14,7 +14,7 @@ export interface BoundedStoreOptions {
   readonly tailBytes: number;
   /** File that receives the whole stream, byte-exact; created or truncated. */
   readonly spillPath?: string | undefined;
-  /** Spill bytes queued in memory above which write() asks the producer to pause. Default 8 MiB. */
+  /** Spill bytes queued in memory above which write() asks the producer to pause. Default 4 MiB. */
   readonly highWaterMark?: number;
 }
 
@@ -23,7 +23,9 @@ interface Follower {
   readonly resolve: () => void;
 }
 
-const DEFAULT_HIGH_WATER = 8 * 1024 * 1024;
+// Small enough to keep collect's RSS well under 100 MB beside Node's own
+// not-yet-collected read buffers, big enough for writev batches of ~1 MiB.
+const DEFAULT_HIGH_WATER = 4 * 1024 * 1024;
 
 /** Per-stream bounded output store; see README "Bounded output". */
 export class BoundedStore {
