@@ -2,6 +2,7 @@
 // the PTY produced. Loaded lazily (dynamic import) so `run`/`collect` never
 // pay for the emulator. Reads wait on xterm's write callback, never a sleep.
 import type { IMarker, Terminal } from "@xterm/headless";
+import { ParseBatcher } from "./parse-batcher.ts";
 import { clampScrollback } from "./screen-size.ts";
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
 
@@ -40,6 +41,7 @@ export class Screen {
   #waiters: { target: number; resolve: () => void }[] = [];
   #parsedListeners = new Set<() => void>();
   #paused = false;
+  #batcher: ParseBatcher;
   #cursorVisible = true;
   #title = "";
   readonly scrollback: number;
@@ -48,6 +50,7 @@ export class Screen {
     this.#term = term;
     this.#options = options;
     this.scrollback = scrollback;
+    this.#batcher = new ParseBatcher(term, scrollback, (bytes) => this.#parsedUpTo(bytes));
     term.onData((data) => options.onReply(data));
     term.onBinary((data) => options.onReply(data));
     term.onTitleChange((title) => {
@@ -90,7 +93,7 @@ export class Screen {
   feed(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.#fed += bytes.length;
-    this.#term.write(bytes, () => this.#parsedUpTo(bytes.length));
+    this.#batcher.push(bytes);
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);
@@ -114,7 +117,9 @@ export class Screen {
   /** Resolves once every byte fed so far has been parsed (the read barrier). */
   settled(): Promise<void> {
     if (this.#parsed >= this.#fed) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ target: this.#fed, resolve }));
+    const done = new Promise<void>((resolve) => this.#waiters.push({ target: this.#fed, resolve }));
+    this.#batcher.flush(); // a reader is waiting: do not wait for the next turn
+    return done;
   }
 
   /** True when every byte fed so far is parsed. */
@@ -195,6 +200,7 @@ export class Screen {
   }
 
   dispose(): void {
+    this.#batcher.dispose();
     for (const w of this.#waiters) w.resolve();
     this.#waiters = [];
     this.#parsedListeners.clear();

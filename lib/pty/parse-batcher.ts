@@ -1,0 +1,98 @@
+// Feeding xterm in batches: output that arrives while a batch is being parsed
+// waits and goes in as the next batch, so under a flood each write is large
+// (xterm's per-write cost is paid rarely) and text certain to scroll out of a
+// batch is skipped (scroll-skip.ts). A quiet session's output is written on
+// the next turn of the event loop, so reads and waits see it at once.
+import { setImmediate } from "node:timers";
+import type { Terminal } from "@xterm/headless";
+import { type SkipContext, skipScrolledOut } from "./scroll-skip.ts";
+
+/** Writes PTY output into one xterm terminal, one batch in flight at a time. */
+export class ParseBatcher {
+  #pending: Uint8Array[] = [];
+  #pendingBytes = 0;
+  #inflightBytes = 0;
+  #scheduled = false;
+  #previousByte = -1;
+  #disposed = false;
+
+  constructor(
+    private readonly term: Terminal,
+    private readonly scrollback: number,
+    /** Called when a batch is parsed, with how many received bytes it held. */
+    private readonly onParsed: (bytes: number) => void,
+  ) {}
+
+  /** Bytes received and not yet parsed (queued or in flight). */
+  get unparsedBytes(): number {
+    return this.#pendingBytes + this.#inflightBytes;
+  }
+
+  push(bytes: Uint8Array): void {
+    this.#pending.push(bytes);
+    this.#pendingBytes += bytes.length;
+    if (this.#inflightBytes === 0 && !this.#scheduled) {
+      this.#scheduled = true;
+      setImmediate(() => {
+        this.#scheduled = false;
+        this.flush();
+      });
+    }
+  }
+
+  /** Starts parsing what is queued now, unless a batch is in flight (it follows that one). */
+  flush(): void {
+    if (this.#disposed || this.#inflightBytes > 0 || this.#pendingBytes === 0) return;
+    const raw = this.#pending.length === 1 ? this.#pending[0] as Uint8Array : concat(this.#pending, this.#pendingBytes);
+    this.#pending = [];
+    this.#inflightBytes = this.#pendingBytes;
+    this.#pendingBytes = 0;
+    const context = skipContext(this.term, this.scrollback, this.#previousByte);
+    const batch = context === undefined ? raw : skipScrolledOut(raw, context);
+    this.#previousByte = raw[raw.length - 1] ?? -1;
+    this.term.write(batch, () => {
+      const parsed = this.#inflightBytes;
+      this.#inflightBytes = 0;
+      this.onParsed(parsed);
+      this.flush();
+    });
+  }
+
+  dispose(): void {
+    this.#disposed = true;
+    this.#pending = [];
+  }
+}
+
+function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+// deno-lint-ignore no-explicit-any -- xterm keeps its parser and scroll region on a private core
+type XtermCore = any;
+
+// The parser state and scroll region live on xterm's private core; when a
+// future xterm moves them, skipping switches itself off (never guesses).
+function skipContext(term: Terminal, scrollback: number, previousByte: number): SkipContext | undefined {
+  const core = (term as unknown as { _core?: XtermCore })._core;
+  const parser = core?._inputHandler?._parser;
+  const table = parser?._transitions?.table;
+  const buffer = core?.buffer;
+  if (!(table instanceof Uint8Array) || typeof parser.currentState !== "number" || typeof buffer?.scrollTop !== "number") {
+    return undefined;
+  }
+  return {
+    table,
+    state: parser.currentState,
+    fullScrollRegion: buffer.scrollTop === 0 && buffer.scrollBottom === term.rows - 1 && !term.modes.reverseWraparoundMode,
+    rows: term.rows,
+    keepLines: term.rows + scrollback,
+    previousByte,
+  };
+}
