@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { BoundedStore, SpillError } from "../lib/output/bounded-store.ts";
 import { feedStore } from "../lib/output/stream-feed.ts";
+import { waitFor } from "./support/wait.ts";
 
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
@@ -142,4 +143,21 @@ test("a child's pipe pumped through feedStore spills byte-exact with bounded mem
   assert.equal(sha256(readFileSync(spill)), sha256(readFileSync(big)));
   assert.equal(store.totalBytes, 24 * 1024 * 1024);
   assert.ok(maxMemory <= 64 * 1024 + 1024 * 1024 + 1024 * 1024 + 256 * 1024, `memory bounded (${maxMemory})`);
+});
+
+test("a spill that fails mid-stream (disk full) stops spilling, keeps head and tail, and close() says so", async () => {
+  // /dev/full opens fine and fails every write with ENOSPC.
+  const store = await BoundedStore.open({ headBytes: 4, tailBytes: 4, spillPath: "/dev/full", highWaterMark: 1024 });
+  store.write(new Uint8Array([1, 2, 3, 4, 5, 6]));
+  await waitFor(() => store.spillError !== null, { what: "the spill write to fail" });
+  assert.equal(store.spillError?.code, "ENOSPC");
+  assert.match(store.spillError?.message ?? "", /cannot write spill file \/dev\/full: no space left/);
+  // Later writes are kept in memory only and never ask the producer to pause.
+  for (let i = 0; i < 100; i++) assert.equal(store.write(new Uint8Array(4096).fill(7)), true);
+  assert.ok(store.memoryBytes <= 8);
+  assert.deepEqual(await store.readThrough(5, 1), { kind: "lost", offset: 5, retainedFrom: store.totalBytes - 4, spill: "/dev/full" });
+  await assert.rejects(store.close(), (err: unknown) => err instanceof SpillError && err.code === "ENOSPC");
+  await assert.rejects(store.close(), SpillError, "close is idempotent: the same answer");
+  assert.deepEqual(store.snapshot().head, new Uint8Array([1, 2, 3, 4]));
+  assert.deepEqual(store.snapshot().tail, new Uint8Array([7, 7, 7, 7]));
 });
