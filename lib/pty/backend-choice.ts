@@ -1,9 +1,16 @@
 // The one place that decides which PTY backend a session gets: the guardian
 // when it is built (no output lost at exit, stop/continue, census terminate),
 // else node-pty. Tests and `probe` can ask for one by name.
-import type { PtyBackend, PtyBackendName } from "./backend.ts";
+import { type PtyBackend, type PtyBackendName, PtySpawnError } from "./backend.ts";
 import { createGuardianBackend, guardianAvailable } from "./guardian-backend.ts";
 import { nodePtyBackend } from "./node-pty-backend.ts";
+import { currentRuntime } from "../runtime/self-command.ts";
+
+// node-pty's native addon loads under Bun but its sessions die at once
+// (its tty.ReadStream on the master fd is not supported there): Bun needs the guardian.
+function nodePtyWorksHere(): boolean {
+  return currentRuntime() !== "bun";
+}
 
 /** "auto" picks the guardian when available, else node-pty. */
 export type PtyBackendPreference = "auto" | PtyBackendName;
@@ -17,11 +24,14 @@ export interface BackendChoiceOptions {
 export function choosePtyBackend(preference: PtyBackendPreference = "auto", options: BackendChoiceOptions = {}): Promise<PtyBackend> {
   switch (preference) {
     case "auto":
-      return Promise.resolve(guardianAvailable() ? createGuardianBackend(options.stateDir) : nodePtyBackend);
+      if (guardianAvailable()) return Promise.resolve(createGuardianBackend(options.stateDir));
+      if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", "under Bun, terminal sessions need the guardian; build it with make -C native"));
+      return Promise.resolve(nodePtyBackend);
     case "guardian":
-      if (!guardianAvailable()) return Promise.reject(new Error("the guardian is not built (make -C native); use node-pty"));
+      if (!guardianAvailable()) return Promise.reject(new PtySpawnError("backend_unavailable", "the guardian is not built (make -C native); use node-pty"));
       return Promise.resolve(createGuardianBackend(options.stateDir));
     case "node-pty":
+      if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", "node-pty does not work under Bun; use the guardian"));
       return Promise.resolve(nodePtyBackend);
   }
 }
