@@ -187,3 +187,28 @@ test("an AbortSignal terminates the tree (not a timeout); a stopped child still 
   assert.equal(facts.signal, "SIGTERM");
   assert.equal(exitStatusOf(facts), 143);
 });
+
+test("a slow sink is not a held pipe: time paused on the sink does not use up the grace", async () => {
+  // The sink refuses more after each chunk and drains only after three
+  // graces: all output must still arrive, and outputComplete stay true.
+  const grace = 200;
+  const chunks: Buffer[] = [];
+  const slow: ByteSink = {
+    write(chunk) {
+      chunks.push(Buffer.from(chunk));
+      return false;
+    },
+    onDrain(listener) {
+      setTimeout(listener, grace * 3);
+    },
+  };
+  const child = await supervise({
+    argv: ["sh", "-c", "head -c 300000 /dev/zero"],
+    env,
+    stdout: { sink: slow },
+    graceMs: grace,
+  });
+  const { facts } = await child.exited;
+  assert.equal(facts.outputComplete, true);
+  assert.equal(Buffer.concat(chunks).length, 300000);
+});

@@ -9,6 +9,7 @@ export class OutputPump {
   readonly ended: Promise<void>;
   readonly #stream: Readable;
   #atEof = false;
+  #waitingOnSink = false;
 
   constructor(stream: Readable, sink: ByteSink | null) {
     this.#stream = stream;
@@ -20,13 +21,12 @@ export class OutputPump {
       this.#atEof = true;
     });
     if (sink !== null) {
-      let paused = false;
       stream.on("data", (chunk: Uint8Array) => {
-        if (sink.write(chunk) || paused) return;
-        paused = true;
+        if (sink.write(chunk) || this.#waitingOnSink) return;
+        this.#waitingOnSink = true;
         stream.pause();
         sink.onDrain(() => {
-          paused = false;
+          this.#waitingOnSink = false;
           stream.resume();
         });
       });
@@ -37,22 +37,44 @@ export class OutputPump {
     return this.#atEof;
   }
 
+  /** Paused because the sink is full: corral, not the writer, is the bottleneck. */
+  get waitingOnSink(): boolean {
+    return this.#waitingOnSink;
+  }
+
   /** Stops reading a pipe someone else still holds, so corral can return. */
   abandon(): void {
     if (!this.#atEof) this.#stream.destroy();
   }
 }
 
-/** Resolves true when every pump reached EOF within `ms`, else false. */
+// How often the EOF wait re-checks whether a sink is holding the pumps up.
+const EOF_TICK_MS = 25;
+
+/**
+ * Resolves true when every pump reached EOF within `ms`, else false. Time
+ * spent paused on a full sink (a slow spill disk) does not count: the grace
+ * is for a writer that keeps the pipe open, not for corral's own backlog.
+ */
 export async function waitForEof(pumps: readonly OutputPump[], ms: number): Promise<boolean> {
-  if (pumps.every((p) => p.atEof)) return true;
+  const all = Promise.all(pumps.map((p) => p.ended)).then(() => true as const);
+  let left = ms;
+  while (!pumps.every((p) => p.atEof)) {
+    if (left <= 0) return false;
+    const started = performance.now();
+    if (await raceDelay(all, Math.min(left, EOF_TICK_MS))) return true;
+    if (!pumps.some((p) => p.waitingOnSink)) left -= performance.now() - started;
+  }
+  return true;
+}
+
+async function raceDelay(done: Promise<true>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const expired = new Promise<false>((resolve) => {
     timer = setTimeout(() => resolve(false), ms);
   });
-  const all = Promise.all(pumps.map((p) => p.ended)).then(() => true as const);
   try {
-    return await Promise.race([all, expired]);
+    return await Promise.race([done, expired]);
   } finally {
     clearTimeout(timer);
   }
