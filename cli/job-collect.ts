@@ -52,13 +52,17 @@ async function readJob(ctx: CorralContext, client: AgentClient, id: string, from
   let offset = from;
   let job: JobInfo | undefined;
   let target = id;
+  let pending: Uint8Array[] = [];
+  client.onBytes = (bytes) => pending.push(bytes);
   for (;;) {
-    const reply = await client.call({ op: "job-read", job: target, from: offset, maxBytes: READ_BYTES, wait: follow });
+    const reply = await client.call({ op: "job-read", job: target, from: offset, maxBytes: READ_BYTES, wait: follow, raw: true });
     job = reply.job;
     target = String(job.id); // %+ may name another job later; keep reading this one
     const read = reply.read;
     if (read.kind === "data") {
-      await writeAll(stdout, [Buffer.from(read.base64, "base64")]);
+      const chunks = read.base64 === undefined ? pending : [Buffer.from(read.base64, "base64")];
+      pending = [];
+      await writeAll(stdout, chunks);
       offset = read.nextOffset;
     } else if (read.kind === "lost") {
       const where = read.spill === null ? "the job has no spill file" : `its spill file ${read.spill} is incomplete`;

@@ -41,6 +41,8 @@ export interface JobReadRequest {
   readonly from: number;
   readonly maxBytes?: number;
   readonly wait?: boolean;
+  /** Send the bytes as one raw byte frame just before the reply, not as base64 in it (fast; for corral's own client). */
+  readonly raw?: boolean;
 }
 
 /** Attaches this connection to the job as its terminal, then continues it (`fg`). */
@@ -65,7 +67,8 @@ export type JobRequestUnion = JobStartRequest | JobsRequest | JobReadRequest | F
 
 /** One chunk of a job's output as `job-read` returns it. */
 export type JobReadReply =
-  | { readonly kind: "data"; readonly offset: number; readonly nextOffset: number; readonly base64: string }
+  /** `base64` is absent when the bytes went ahead in a raw byte frame (`raw`). */
+  | { readonly kind: "data"; readonly offset: number; readonly nextOffset: number; readonly base64?: string }
   | { readonly kind: "lost"; readonly offset: number; readonly retainedFrom: number; readonly spill: string | null }
   | { readonly kind: "pending" | "eof"; readonly offset: number };
 

@@ -43,6 +43,7 @@ export function parseJobBody(op: "job-start" | "jobs" | "job-read" | "fg" | "bg"
         from: int(o, "from", 0, Number.MAX_SAFE_INTEGER),
         maxBytes: optInt(o, "maxBytes", 1, 16 * 1024 * 1024),
         wait: bool(o, "wait"),
+        raw: bool(o, "raw"),
       });
     case "fg":
       return clean({ op, job: jobField(o), cols: optInt(o, "cols", 1, MAX_DIMENSION), rows: optInt(o, "rows", 1, MAX_DIMENSION) });

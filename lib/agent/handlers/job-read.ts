@@ -4,13 +4,20 @@
 // for bytes beyond the offset (or the job's end): `collect --job --follow`.
 import { Buffer } from "node:buffer";
 import type { AgentContext } from "../agent-context.ts";
-import { AgentError, type JobReadReply, type JobReadRequest, type ReplyBodies } from "../protocol.ts";
+import { encodeFrame } from "../../native/frame.ts";
+import { AgentError, Tag, type JobReadReply, type JobReadRequest, type ReplyBodies } from "../protocol.ts";
+import type { JobTerminalTarget } from "./job-start.ts";
 import { resolveJob } from "./job-errors.ts";
 
 const DEFAULT_READ_BYTES = 1024 * 1024;
 
 /** Reads one chunk (or the end) of a job's output. */
-export async function handleJobRead(ctx: AgentContext, request: JobReadRequest, signal: AbortSignal): Promise<ReplyBodies["job-read"]> {
+export async function handleJobRead(
+  ctx: AgentContext,
+  request: JobReadRequest,
+  signal: AbortSignal,
+  target: JobTerminalTarget,
+): Promise<ReplyBodies["job-read"]> {
   const job = resolveJob(ctx, request.job);
   const { store } = job;
   if (request.from > store.totalBytes) {
@@ -25,7 +32,13 @@ export async function handleJobRead(ctx: AgentContext, request: JobReadRequest, 
   const read = await store.readThrough(request.from, request.maxBytes ?? DEFAULT_READ_BYTES);
   let reply: JobReadReply;
   if (read.kind === "data") {
-    reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset, base64: Buffer.from(read.bytes).toString("base64") };
+    if (request.raw === true) {
+      // Ahead of the reply on the same socket: the client has the bytes when the reply arrives.
+      target.socket.write(encodeFrame(Tag.bytes, read.bytes));
+      reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset };
+    } else {
+      reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset, base64: Buffer.from(read.bytes).toString("base64") };
+    }
   } else if (read.kind === "lost") {
     reply = { kind: "lost", offset: read.offset, retainedFrom: read.retainedFrom, spill: read.spill };
   } else {
