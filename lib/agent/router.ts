@@ -56,7 +56,7 @@ export function route(ctx: AgentContext, request: Envelope, scope: RequestScope)
     case "jobs":
       return handleJobs(ctx);
     case "job-read":
-      return handleJobRead(ctx, request, scope.signal);
+      return handleJobRead(ctx, request, scope.signal, scope.connection);
     case "fg":
       return handleFg(ctx, request, scope.connection);
     case "bg":
