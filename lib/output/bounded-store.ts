@@ -139,7 +139,7 @@ export class BoundedStore {
     const spill = this.#spill;
     if (fromMemory.kind !== "lost" || spill === null || spill.error !== null) return fromMemory;
     const end = Math.min(fromMemory.retainedFrom, offset + maxBytes);
-    await spill.queueAtMost(Math.max(0, this.totalBytes - end));
+    await spill.flushedTo(end);
     if (spill.error !== null || spill.flushedBytes < end) return fromMemory;
     const bytes = await spill.readAt(offset, end - offset);
     return { kind: "data", offset, bytes, nextOffset: offset + bytes.length };

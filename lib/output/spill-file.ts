@@ -138,6 +138,13 @@ export class SpillFile {
     }
   }
 
+  /** Resolves once the first `bytes` bytes are on disk, or the queue ran dry first, or the spill failed. */
+  async flushedTo(bytes: number): Promise<void> {
+    while (this.#flushedBytes < bytes && this.#queuedBytes > 0 && this.#error === null) {
+      await new Promise<void>((resolve) => this.#progress.push(resolve));
+    }
+  }
+
   /** Resolves once everything queued is on disk (or the spill failed). */
   idle(): Promise<void> {
     if (!this.#writing) return Promise.resolve();
