@@ -147,3 +147,41 @@ test("reap after the agent was SIGKILLed finds its guardians and cleans up, with
   assert.equal(isAlive(escapee), false);
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap", "idempotent");
 });
+
+test("run --tty without a terminal on stdin still gives the command a PTY; collect --tty captures bounded", async (t) => {
+  const agent = withAgent(t, "jobs-notty");
+  const run = await agent.run(["run", "--tty", "--", "sh", "-c", "test -t 0 && test -t 1 && echo on-a-tty; stty size; exit 5"], { input: "ignored\n" });
+  assert.equal(run.code, 5, run.stderr);
+  assert.equal(run.stdout.toString(), "on-a-tty\r\n24 80\r\n");
+  const json = await agent.run(["collect", "--tty", "--json", "--", "sh", "-c", "test -t 1 && echo tty-out"]);
+  assert.equal(json.code, 0, json.stderr);
+  const report = JSON.parse(json.stdout.toString()) as { exit: { code: number }; output: { head: string; bytes: number } };
+  assert.equal(report.exit.code, 0);
+  assert.equal(report.output.head, "tty-out\r\n");
+  const bounded = await agent.run(["collect", "--tty", "--head-bytes", "5", "--max-bytes", "10", "--", "sh", "-c", "seq 1 100; exit 3"]);
+  assert.equal(bounded.code, 3);
+  assert.equal(bounded.stdout.toString(), "1\r\n2\r\n[corral: 377 bytes elided; not kept]\n\n99\r\n100\r\n");
+  assert.deepEqual(await jobs(agent), [], "foreground jobs that ended are not kept");
+});
+
+test("job flags out of place are usage errors (exit 2) naming what goes with what", async (t) => {
+  const agent = withAgent(t, "jobs-flags");
+  const cases: [string[], RegExp][] = [
+    [["run", "--name", "x", "--", "true"], /--name, --max-bytes, --head-bytes, --spill and --socket go with --bg or --tty/],
+    [["collect", "--follow", "--", "true"], /--from, --follow and --socket go with --job ID/],
+    [["collect", "--job", "%1", "--", "true"], /--job reads a job's output: give no command/],
+    [["collect", "--job", "%1", "--from", "-3"], /--from must be a byte offset/],
+    [["run", "--bg", "--timeout", "5s", "--", "true"], /--timeout does not apply to a job/],
+    [["run", "--bg", "--name", "9lives", "--", "true"], /--name must start with a letter/],
+    [["collect"], /no command given/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await agent.run(args);
+    assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message);
+    assert.equal(r.stderr.split("\n").length, 2, "one line");
+  }
+  const missing = await agent.run(["run", "--bg", "--", "/nonexistent/program"]);
+  assert.equal(missing.code, 127);
+  assert.match(missing.stderr, /^corral: \/nonexistent\/program: no such file\n$/);
+});
