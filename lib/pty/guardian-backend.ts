@@ -25,9 +25,16 @@ class GuardianPtyHandle implements PtyHandle {
   #exit: PtyExit | undefined;
   #eof = false;
   #shutdown: Promise<unknown> | undefined;
+  /** Output that arrived before onData was called (it can come in the same read as "started"). */
+  #early: Uint8Array[] = [];
+  pid = 0;
 
-  constructor(private readonly guardian: Guardian, readonly pid: number) {
-    guardian.on("output", (_stream, bytes) => this.#dataListener?.(bytes));
+  /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
+  constructor(private readonly guardian: Guardian) {
+    guardian.on("output", (_stream, bytes) => {
+      if (this.#dataListener === undefined) this.#early.push(bytes.slice());
+      else this.#dataListener(bytes);
+    });
     guardian.on("eof", () => {
       this.#eof = true;
     });
@@ -46,6 +53,8 @@ class GuardianPtyHandle implements PtyHandle {
 
   onData(listener: (bytes: Uint8Array) => void): void {
     this.#dataListener = listener;
+    for (const bytes of this.#early) listener(bytes);
+    this.#early = [];
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
@@ -117,9 +126,10 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
         { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
       );
+      const handle = new GuardianPtyHandle(guardian);
       try {
-        const started = await guardian.started;
-        return new GuardianPtyHandle(guardian, started.pid);
+        handle.pid = (await guardian.started).pid;
+        return handle;
       } catch (error) {
         guardian.detach();
         const message = error instanceof Error ? error.message : String(error);

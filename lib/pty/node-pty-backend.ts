@@ -4,6 +4,7 @@
 // the reader is paused for long (node-pty gives the master 200 ms after the
 // exit before it closes it), stop/continue is not reported, and the tree is
 // found by a /proc census rather than the guardian's subreaper.
+import { closeSync, constants, openSync } from "node:fs";
 import type { IPty } from "@lydell/node-pty";
 import {
   type PtyBackend,
@@ -15,6 +16,19 @@ import {
 } from "./backend.ts";
 import { signalName } from "../spawn/exit-facts.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
+
+// Linux discards what is still queued on a PTY master once the last slave
+// descriptor closes (reads get EIO), which loses the end of a program's
+// output. Holding a slave descriptor of our own keeps the master readable
+// until node-pty gives up on it after the exit (its 200 ms close timer).
+function holdSlave(ptsPath: string | undefined): number | undefined {
+  if (ptsPath === undefined) return undefined;
+  try {
+    return openSync(ptsPath, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
 
 type NodePtyModule = typeof import("@lydell/node-pty");
 let loaded: Promise<NodePtyModule> | undefined;
@@ -35,25 +49,33 @@ class NodePtyHandle implements PtyHandle {
   #exitListener: ((exit: PtyExit) => void) | undefined;
   #exit: PtyExit | undefined;
   #paused = false;
+  /** Output before onData was called; kept rather than dropped. */
+  #early: Uint8Array[] = [];
   /** Every pid a census has seen in this session (see terminateSession). */
   #known = new Set<number>();
 
   /** The terminal's device path (node-pty keeps it in a private field). */
   #ptsPath: string | undefined;
+  /** Our own descriptor on the terminal, so the master never reads EIO while bytes remain. */
+  #slave: number | undefined;
 
   constructor(private readonly pty: IPty) {
     this.pid = pty.pid;
     const pts = (pty as unknown as { _pty?: unknown })._pty;
     this.#ptsPath = typeof pts === "string" && pts.startsWith("/dev/") ? pts : undefined;
+    this.#slave = holdSlave(this.#ptsPath);
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      this.#dataListener?.(bytes);
+      if (this.#dataListener === undefined) this.#early.push(bytes);
+      else this.#dataListener(bytes);
     });
     pty.onExit(({ exitCode, signal }) => {
       const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
       // node-pty reports exit after the master reached EOF, unless it gave up
       // waiting (paused reader): then bytes may be missing.
+      if (this.#slave !== undefined) closeSync(this.#slave);
+      this.#slave = undefined;
       this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
       this.#exitListener?.(this.#exit);
     });
@@ -61,6 +83,8 @@ class NodePtyHandle implements PtyHandle {
 
   onData(listener: (bytes: Uint8Array) => void): void {
     this.#dataListener = listener;
+    for (const bytes of this.#early) listener(bytes);
+    this.#early = [];
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
