@@ -44,6 +44,12 @@ static void refuse(int fd, const char *code, const char *message) {
   ssize_t w = write(fd, b.data + b.start, bytes_len(&b));
   (void)w;
   bytes_free(&b);
+  /* Unread input at close makes the kernel reset the peer, which may then lose
+     the error frame: discard what arrived (non-blocking) before closing. */
+  shutdown(fd, SHUT_WR);
+  unsigned char junk[4096];
+  while (read(fd, junk, sizeof junk) > 0) {
+  }
   close(fd);
 }
 

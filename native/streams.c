@@ -114,20 +114,32 @@ void stream_readable(struct guardian *g, int i, int discard) {
     if (spilling && s->total < g->o->head_bytes && g->o->head_bytes - s->total < want) {
       want = (size_t)(g->o->head_bytes - s->total);
     }
-    r = read(s->fd, buf, want);
-    if (r < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    if (r <= 0) { /* EOF, or EIO from a PTY master whose slave side is all closed */
+    /* Fill one frame from several reads (a PTY gives at most a few KiB a read): fewer, larger events. */
+    size_t fill = 0;
+    int ended = 0, drained = 0;
+    while (fill < want) {
+      r = read(s->fd, buf + fill, want - fill);
+      if (r > 0) { fill += (size_t)r; continue; }
+      if (r < 0 && errno == EINTR) continue;
+      if (r < 0 && errno == EAGAIN) drained = 1;
+      else ended = 1; /* EOF, or EIO from a PTY master whose slave side is all closed */
+      break;
+    }
+    if (fill > 0) {
+      int in_head = s->total < g->o->head_bytes;
+      s->total += fill;
+      if (s->spill_fd >= 0) {
+        spill_write(s, buf, fill);
+        if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);
+      } else if (!discard) {
+        frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);
+      }
+    }
+    if (ended) {
       stream_eof(g, i);
       return;
     }
-    int in_head = s->total < g->o->head_bytes;
-    s->total += (uint64_t)r;
-    if (s->spill_fd >= 0) {
-      spill_write(s, buf, (size_t)r);
-      if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
-    } else if (!discard) {
-      frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
-    }
+    if (drained) return;
   }
 }
 
