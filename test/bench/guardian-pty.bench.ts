@@ -6,7 +6,7 @@
 // which is what using tmux costs). The terminal is put in raw mode first
 // (stty raw -echo: no output processing), so the byte count is exact.
 // CORRAL_BENCH_PTY_MB sets the size (default 100); median of 3 runs each.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
