@@ -2,15 +2,21 @@
 // counts as gone: on some machines PID 1 reaps orphans only after seconds,
 // and kill(pid, 0) still succeeds on a zombie, so it cannot be the test.
 import { readFileSync, readdirSync } from "node:fs";
+import { signalGroup } from "./runtime-quirks.ts";
 
-/** Pids of live (not zombie) processes whose process group is `pgid`. */
+/**
+ * Pids of live (not zombie) processes whose process group is `pgid`.
+ * Without /proc (not Linux) members cannot be listed: `[pgid]` stands for
+ * "some member exists" while kill(-pgid, 0) succeeds, zombies included (the
+ * weaker guarantee DESIGN.md section 2 allows there).
+ */
 export function groupMembers(pgid: number): number[] {
   const members: number[] = [];
   let entries: string[];
   try {
     entries = readdirSync("/proc");
   } catch {
-    return members;
+    return signalGroup(pgid, 0) ? [pgid] : [];
   }
   for (const entry of entries) {
     const first = entry.charCodeAt(0);
