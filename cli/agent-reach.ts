@@ -1,29 +1,19 @@
 // How a command reaches the agent: the socket from --socket/$CORRAL_SOCKET/
 // the state dir, auto-start when allowed, the hello, and the one mapping of
 // agent error codes to exit statuses and one-line messages.
-import type { TypedFlagParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
+import type { SocketFlag } from "./socket-flag.ts";
 import { ExitStatus } from "./exit-status.ts";
-import { AgentClient } from "../lib/agent/client.ts";
-import { connectOrStart, AgentUnavailableError } from "../lib/agent/auto-start.ts";
+import type { AgentClient } from "../lib/agent/client.ts";
+import { AgentUnavailableError } from "../lib/agent/agent-unavailable.ts";
 import { AgentError, type ErrorCode } from "../lib/agent/protocol.ts";
 import { socketPath, StateDirError } from "../lib/agent/state-dir.ts";
 import { ConfigError } from "../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 
-/** The flag every agent command takes. */
-export interface SocketFlag {
-  readonly socket?: string;
-}
-
-/** `--socket PATH`, shared by the pty, agent and connect commands. */
-export const socketFlag: TypedFlagParameter<string | undefined, CorralContext> = {
-  kind: "parsed",
-  parse: (text: string) => text,
-  optional: true,
-  placeholder: "path",
-  brief: "The agent's socket (default $CORRAL_SOCKET, else agent.sock in the state dir)",
-};
+// Re-exported for callers written before socket-flag.ts; definitions should
+// import from ./socket-flag.ts to keep start-up light.
+export { socketFlag, type SocketFlag } from "./socket-flag.ts";
 
 /** The socket this command talks to. */
 export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
@@ -32,6 +22,8 @@ export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
 
 /** A greeted connection; starts the agent unless `start` is false. */
 export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = true): Promise<AgentClient> {
+  // Loaded here, not at the top: definitions import this module at start-up.
+  const { connectOrStart } = await import("../lib/agent/auto-start.ts");
   const client = await connectOrStart({ socket: chosenSocket(ctx, flags), start, env: ctx.process.env });
   try {
     await client.hello();

@@ -3,7 +3,7 @@
 // in cli/connect-action.ts.
 import { buildCommand } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { socketFlag, type SocketFlag } from "./agent-reach.ts";
+import { socketFlag, type SocketFlag } from "./socket-flag.ts";
 
 export const connectCommand = buildCommand<SocketFlag, [], CorralContext>({
   loader: async () => (await import("./connect-action.ts")).connectAction,

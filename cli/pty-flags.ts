@@ -1,7 +1,7 @@
 // Parsed flag shapes of the `pty` commands, kept apart from the definitions
 // so the lazily loaded actions import types only. Values stay strings until
 // the action checks them (one-line messages, exit 2).
-import type { SocketFlag } from "./agent-reach.ts";
+import type { SocketFlag } from "./socket-flag.ts";
 
 export type SocketOnly = SocketFlag;
 

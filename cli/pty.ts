@@ -3,7 +3,7 @@
 // the emulator or a PTY: those live in the agent process.
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { socketFlag } from "./agent-reach.ts";
+import { socketFlag } from "./socket-flag.ts";
 import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
 
 const text = (input: string): string => input;

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
+import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
 
 let agent: PrivateAgent;
 const BASH = ["bash", "--norc", "--noprofile"];
@@ -163,7 +164,7 @@ test("agent stop with sessions open leaves nothing running", async () => {
 test("agent status and a stopped agent", async () => {
   const status = JSON.parse(await agent.ok(["agent", "status", "--json"]));
   assert.equal(status.running, true);
-  assert.equal(status.protocolVersion, 1);
+  assert.equal(status.protocolVersion, PROTOCOL_VERSION);
   assert.ok(status.memory.rss > 0);
   assert.equal(status.pid, agent.pid());
   const local = privateAgent("agent-none");

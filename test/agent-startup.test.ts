@@ -12,6 +12,7 @@ import { privateAgent } from "./support/agent-harness.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
 import { encodeFrame, FrameDecoder } from "../lib/native/frame.ts";
+import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
 
 /** Pids of live `agent run` processes serving this socket. */
 function agentsOn(socket: string): number[] {
@@ -121,7 +122,7 @@ test("a client of another protocol version is told both numbers and how to resta
   try {
     const result = await agent.run(["pty", "list"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /^corral: the running agent speaks protocol 99 and this corral speaks 1; restart it with: corral agent stop/);
+    assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent stop`));
   } finally {
     server.close();
     await agent.stop();

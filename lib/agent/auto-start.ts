@@ -12,16 +12,14 @@ import { clearStaleSocket, AgentRunningError } from "./socket-probe.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { selfCommand } from "../runtime/self-command.ts";
 import { agentEnvironment } from "./agent-environment.ts";
+import { AgentUnavailableError } from "./agent-unavailable.ts";
 
 /** Longest the whole start (lock wait + agent boot) may take. */
 const START_DEADLINE_MS = 20_000;
 /** A lock older than this whose holder is gone, or any lock this old, is stale. */
 const STALE_LOCK_MS = 15_000;
 
-/** The agent could not be reached or started; the message says why. */
-export class AgentUnavailableError extends Error {
-  override readonly name = "AgentUnavailableError";
-}
+export { AgentUnavailableError };
 
 export interface ConnectOptions {
   readonly socket: string;
