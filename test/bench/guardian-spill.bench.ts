@@ -58,7 +58,7 @@ async function jsPipeToFile(): Promise<number> {
   const child = spawn("cat", [big], { stdio: ["ignore", "pipe", "ignore"] });
   const file = createWriteStream(out);
   child.stdout.pipe(file);
-  await Promise.all([exited(child), new Promise((resolve) => file.on("close", resolve))]);
+  await Promise.all([exited(child), new Promise<void>((resolve) => file.on("close", () => resolve()))]);
   return performance.now() - t;
 }
 
