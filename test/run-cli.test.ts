@@ -197,3 +197,13 @@ test("--clear-env starts from nothing; --cwd sets the directory", async (t) => {
   const pwd = await corral(["run", "--cwd", dir, "--", "pwd"]);
   assert.equal(pwd.stdout.toString().trim(), dir);
 });
+
+test("--timeout 0 means no timeout; --grace 0 sends SIGKILL to what SIGTERM did not end at once", async (t) => {
+  const dir = tempDir(t);
+  const facts = path.join(dir, "facts.json");
+  assert.equal((await corral(["run", "--timeout", "0", "--", "true"])).code, 0);
+  const result = await corral(["run", "--timeout", "300ms", "--grace", "0", "--facts", facts, "--", "sh", "-c", "trap '' TERM; sleep 600"]);
+  assert.equal(result.code, 124, result.stderr);
+  const recorded = JSON.parse(readFileSync(facts, "utf8")) as { forced: boolean; signal: string };
+  assert.equal(recorded.forced, true);
+});
