@@ -35,14 +35,14 @@ try {
   try {
     tmux.tmux("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", "cat");
     const tmuxBefore = rssOf(tmux.serverPid());
-    for (let i = 0; i < SESSIONS; i++) tmux.tmux("new-window", "-t", "t", "cat");
+    for (let i = 0; i < SESSIONS; i++) tmux.tmux("new-session", "-d", "-s", `s${i}`, "-x", "80", "-y", "24", "cat");
     tmuxPer = (rssOf(tmux.serverPid()) - tmuxBefore) / SESSIONS / MB;
   } finally {
     tmux.kill();
   }
   out(`(e) memory per idle 80x24 session, ${SESSIONS} sessions`);
   out(`  corral agent: ${fmt(before / MB)} MB -> ${fmt(after / MB)} MB, ${fmt(perSession, 3)} MB per session (aim: <= 0.1)`);
-  out(`  tmux server: ${fmt(tmuxPer, 3)} MB per window; ratio corral/tmux ${fmt(perSession / tmuxPer, 1)}x`);
+  out(`  tmux server: ${fmt(tmuxPer, 3)} MB per session; ratio corral/tmux ${fmt(perSession / tmuxPer, 1)}x`);
   for (const s of (await client.call({ op: "list" })).sessions) {
     if (s.alive) await client.call({ op: "close", session: s.session, force: true });
   }
@@ -62,6 +62,7 @@ try {
   const peak = Math.max(...samples);
   const growth = (peak - warmUp) / MB;
   out(`yes for ${YES_SECONDS} s: agent rss after 5 s ${fmt(warmUp / MB)} MB, peak ${fmt(peak / MB)} MB, growth after warm-up ${fmt(growth)} MB (bound ${YES_BOUND_MB} MB)`);
+  out(`  rss every 5 s (MB): ${samples.filter((_, i) => i % 5 === 4).map((b) => fmt(b / MB, 0)).join(" ")}`);
   out(`  last screen row: ${JSON.stringify(screen.rows[screen.rows.length - 2])}`);
   if (growth > YES_BOUND_MB) {
     out("  FAIL: memory grew past the bound");
