@@ -94,6 +94,20 @@ export class BoundedStore {
     return this.#spill.queuedBytes <= this.#highWater;
   }
 
+  /**
+   * write() for a producer that reuses its buffer (a socket read with Node's
+   * `onread`): the store copies what it keeps, into recycled slabs for the
+   * spill, so `chunk` may be overwritten as soon as this returns.
+   */
+  writeTransient(chunk: Uint8Array): boolean {
+    if (this.#closing !== null) throw new Error("write after close on a bounded output store");
+    this.#window.append(chunk);
+    if (this.#followers.length > 0) this.#wakeFollowers();
+    if (this.#spill === null) return true;
+    this.#spill.appendCopy(chunk);
+    return this.#spill.queuedBytes <= this.#highWater;
+  }
+
   /** Resolves when a paused producer may write again (spill queue at half the mark). */
   drained(): Promise<void> {
     return this.#spill === null ? Promise.resolve() : this.#spill.queueAtMost(this.#highWater / 2);

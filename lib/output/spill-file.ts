@@ -3,6 +3,7 @@
 // chunks are queued by reference (no copy) and each syscall is one writev of
 // everything queued so far, so a fast producer gets few, large writes.
 import fs from "node:fs";
+import { type Slab, SlabPool } from "./spill-slabs.ts";
 
 /** A spill file could not be opened or written; names the path and the cause. */
 export class SpillError extends Error {
@@ -38,6 +39,9 @@ export class SpillFile {
   readonly path: string;
   #fd: number;
   #queue: Uint8Array[] = [];
+  /** Parallel to #queue: the slab a view lives in (appendCopy), else null. */
+  #owners: (Slab | null)[] = [];
+  #slabs: SlabPool | null = null;
   #queuedBytes = 0;
   #flushedBytes = 0;
   #writing = false;
@@ -80,6 +84,33 @@ export class SpillFile {
   append(chunk: Uint8Array): void {
     if (this.#error !== null || chunk.length === 0) return;
     this.#queue.push(chunk);
+    this.#owners.push(null);
+    this.#queuedBytes += chunk.length;
+    if (!this.#writing) this.#flush();
+  }
+
+  /** Queues a copy of `chunk` (in recycled slabs), so the caller may reuse it at once. */
+  appendCopy(chunk: Uint8Array): void {
+    if (this.#error !== null || chunk.length === 0) return;
+    const slabs = (this.#slabs ??= new SlabPool());
+    for (let at = 0; at < chunk.length;) {
+      const slab = slabs.current();
+      const start = slab.used;
+      const n = Math.min(chunk.length - at, slab.buf.length - start);
+      slab.buf.set(chunk.subarray(at, at + n), start);
+      slab.used += n;
+      at += n;
+      const last = this.#queue.length - 1;
+      const prev = this.#queue[last];
+      if (prev !== undefined && this.#owners[last] === slab && prev.byteOffset + prev.length === start) {
+        // Still queued and contiguous: grow the view instead of adding one.
+        this.#queue[last] = slab.buf.subarray(prev.byteOffset, start + n);
+      } else {
+        this.#queue.push(slab.buf.subarray(start, start + n));
+        this.#owners.push(slab);
+        slab.refs++;
+      }
+    }
     this.#queuedBytes += chunk.length;
     if (!this.#writing) this.#flush();
   }
@@ -91,18 +122,22 @@ export class SpillFile {
       return;
     }
     this.#writing = true;
-    const batch = this.#queue.length <= MAX_IOVECS ? this.#queue : this.#queue.slice(0, MAX_IOVECS);
-    this.#queue = batch === this.#queue ? [] : this.#queue.slice(MAX_IOVECS);
+    const whole = this.#queue.length <= MAX_IOVECS;
+    const batch = whole ? this.#queue : this.#queue.slice(0, MAX_IOVECS);
+    const owners = whole ? this.#owners : this.#owners.slice(0, MAX_IOVECS);
+    this.#queue = whole ? [] : this.#queue.slice(MAX_IOVECS);
+    this.#owners = whole ? [] : this.#owners.slice(MAX_IOVECS);
     let size = 0;
     for (const b of batch) size += b.length;
-    this.#writeBatch(batch, size);
+    this.#writeBatch(batch, size, owners);
   }
 
   // writev may write less than asked (rare for regular files, but allowed):
   // resubmit what is left of the batch until all of it is down.
-  #writeBatch(batch: Uint8Array[], size: number): void {
+  #writeBatch(batch: Uint8Array[], size: number, owners: (Slab | null)[]): void {
     fs.writev(this.#fd, batch as NodeJS.ArrayBufferView[], (err, written) => {
       if (err) {
+        this.#release(owners);
         this.#fail(err);
         return;
       }
@@ -110,16 +145,25 @@ export class SpillFile {
       this.#queuedBytes -= written;
       this.#wake(this.#progress);
       if (written < size) {
-        this.#writeBatch(dropPrefix(batch, written), size - written);
+        this.#writeBatch(dropPrefix(batch, written), size - written, owners);
         return;
       }
+      this.#release(owners);
       this.#flush();
     });
   }
 
+  #release(owners: (Slab | null)[]): void {
+    const slabs = this.#slabs;
+    if (slabs === null) return;
+    for (const slab of owners) if (slab !== null) slabs.release(slab);
+  }
+
   #fail(err: unknown): void {
     this.#error = new SpillError(this.path, "write", err);
+    this.#release(this.#owners);
     this.#queue = [];
+    this.#owners = [];
     this.#queuedBytes = 0;
     this.#writing = false;
     this.#wake(this.#progress);

@@ -1,0 +1,79 @@
+// The fast way for a child's output to reach a store on Node: a Unix stream
+// socket (what libuv's stdio 'pipe' is anyway) whose read end uses Node's
+// `onread` with one reused 1 MiB buffer. Compared with the child's stdout
+// stream, Node reads several times fewer, allocates nothing per read, and the
+// process's RSS stays near Node's baseline (see README "Benchmarks").
+import { mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { BoundedStore } from "./bounded-store.ts";
+
+const READ_BYTES = 1024 * 1024;
+
+/** One stream of a child's output: give `childEnd` to spawn's stdio, then call released(). */
+export class OutputChannel {
+  /** The socket the child writes to; pass it in spawn's `stdio` (for fd 1, or fd 1 and 2 to merge). */
+  readonly childEnd: net.Socket;
+  /** Resolves when every holder of the child end has closed it (EOF), or on destroy(). */
+  readonly ended: Promise<void>;
+  readonly #reader: net.Socket;
+
+  private constructor(childEnd: net.Socket, reader: net.Socket) {
+    this.childEnd = childEnd;
+    this.#reader = reader;
+    this.ended = new Promise((resolve) => {
+      reader.once("end", resolve);
+      reader.once("close", resolve);
+      reader.once("error", resolve);
+    });
+  }
+
+  /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
+  static async open(store: BoundedStore): Promise<OutputChannel> {
+    // A private directory: nobody else can connect before we do.
+    const dir = await mkdtemp(path.join(tmpdir(), "corral-out-"));
+    const address = path.join(dir, "s");
+    // pauseOnConnect: this process never reads the child's end.
+    const server = net.createServer({ pauseOnConnect: true });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(address, resolve);
+      });
+      const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
+      let reader: net.Socket | undefined;
+      const connected = new Promise<void>((resolve, reject) => {
+        reader = net.connect({
+          path: address,
+          onread: {
+            buffer: Buffer.allocUnsafe(READ_BYTES),
+            callback: (n: number, buf: Uint8Array): boolean => {
+              if (store.writeTransient(buf.subarray(0, n))) return true;
+              store.onDrain(() => reader?.resume());
+              return false; // pauses the socket until the spill catches up
+            },
+          },
+        });
+        reader.once("connect", resolve);
+        reader.once("error", reject);
+      });
+      const [childEnd] = await Promise.all([accepted, connected]);
+      return new OutputChannel(childEnd, reader as net.Socket);
+    } finally {
+      server.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Closes this process's copy of the child end (after spawn), so EOF can come. */
+  released(): void {
+    this.childEnd.destroy();
+  }
+
+  /** Stops reading: a descendant that keeps the child end open must not hold corral. */
+  destroy(): void {
+    this.childEnd.destroy();
+    this.#reader.destroy();
+  }
+}

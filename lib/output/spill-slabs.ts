@@ -1,0 +1,48 @@
+// Store-owned buffers for bytes whose source buffer is about to be reused
+// (a socket read with Node's `onread`, say): the bytes are copied into 1 MiB
+// slabs that are recycled once written, so a fast stream allocates nothing
+// per chunk and leaves V8 no garbage to collect.
+
+/** One recycled buffer; `refs` counts queued or in-flight views of it. */
+export interface Slab {
+  readonly buf: Uint8Array;
+  used: number;
+  refs: number;
+  /** Full: no more appends; back to the pool when its last view is written. */
+  retired: boolean;
+}
+
+const SLAB_BYTES = 1024 * 1024;
+// A few spare slabs cover the spill queue's high-water mark in steady state.
+const KEEP_FREE = 4;
+
+/** The slab being filled, and the free list. */
+export class SlabPool {
+  #current: Slab | null = null;
+  #free: Slab[] = [];
+
+  /** A slab with room for at least one byte. */
+  current(): Slab {
+    const cur = this.#current;
+    if (cur !== null && cur.used < cur.buf.length) return cur;
+    if (cur !== null) {
+      cur.retired = true;
+      if (cur.refs === 0) this.#recycle(cur);
+    }
+    const next = this.#free.pop() ?? { buf: new Uint8Array(SLAB_BYTES), used: 0, refs: 0, retired: false };
+    next.used = 0;
+    next.retired = false;
+    this.#current = next;
+    return next;
+  }
+
+  /** A queued view of `slab` was written (or dropped). */
+  release(slab: Slab): void {
+    slab.refs--;
+    if (slab.retired && slab.refs === 0) this.#recycle(slab);
+  }
+
+  #recycle(slab: Slab): void {
+    if (this.#free.length < KEEP_FREE) this.#free.push(slab);
+  }
+}
