@@ -20,7 +20,11 @@ export interface SupervisedProcess {
   readonly pid: number;
   /** The child's stdin when the spec asked for `pipe`, else null. */
   readonly stdin: Writable | null;
-  /** The child's stdout/stderr when the spec asked for `pipe`, else null. */
+  /**
+   * The child's stdout/stderr when the spec asked for `pipe`, else null. The
+   * caller must read it: its EOF is part of `outputComplete`, and an unread
+   * pipe holds `exited` back by up to the grace.
+   */
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
   /**
