@@ -5,10 +5,6 @@ import type { CommandContext, RouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { type CompletionsFlags, type Shell, SHELLS } from "./completions.ts";
 import { listIds } from "./completion-ids.ts";
-import { completionModel } from "./completion-model.ts";
-import { bashScript } from "./completion-bash.ts";
-import { zshScript } from "./completion-zsh.ts";
-import { fishScript } from "./completion-fish.ts";
 import { ExitStatus, UsageError } from "./exit-status.ts";
 
 /** File name of each shell's script, as the shells look them up. */
@@ -20,10 +16,14 @@ export const SCRIPT_FILES: Readonly<Record<Shell, string>> = {
 
 /** The completion script for a shell, from the live command registry. */
 export async function completionScript(shell: Shell): Promise<string> {
-  // Imported here, not at the top: registry.ts imports completions.ts.
+  // Imported here, not at the top: registry.ts imports completions.ts, and
+  // `--ids` (run on every TAB) needs none of the generators.
   const { rootRoutes } = await import("./registry.ts");
+  const { completionModel } = await import("./completion-model.ts");
   const model = completionModel(rootRoutes as unknown as RouteMap<CommandContext>);
-  return shell === "bash" ? bashScript(model) : shell === "zsh" ? zshScript(model) : fishScript(model);
+  if (shell === "bash") return (await import("./completion-bash.ts")).bashScript(model);
+  if (shell === "zsh") return (await import("./completion-zsh.ts")).zshScript(model);
+  return (await import("./completion-fish.ts")).fishScript(model);
 }
 
 /** Prints a script, writes all three (--write), or lists live ids (--ids). */
