@@ -6,8 +6,12 @@
 // corral runs twice: with its default backend (the guardian when it is built,
 // which relays the output over its socket) and with CORRAL_GUARDIAN=never
 // (the pure JavaScript path: the child's pipe read straight into the store).
+// Two rows without the CLI show what feeding the store can cost: from the
+// child's stdout stream (what the JS path does) and from an OutputChannel
+// (a socket read with one reused buffer).
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
 import { spawn } from "node:child_process";
+import { buildSync } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,6 +80,37 @@ async function sha256(file: string): Promise<string> {
   return hash.digest("hex");
 }
 
+// The store fed without the CLI, bundled once so tsx's start-up stays out.
+const feedScript = path.join(dir, "feed.mjs");
+buildSync({
+  stdin: {
+    resolveDir: repo,
+    sourcefile: "feed.ts",
+    contents: `
+      import { spawn } from "node:child_process";
+      import { BoundedStore } from "./lib/output/bounded-store.ts";
+      import { OutputChannel } from "./lib/output/output-channel.ts";
+      import { feedStore } from "./lib/output/stream-feed.ts";
+      const [how, input, spill] = process.argv.slice(2);
+      const store = await BoundedStore.open({ headBytes: 65536, tailBytes: 1048576, spillPath: spill });
+      if (how === "channel") {
+        const channel = await OutputChannel.open(store);
+        const child = spawn("cat", [input], { stdio: ["ignore", channel.childEnd, "inherit"] });
+        channel.released();
+        await Promise.all([channel.ended, new Promise((r) => child.once("close", r))]);
+      } else {
+        const child = spawn("cat", [input], { stdio: ["ignore", "pipe", "inherit"] });
+        await feedStore(child.stdout, store);
+      }
+      await store.close();`,
+  },
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  outfile: feedScript,
+  logLevel: "warning",
+});
+
 const nodeFloor = `const c=require("child_process").spawn("cat",[process.argv[1]],{stdio:["ignore","pipe","inherit"]});c.stdout.on("data",()=>{});`;
 const collect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
 const JS = "corral collect, JS path";
@@ -84,6 +119,8 @@ const cases: Record<string, () => Promise<Timed>> = {
   "cat BIG > F": () => timed(["cat", big], out),
   "cat BIG | cat > F": () => timed(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
   "node reads cat's pipe, discards": () => timed([process.execPath, "-e", nodeFloor, big]),
+  "store fed by stdout stream, no CLI": () => timed([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
+  "store fed by OutputChannel, no CLI": () => timed([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
   [JS]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "never" }),
   [DEFAULT]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
 };
@@ -103,7 +140,7 @@ try {
       const t = await go();
       if ((best.get(name)?.ms ?? Infinity) > t.ms) best.set(name, t);
       peak.set(name, Math.max(peak.get(name) ?? 0, t.peakRss ?? 0));
-      if (run === 0 && name.startsWith("corral")) {
+      if (run === 0 && !name.startsWith("cat") && !name.startsWith("node")) {
         same &&= statSync(spill).size === statSync(big).size && (await sha256(spill)) === bigHash;
       }
     }
@@ -116,7 +153,7 @@ try {
     const rss = name.startsWith("cat") ? "" : `  peak RSS ${mib(peak.get(name))}`;
     process.stdout.write(`  ${name.padEnd(34)} ${fmt(t.ms)}  ${(t.ms / cat).toFixed(2)}x${rss}\n`);
   }
-  for (const name of [JS, DEFAULT]) {
+  for (const name of [JS, DEFAULT, "store fed by OutputChannel, no CLI"]) {
     process.stdout.write(
       `${name}: ${(ms(name) / cat).toFixed(2)}x cat > F (aim <= 1.5x), ` +
         `${(ms(name) / ms("cat BIG | cat > F")).toFixed(2)}x cat | cat > F, ` +
