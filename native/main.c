@@ -20,6 +20,8 @@
  */
 #ifdef __linux__
 #define _GNU_SOURCE
+#else
+#define _XOPEN_SOURCE 700
 #endif
 #include <errno.h>
 #include <fcntl.h>
