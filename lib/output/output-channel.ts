@@ -11,6 +11,9 @@ import type { BoundedStore } from "./bounded-store.ts";
 
 const READ_BYTES = 1024 * 1024;
 
+/** Where the channel delivers: a BoundedStore, or anything with its copying write. */
+export type TransientSink = Pick<BoundedStore, "writeTransient" | "onDrain">;
+
 /** One stream of a child's output: give `childEnd` to spawn's stdio, then call released(). */
 export class OutputChannel {
   /** The socket the child writes to; pass it in spawn's `stdio` (for fd 1, or fd 1 and 2 to merge). */
@@ -30,7 +33,7 @@ export class OutputChannel {
   }
 
   /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
-  static async open(store: BoundedStore): Promise<OutputChannel> {
+  static async open(store: TransientSink): Promise<OutputChannel> {
     // A private directory: nobody else can connect before we do.
     const dir = await mkdtemp(path.join(tmpdir(), "corral-out-"));
     const address = path.join(dir, "s");
