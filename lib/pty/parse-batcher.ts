@@ -7,6 +7,9 @@ import { setImmediate } from "node:timers";
 import type { Terminal } from "@xterm/headless";
 import { type SkipContext, skipScrolledOut } from "./scroll-skip.ts";
 
+/** Largest single write handed to xterm (see flush). */
+const SLICE_BYTES = 64 * 1024;
+
 /** Writes PTY output into one xterm terminal, one batch in flight at a time. */
 export class ParseBatcher {
   #pending: Uint8Array[] = [];
@@ -50,12 +53,20 @@ export class ParseBatcher {
     const context = skipContext(this.term, this.scrollback, this.#previousByte);
     const batch = context === undefined ? raw : skipScrolledOut(raw, context);
     this.#previousByte = raw[raw.length - 1] ?? -1;
-    this.term.write(batch, () => {
-      const parsed = this.#inflightBytes;
-      this.#inflightBytes = 0;
-      this.onParsed(parsed);
-      this.flush();
-    });
+    // xterm parses one write without yielding; in slices it returns to the
+    // event loop every ~12 ms, so other sessions' reads are not held up.
+    for (let at = 0; at < batch.length; at += SLICE_BYTES) {
+      const slice = batch.subarray(at, at + SLICE_BYTES);
+      if (at + SLICE_BYTES < batch.length) this.term.write(slice);
+      else {
+        this.term.write(slice, () => {
+          const parsed = this.#inflightBytes;
+          this.#inflightBytes = 0;
+          this.onParsed(parsed);
+          this.flush();
+        });
+      }
+    }
   }
 
   dispose(): void {

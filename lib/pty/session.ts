@@ -28,6 +28,8 @@ export interface PtySessionSpec {
   readonly id?: string;
   /** A backend object, or a preference; default "auto". */
   readonly backend?: PtyBackend | PtyBackendPreference;
+  /** Directory (0700, ours) for the guardian's socket; the agent passes its state dir. Default: a private temp dir. */
+  readonly stateDir?: string;
 }
 
 export interface CloseOptions {
@@ -103,7 +105,7 @@ export class PtySession {
     const file = resolveCommand(command ?? "", spec.env.PATH, cwd);
     const cols = clampDimension(spec.cols, DEFAULT_COLS);
     const rows = clampDimension(spec.rows, DEFAULT_ROWS);
-    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto");
+    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {});
     const env: Record<string, string> = {};
     for (const [key, value] of Object.entries(spec.env)) if (value !== undefined) env[key] = value;
     env.TERM = spec.term ?? DEFAULT_TERM;
