@@ -10,6 +10,7 @@ const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   parameters: [{ brief: "Job id: N or %N, %+ (current), %- (previous), or its --name; default the current job", parse: (s: string) => s, placeholder: "job", optional: true }],
 };
 
+/** `corral jobs`: the table, never starting the agent. */
 export const jobsCommand = buildCommand<JobsFlags, [], CorralContext>({
   loader: async () => (await import("./job-list.ts")).jobsAction,
   parameters: {
@@ -33,6 +34,7 @@ export const jobsCommand = buildCommand<JobsFlags, [], CorralContext>({
   },
 });
 
+/** `corral fg`: this terminal to a job, then SIGCONT. */
 export const fgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   loader: async () => (await import("./job-fg.ts")).fgAction,
   parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
@@ -52,6 +54,7 @@ export const fgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   },
 });
 
+/** `corral bg`: a stopped job continues without a terminal. */
 export const bgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   loader: async () => (await import("./job-fg.ts")).bgAction,
   parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
@@ -68,6 +71,7 @@ export const bgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   },
 });
 
+/** `corral reap`: retire finished things, --all terminates the rest, orphans of dead agents too. */
 export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
   loader: async () => (await import("./job-reap.ts")).reapAction,
   parameters: {

@@ -4,6 +4,7 @@
 import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { JobInfo, Receipt } from "../jobs/job-info.ts";
 
+/** Job rows and receipts travel as lib/jobs defines them. */
 export type { JobInfo, Receipt };
 
 /**
@@ -63,6 +64,7 @@ export interface ReapRequest {
   readonly graceMs?: number;
 }
 
+/** Every job request, for protocol.ts's Request union. */
 export type JobRequestUnion = JobStartRequest | JobsRequest | JobReadRequest | FgRequest | BgRequest | ReapRequest;
 
 /** One chunk of a job's output as `job-read` returns it. */
@@ -87,6 +89,7 @@ export interface ReapItem {
   readonly receipt: Receipt;
 }
 
+/** Reply bodies of the job ops, for protocol.ts's ReplyBodies. */
 export interface JobReplyBodies {
   "job-start": { readonly job: JobInfo };
   jobs: { readonly jobs: readonly JobInfo[] };

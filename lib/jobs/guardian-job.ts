@@ -144,6 +144,8 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
   const finish = (facts: ExitFacts, receipt: Receipt) => {
     if (ended) return;
     ended = true;
+    // The tree is accounted for: the record is no longer needed, even if this agent exits before the guardian does.
+    removeRecord(launch.stateDir, guardian.pid);
     job.emit("done", facts, receipt);
   };
   guardian.on("exited", (exited: ExitedEvent) => {
