@@ -4,6 +4,7 @@
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
 import { parseJobBody } from "./job-request-validation.ts";
 
+/** A decoded JSON object; the field checkers below (shared with job-request-validation.ts) read it. */
 export type Obj = Record<string, unknown>;
 
 /** Sizes are clamped to this range by the session; beyond it is a mistake. */
@@ -100,6 +101,7 @@ function parseBody(op: string, o: Obj): Request {
   }
 }
 
+/** The one error a malformed request gets. */
 export function bad(message: string): AgentError {
   return new AgentError("bad_request", message);
 }
@@ -117,6 +119,7 @@ function session(o: Obj): string {
   return value;
 }
 
+/** An optional session or job name: letters, digits, . _ -, not only digits. */
 export function name(o: Obj): string | undefined {
   const value = str(o, "name");
   if (value === undefined) return undefined;
@@ -126,6 +129,7 @@ export function name(o: Obj): string | undefined {
   return value;
 }
 
+/** An optional string field. */
 export function str(o: Obj, key: string): string | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
@@ -133,6 +137,7 @@ export function str(o: Obj, key: string): string | undefined {
   return value;
 }
 
+/** An optional boolean field. */
 export function bool(o: Obj, key: string): boolean | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
@@ -140,10 +145,12 @@ export function bool(o: Obj, key: string): boolean | undefined {
   return value;
 }
 
+/** An optional integer field within [min, max]. */
 export function optInt(o: Obj, key: string, min: number, max: number): number | undefined {
   return o[key] === undefined || o[key] === null ? undefined : int(o, key, min, max);
 }
 
+/** A required integer field within [min, max]. */
 export function int(o: Obj, key: string, min: number, max: number): number {
   const value = o[key];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max) {
@@ -152,6 +159,7 @@ export function int(o: Obj, key: string, min: number, max: number): number {
   return value;
 }
 
+/** An optional array of strings. */
 export function strings(o: Obj, key: string): string[] | undefined {
   const value = o[key];
   if (value === undefined || value === null) return undefined;
@@ -161,6 +169,7 @@ export function strings(o: Obj, key: string): string[] | undefined {
   return value as string[];
 }
 
+/** An optional environment; a bad entry is named by its key, never its value. */
 export function env(o: Obj): Record<string, string> | undefined {
   const value = o.env;
   if (value === undefined || value === null) return undefined;
