@@ -4,14 +4,11 @@
 // detached with its output to the log, and connect once it answers. So N
 // clients racing start exactly one agent.
 import { openSync, closeSync, writeSync, readFileSync, rmSync, statSync } from "node:fs";
-import { spawn } from "node:child_process";
 import process from "node:process";
 import { AgentClient } from "./client.ts";
 import { agentPaths } from "./agent-paths.ts";
 import { clearStaleSocket, AgentRunningError } from "./socket-probe.ts";
 import { ensureStateDir } from "./state-dir.ts";
-import { selfCommand } from "../runtime/self-command.ts";
-import { agentEnvironment } from "./agent-environment.ts";
 import { AgentUnavailableError } from "./agent-unavailable.ts";
 
 /** Longest the whole start (lock wait + agent boot) may take. */
@@ -51,7 +48,9 @@ export async function connectOrStart(options: ConnectOptions): Promise<AgentClie
     } catch (error) {
       if (!(error instanceof AgentRunningError)) throw error;
     }
-    const child = spawnAgent(options, paths.log);
+    // Loaded only now: child_process is not needed while an agent answers.
+    const { spawnAgent } = await import("./agent-spawn.ts");
+    const child = spawnAgent(options.socket, paths.log, options.env ?? process.env);
     let exited: string | null = null;
     child.once("exit", (code, signal) => (exited = `exited with ${signal ?? `status ${code}`}`));
     while (Date.now() < deadline) {
@@ -65,23 +64,6 @@ export async function connectOrStart(options: ConnectOptions): Promise<AgentClie
     );
   } finally {
     rmSync(paths.lock, { force: true });
-  }
-}
-
-function spawnAgent(options: ConnectOptions, logPath: string) {
-  const command = selfCommand(["agent", "run", "--socket", options.socket]);
-  const log = openSync(logPath, "a", 0o600);
-  try {
-    const child = spawn(command.file, [...command.args], {
-      cwd: command.cwd,
-      detached: true,
-      stdio: ["ignore", log, log],
-      env: agentEnvironment(options.env ?? process.env),
-    });
-    child.unref();
-    return child;
-  } finally {
-    closeSync(log);
   }
 }
 
