@@ -3,33 +3,10 @@
 // chunks are queued by reference (no copy) and each syscall is one writev of
 // everything queued so far, so a fast producer gets few, large writes.
 import fs from "node:fs";
+import { SpillError } from "./spill-error.ts";
 import { type Slab, SlabPool } from "./spill-slabs.ts";
 
-/** A spill file could not be opened or written; names the path and the cause. */
-export class SpillError extends Error {
-  readonly path: string;
-  readonly code: string | undefined;
-  constructor(path: string, action: string, cause: unknown) {
-    const code = (cause as { code?: unknown } | null)?.code;
-    const why = typeof code === "string" ? describeCode(code) : String((cause as Error)?.message ?? cause);
-    super(`cannot ${action} spill file ${path}: ${why}`);
-    this.name = "SpillError";
-    this.path = path;
-    this.code = typeof code === "string" ? code : undefined;
-  }
-}
-
-function describeCode(code: string): string {
-  const known: Record<string, string> = {
-    ENOENT: "no such directory (create it first)",
-    EACCES: "permission denied (choose a writable path)",
-    EISDIR: "it is a directory (give a file path)",
-    ENOTDIR: "a parent is not a directory",
-    ENOSPC: "no space left on the device",
-    EROFS: "read-only file system",
-  };
-  return known[code] ?? code;
-}
+export { SpillError };
 
 // Linux caps one writev at IOV_MAX (1024) buffers.
 const MAX_IOVECS = 1024;
