@@ -17,6 +17,12 @@ export const app = buildApplication<CorralContext>(rootRoutes, {
       exceptionWhileRunningCommand: (exc: unknown) =>
         exc instanceof Error ? `corral: ${exc.message}` : `corral: ${String(exc)}`,
       commandErrorResult: (err: Error) => `corral: ${err.message}`,
+      // stricli's own usage errors (unknown flag, missing value, unknown
+      // command) get the same prefix and a pointer to the help.
+      exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) =>
+        `corral: ${text_en.exceptionWhileParsingArguments(exc, ansiColor)} (see --help)`,
+      noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
+        `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,
     }),
   },
   determineExitCode: (exc: unknown) =>
