@@ -199,6 +199,20 @@ for (const backend of backends) {
     assert.equal((await s.close()).signal, "SIGSEGV", "closing an exited session returns its facts");
   });
 
+  test(`[${backend}] a program that exits by itself: what it left running is terminated`, async (t) => {
+    const s = await openSession(t, backend, { argv: ["sh", "-c", "trap '' HUP; sleep 1000 & echo left $!; exit 4"] });
+    const r = await s.wait({ exit: true, timeoutMs: 15_000 });
+    assert.equal(r.snapshot.exit?.code, 4);
+    const left = Number(/left (\d+)/.exec(r.snapshot.rows.join("\n"))?.[1]);
+    assert.ok(left > 0);
+    t.after(() => {
+      if (isAlive(left)) process.kill(left, "SIGKILL");
+    });
+    await waitFor(() => !isAlive(left), { timeoutMs: 15_000, what: `the leftover sleep ${left} to be terminated` });
+    assert.equal((await s.close()).code, 4, "close afterwards returns the same facts");
+    assert.equal((await s.screen()).rows[0], `left ${left}`, "the screen stays readable");
+  });
+
   test(`[${backend}] close: SIGHUP first, idempotent, tree gone`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
     await s.wait({ text: "$ ", timeoutMs: 10_000 });

@@ -51,6 +51,8 @@ export interface ScreenReadOptions {
 
 let nextId = 1;
 const MAX_PENDING_INPUT = 16;
+/** Grace for what a program that exited by itself left running in its terminal. */
+const LEFTOVER_GRACE_MS = 2000;
 
 /** One PTY session. */
 export class PtySession {
@@ -92,6 +94,9 @@ export class PtySession {
         void screen.settled().then(() => {
           this.#recordExit();
           resolve();
+          // What the program left running goes too, and the backend lets go of
+          // the terminal (the guardian exits); the screen stays readable.
+          void this.close({ graceMs: LEFTOVER_GRACE_MS });
         });
       });
     });
@@ -273,8 +278,8 @@ export class PtySession {
   dispose(): void {
     if (this.#disposed) return;
     this.#disposed = true;
-    if (this.#exit === null) void this.close({ force: true }).then(() => this.#screen.dispose());
-    else this.#screen.dispose();
+    // close() is idempotent: after a natural exit it has already run (or is running).
+    void this.close({ force: true }).then(() => this.#screen.dispose());
   }
 
   async #exitedWithin(ms: number): Promise<boolean> {
