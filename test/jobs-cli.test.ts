@@ -1,31 +1,15 @@
 // Background jobs through the CLI, with a private agent: run --bg prints the
 // id at once; a job that ends is `done` with its exit facts with nobody
 // attached; collect --job reads by offset without consuming (lost ranges
-// named, spill served byte-exact); ids malformed (2) or unknown (1); reap
-// retires, is idempotent, --all leaves nothing, and finds what a SIGKILLed
-// agent left behind.
+// named, spill served byte-exact); ids malformed (2) or unknown (1); a PTY
+// without a terminal on stdin; flags out of place; the no-guardian fallback.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
-import { isAlive } from "./support/processes.ts";
+import { agentFor as withAgent, jobList as jobs } from "./jobs-fixture.ts";
 import { waitFor } from "./support/wait.ts";
-import type { JobInfo } from "../lib/jobs/job-info.ts";
-
-function withAgent(t: import("node:test").TestContext, label: string): PrivateAgent {
-  const agent = privateAgent(label);
-  t.after(async () => {
-    await agent.run(["reap", "--all", "--grace", "1s"]);
-    await agent.stop();
-  });
-  return agent;
-}
-
-async function jobs(agent: PrivateAgent): Promise<JobInfo[]> {
-  return (JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: JobInfo[] }).jobs;
-}
 
 /** A script printing `N` numbered lines of 100 bytes (line number padded). */
 const linesScript = (n: number) => `i=0; while [ $i -lt ${n} ]; do printf '%099d\\n' $i; i=$((i+1)); done`;
@@ -91,63 +75,6 @@ test("job ids: malformed is exit 2, unknown is exit 1, fg of a finished job prin
   assert.match(fg.stderr, /^corral: %1 has finished: exit 4\n$/);
 });
 
-test("reap retires finished jobs with receipts, is idempotent, and --all leaves nothing running", async (t) => {
-  const agent = withAgent(t, "jobs-reap");
-  await agent.ok(["run", "--bg", "--", "true"]);
-  const pidFile = path.join(agent.dir, "grandchild.pid");
-  await agent.ok(["run", "--bg", "--", "sh", "-c", `sleep 600 & echo $! > ${pidFile}; wait`]);
-  const grandchild = await waitFor(() => {
-    try {
-      return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
-    } catch {
-      return undefined;
-    }
-  }, { what: "the grandchild's pid" });
-  await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1)?.state === "done", { what: "%1 done" });
-  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { id: string; receipt: { status: string } }[] };
-  assert.deepEqual(first.items.map((i) => [i.id, i.receipt.status]), [["%1", "confirmed"]]);
-  assert.equal((await jobs(agent)).length, 1, "the running job stays");
-  const all = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
-  assert.equal(all.code, 0, all.stderr);
-  const items = (JSON.parse(all.stdout.toString()) as { items: { id: string; terminated: boolean; status: number; receipt: { status: string } }[] }).items;
-  assert.deepEqual(items.map((i) => [i.id, i.terminated, i.status, i.receipt.status]), [["%2", true, 143, "confirmed"]]);
-  assert.equal(isAlive(grandchild), false, "the grandchild went with its job");
-  assert.deepEqual(await jobs(agent), []);
-  assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
-});
-
-test("reap after the agent was SIGKILLed finds its guardians and cleans up, with receipts", async (t) => {
-  const agent = withAgent(t, "jobs-orphans");
-  const pidFile = path.join(agent.dir, "escapee.pid");
-  // The grandchild leaves the job's process group and session: only the guardian's census finds it.
-  await agent.ok(["run", "--bg", "--", "sh", "-c", `setsid sh -c 'echo $$ > ${pidFile}; exec sleep 600' & exec sleep 600`]);
-  const escapee = await waitFor(() => {
-    try {
-      return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
-    } catch {
-      return undefined;
-    }
-  }, { what: "the escapee's pid" });
-  const [job] = await jobs(agent);
-  assert.ok(job !== undefined);
-  const agentPid = agent.pid();
-  assert.ok(agentPid !== undefined);
-  process.kill(agentPid, "SIGKILL");
-  await waitFor(() => !isAlive(agentPid), { what: "the agent to die" });
-  assert.ok(isAlive(job.pid) && isAlive(escapee), "the guardian keeps the tree while it lingers");
-  const reap = await agent.run(["reap", "--grace", "2s", "--json"]);
-  assert.equal(reap.code, 0, reap.stderr);
-  const orphans = (JSON.parse(reap.stdout.toString()) as { orphans: { job: number; agentPid: number; action: string; receipt: { status: string } }[] }).orphans;
-  assert.equal(orphans.length, 1);
-  assert.equal(orphans[0]?.job, 1);
-  assert.equal(orphans[0]?.agentPid, agentPid);
-  assert.match(orphans[0]?.action ?? "", /terminated through its guardian/);
-  assert.equal(orphans[0]?.receipt.status, "confirmed");
-  assert.equal(isAlive(job.pid), false);
-  assert.equal(isAlive(escapee), false);
-  assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap", "idempotent");
-});
-
 test("run --tty without a terminal on stdin still gives the command a PTY; collect --tty captures bounded", async (t) => {
   const agent = withAgent(t, "jobs-notty");
   const run = await agent.run(["run", "--tty", "--", "sh", "-c", "test -t 0 && test -t 1 && echo on-a-tty; stty size; exit 5"], { input: "ignored\n" });
@@ -184,4 +111,17 @@ test("job flags out of place are usage errors (exit 2) naming what goes with wha
   const missing = await agent.run(["run", "--bg", "--", "/nonexistent/program"]);
   assert.equal(missing.code, 127);
   assert.match(missing.stderr, /^corral: \/nonexistent\/program: no such file\n$/);
+});
+
+test("without a guardian, run --bg still works through the process group, and run --tty says why it cannot", async (t) => {
+  const agent = withAgent(t, "jobs-noguardian", { CORRAL_GUARDIAN_BIN: "/nonexistent/corral-guardian" });
+  assert.equal((await agent.ok(["run", "--bg", "--", "sh", "-c", "echo fallback; exit 3"])).trim(), "%1");
+  const follow = await agent.run(["collect", "--job", "%1", "--follow"]);
+  assert.equal(follow.code, 3);
+  assert.equal(follow.stdout.toString(), "fallback\n");
+  const [job] = await jobs(agent);
+  assert.equal(job?.backend, "process-group");
+  const tty = await agent.run(["run", "--tty", "--", "true"]);
+  assert.equal(tty.code, 125);
+  assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian is missing: build it with make -C native/);
 });

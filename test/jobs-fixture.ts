@@ -11,6 +11,7 @@ import type { TestContext } from "node:test";
 import { corralCommand } from "./support/corral-cli.ts";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
 import { waitFor } from "./support/wait.ts";
+import type { JobInfo } from "../lib/jobs/job-info.ts";
 
 let servers = 0;
 
@@ -105,6 +106,21 @@ export class OuterTerminal {
       // already gone
     }
   }
+}
+
+/** A private agent for one test, every job reaped and the agent gone when it ends. */
+export function agentFor(t: TestContext, label: string, env: Record<string, string> = {}): PrivateAgent {
+  const agent = privateAgent(label, env);
+  t.after(async () => {
+    await agent.run(["reap", "--all", "--grace", "1s"]);
+    await agent.stop();
+  });
+  return agent;
+}
+
+/** `corral jobs --json` as objects. */
+export async function jobList(agent: PrivateAgent): Promise<JobInfo[]> {
+  return (JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: JobInfo[] }).jobs;
 }
 
 /** A private agent and an outer terminal, both gone (every job reaped) when the test ends. */
