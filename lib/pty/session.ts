@@ -2,52 +2,17 @@
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { PtyBackend, PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
-import { type PtyBackendPreference, choosePtyBackend } from "./backend-choice.ts";
-import { checkCwd, resolveCommand } from "./command-path.ts";
+import type { PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
+import { choosePtyBackend } from "./backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
 import { inputLines } from "./screen-match.ts";
-import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
+import { clampDimension } from "./screen-size.ts";
+import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRequestOf } from "./session-spec.ts";
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
 
-/** What opening a session takes. */
-export interface PtySessionSpec {
-  readonly argv: readonly string[];
-  readonly cwd?: string;
-  /** The caller's environment, already scrubbed (DESIGN.md 4.7). */
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly cols?: number;
-  readonly rows?: number;
-  /** TERM for the program; default xterm-256color (the emulator is an xterm), whatever env says. */
-  readonly term?: string;
-  /** Lines kept above the visible grid (0..10000); default 0. */
-  readonly scrollback?: number;
-  readonly name?: string;
-  readonly id?: string;
-  /** A backend object, or a preference; default "auto". */
-  readonly backend?: PtyBackend | PtyBackendPreference;
-  /** Directory (0700, ours) for the guardian's socket; the agent passes its state dir. Default: a private temp dir. */
-  readonly stateDir?: string;
-}
-
-export interface CloseOptions {
-  /** Time the program gets after SIGHUP, then again after SIGTERM; default 2000 ms. */
-  readonly graceMs?: number;
-  /** Kill at once (SIGKILL after a zero grace). */
-  readonly force?: boolean;
-}
-
-/** How a screen read is taken. */
-export interface ScreenReadOptions {
-  /** Report `changed` against this hash instead of the last read. */
-  readonly since?: string;
-  /** Lines above the visible grid to include (bounded by the session's scrollback). */
-  readonly scrollback?: number;
-  /** Do not record this read as the last read (listing, waiting). */
-  readonly peek?: boolean;
-}
+export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
 
 let nextId = 1;
 const MAX_PENDING_INPUT = 16;
@@ -104,16 +69,9 @@ export class PtySession {
 
   /** Starts `spec.argv` on a new PTY; rejects with PtySpawnError when it cannot start. */
   static async open(spec: PtySessionSpec): Promise<PtySession> {
-    const cwd = spec.cwd ?? process.cwd();
-    checkCwd(cwd);
-    const [command] = spec.argv;
-    const file = resolveCommand(command ?? "", spec.env.PATH, cwd);
-    const cols = clampDimension(spec.cols, DEFAULT_COLS);
-    const rows = clampDimension(spec.rows, DEFAULT_ROWS);
+    const request = spawnRequestOf(spec);
+    const { cols, rows } = request;
     const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {});
-    const env: Record<string, string> = {};
-    for (const [key, value] of Object.entries(spec.env)) if (value !== undefined) env[key] = value;
-    env.TERM = spec.term ?? DEFAULT_TERM;
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({
       cols,
@@ -123,7 +81,7 @@ export class PtySession {
       onPressure: (paused) => (paused ? handle?.pause() : handle?.resume()),
     });
     try {
-      handle = await backend.spawn({ argv: [file, ...spec.argv.slice(1)], cwd, env, cols, rows });
+      handle = await backend.spawn(request);
     } catch (error) {
       screen.dispose();
       throw error;
