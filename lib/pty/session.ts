@@ -106,12 +106,10 @@ export class PtySession {
   /** Sends bytes to the program as typed. */
   write(data: string | Uint8Array): void {
     this.#assertRunning();
-    if (typeof data === "string") {
-      const lines = inputLines(data);
-      if (lines.length > 0) {
-        this.#pendingInput.push({ lines, fedAtWrite: this.#screen.bytesFed });
-        if (this.#pendingInput.length > MAX_PENDING_INPUT) this.#pendingInput.shift();
-      }
+    const lines = inputLines(typeof data === "string" ? data : new TextDecoder().decode(data));
+    if (lines.length > 0) {
+      this.#pendingInput.push({ lines, fedAtWrite: this.#screen.bytesFed });
+      if (this.#pendingInput.length > MAX_PENDING_INPUT) this.#pendingInput.shift();
     }
     this.#handle.write(data);
   }
