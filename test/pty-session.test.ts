@@ -132,6 +132,16 @@ for (const backend of backends) {
     assert.equal((await s.wait({ exit: true, timeoutMs: 100 })).fired, "exit", "an exited session satisfies exit at once");
   });
 
+  test(`[${backend}] --stable: identical redraws are stable, a changing screen is not`, async (t) => {
+    const same = await openSession(t, backend, { argv: ["sh", "-c", "printf 'same screen\\033[H'; while :; do printf '\\033[H'; done"] });
+    await same.wait({ text: "same screen", timeoutMs: 10_000 });
+    const r = await same.wait({ stableMs: 300, timeoutMs: 15_000 });
+    assert.equal(r.fired, "stable", "output keeps coming but nothing visible changes");
+    const moving = await openSession(t, backend, { argv: ["sh", "-c", "i=0; while :; do i=$((i+1)); printf '\\033[H%s' $i; done"] });
+    await moving.wait({ regex: "^\\d+", timeoutMs: 10_000 });
+    assert.equal((await moving.wait({ stableMs: 300, timeoutMs: 1500 })).fired, "timeout");
+  });
+
   test(`[${backend}] an unknown key sends nothing`, async (t) => {
     const s = await openSession(t, backend, { argv: BYTE_ECHO });
     await s.wait({ text: "ready", timeoutMs: 10_000 });

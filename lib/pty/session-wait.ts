@@ -119,18 +119,25 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
 
     let stableTimer: ReturnType<typeof setTimeout> | undefined;
     let stableHash = "";
-    const armStable = () => {
+    let stableSince = Date.now();
+    const armStable = (delay: number) => {
       if (cond.stableMs === undefined) return;
+      const stableMs = cond.stableMs;
       clearTimeout(stableTimer);
       stableTimer = setTimeout(() => {
-        if (!screen.isSettled) return; // output pending: the next parse re-arms
-        const snapshot = target.takeSnapshot();
-        if (snapshot.hash === stableHash) finish({ fired: "stable", snapshot });
-        else {
-          stableHash = snapshot.hash;
-          armStable();
-        }
-      }, Math.max(0, cond.stableMs));
+        // Output still waiting to be parsed is a change in the making: look after it.
+        void screen.settled().then(() => {
+          if (done) return;
+          const snapshot = target.takeSnapshot();
+          if (snapshot.hash !== stableHash) {
+            stableHash = snapshot.hash;
+            stableSince = Date.now();
+          }
+          const quietFor = Date.now() - stableSince;
+          if (quietFor >= stableMs) finish({ fired: "stable", snapshot });
+          else armStable(stableMs - quietFor);
+        });
+      }, Math.max(0, delay));
     };
     cleanups.push(() => clearTimeout(stableTimer));
 
@@ -145,7 +152,8 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
         const hash = screen.grid().hash;
         if (hash !== stableHash) {
           stableHash = hash;
-          armStable();
+          stableSince = Date.now();
+          armStable(cond.stableMs);
         }
       }
     };
@@ -169,7 +177,7 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
       cleanups.push(() => signal.removeEventListener("abort", onAbort));
     }
     stableHash = screen.grid().hash;
-    armStable();
+    armStable(cond.stableMs ?? 0);
     check();
   });
 }
