@@ -199,12 +199,14 @@ void census_signal(struct census *cs, int sig) {
     struct member *m = &cs->m[i];
     if (m->gone) continue;
     if (sig == SIGKILL) m->killed = 1;
+    int rc = 0;
     if (m->pidfd >= 0) {
-      pidfd_signal_compat(m->pidfd, sig);
+      rc = pidfd_signal_compat(m->pidfd, sig);
     } else if (!member_gone(m)) {
       /* No pidfd here: the start time was just checked; the window is the best POSIX offers. */
-      kill(m->pid, sig);
+      rc = kill(m->pid, sig);
     }
+    if (rc != 0 && errno != ESRCH) m->sig_errno = errno;
   }
 }
 

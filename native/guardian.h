@@ -111,6 +111,7 @@ struct member {
   int pidfd;
   int gone;
   int killed;
+  int sig_errno; /* errno of the last failed signal (EPERM: not ours to signal) */
 };
 struct census {
   struct member *m;

@@ -196,7 +196,9 @@ static void serve(struct guardian *g) {
     p[n] = (struct pollfd){g->sig_pipe[0], POLLIN, 0}; n++;
     i_listen = n; p[n++] = (struct pollfd){g->listen_fd, POLLIN, 0};
     if (g->conn_fd >= 0) {
-      short ev = (short)((g->closing ? 0 : POLLIN) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
+      /* Input the child has not taken yet is bounded too: past the limit, the owner's frames wait. */
+      int take = !g->closing && bytes_len(&g->in) < OUT_LIMIT;
+      short ev = (short)((take ? POLLIN : 0) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
       i_conn = n; p[n++] = (struct pollfd){g->conn_fd, ev, 0};
     }
     int discard = g->conn_fd < 0 && g->exit_after_term;

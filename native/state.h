@@ -51,7 +51,7 @@ struct guardian {
 
   /* terminate */
   int term_active, exit_after_term, term_forced;
-  long long term_deadline;
+  long long term_deadline, last_scan;
   struct census cs;
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;

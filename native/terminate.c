@@ -26,6 +26,23 @@
 
 #include "state.h"
 
+/*
+ * The child's group and session count only while the child is unreaped: its
+ * pid pins those ids. Once it is reaped the ids may be reused by strangers
+ * (pid_max is often 32768), and on Linux every member is a descendant of
+ * ours anyway (subreaper), so the census then goes by descent alone.
+ */
+static pid_t pinned(const struct guardian *g, pid_t id) {
+#ifdef __linux__
+  if (g->reaped) return 0;
+#endif
+  return id;
+}
+
+static void scan(struct guardian *g, struct census *cs) {
+  census_scan(cs, pinned(g, g->c.pgid), pinned(g, g->c.sid));
+}
+
 static void signal_new(struct census *cs, size_t from, int sig) {
   struct census tail = *cs;
   tail.m = cs->m + from;
@@ -35,12 +52,13 @@ static void signal_new(struct census *cs, size_t from, int sig) {
 
 static void scan_and_term(struct guardian *g) {
   size_t before = g->cs.n;
-  census_scan(&g->cs, g->c.pgid, g->c.sid);
+  scan(g, &g->cs);
   signal_new(&g->cs, before, SIGTERM);
   signal_new(&g->cs, before, SIGCONT);
 }
 
 static const char *reason_for(const struct member *m) {
+  if (m->sig_errno == EPERM) return "not permitted to signal it (EPERM: another user's process?)";
   pid_t pp, pg, sid;
   unsigned long long st;
   char state = '?';
@@ -115,7 +133,7 @@ void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id,
   g->term_deadline = deadline;
   memset(&g->cs, 0, sizeof g->cs);
   scan_and_term(g);
-  if (!g->cs.proc_ok && g->c.pgid > 0 && g->c.pgid != getpgrp()) {
+  if (!g->cs.proc_ok && pinned(g, g->c.pgid) > 0 && g->c.pgid != getpgrp()) {
     kill(-g->c.pgid, SIGTERM);
     kill(-g->c.pgid, SIGCONT);
   }
@@ -128,14 +146,14 @@ static void kill_phase(struct guardian *g) {
   census_signal(cs, SIGSTOP);
   for (int round = 0;; round++) {
     size_t before = cs->n;
-    census_scan(cs, g->c.pgid, g->c.sid);
+    scan(g, cs);
     if (cs->n == before) break;
     signal_new(cs, before, SIGSTOP);
     if (round >= 32) { cs->overflow = 1; break; }
   }
   if (census_refresh(cs) > 0) g->term_forced = 1;
   census_signal(cs, SIGKILL);
-  if (!cs->proc_ok && g->c.pgid > 0 && g->c.pgid != getpgrp()) kill(-g->c.pgid, SIGKILL);
+  if (!cs->proc_ok && pinned(g, g->c.pgid) > 0 && g->c.pgid != getpgrp()) kill(-g->c.pgid, SIGKILL);
   long long until = now_ms() + g->o->kill_wait_ms;
   while (census_refresh(cs) > 0 && now_ms() < until) {
     reap(g);
@@ -148,6 +166,10 @@ static void kill_phase(struct guardian *g) {
 void terminate_step(struct guardian *g) {
   if (!g->term_active) return;
   reap(g);
+  long long now = now_ms();
+  /* A busy child wakes the loop often; the census (a walk of /proc) runs at most every 10 ms. */
+  if (now - g->last_scan < 10 && now < g->term_deadline) return;
+  g->last_scan = now;
   scan_and_term(g);
   if (census_refresh(&g->cs) == 0 && g->cs.proc_ok) {
     finish(g);
@@ -169,12 +191,13 @@ void signal_target(struct guardian *g, uint32_t id, int target, int signo) {
       pid_t fg = 0;
       if (ioctl(g->c.master, TIOCGPGRP, &fg) == 0 && fg > 0) pg = fg;
     }
+    if (g->c.master < 0 && g->reaped) { owner_reply(g, id, "exited", "the child has exited; its group id may be reused"); return; }
     if (pg <= 0 || pg == getpgrp()) { owner_reply(g, id, "no-group", "the child has no process group of its own"); return; }
     rc = kill(-pg, signo);
   } else if (target == SIGNAL_TARGET_TREE) {
     struct census cs;
     memset(&cs, 0, sizeof cs);
-    census_scan(&cs, g->c.pgid, g->c.sid);
+    scan(g, &cs);
     census_signal(&cs, signo);
     census_free(&cs);
   } else {
