@@ -39,6 +39,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   unknown_op: ExitStatus.usage,
   unknown_key: ExitStatus.usage,
   unknown_session: ExitStatus.failure,
+  session_exited: ExitStatus.failure,
   unknown_job: ExitStatus.failure,
   name_taken: ExitStatus.failure,
   version_mismatch: ExitStatus.failure,

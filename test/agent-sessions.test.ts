@@ -131,7 +131,11 @@ test("a crash inside: exit facts in screen --json and list", async () => {
   const text = await agent.ok(["pty", "list"]);
   assert.match(text, /crasher .*killed SIGSEGV/);
   const send = await agent.run(["pty", "send", "crasher", "x"]);
-  assert.notEqual(send.code, 0);
+  assert.equal(send.code, 1);
+  assert.match(send.stderr, /has exited/);
+  const late = await agent.run(["pty", "wait", "crasher", "--text", "never-printed", "--timeout", "60s"]);
+  assert.equal(late.code, 1, "a wait on an exited program ends at once, not at its timeout");
+  assert.match(late.stderr, /^corral: session \d+ exited \(killed by SIGSEGV\) before the condition was met/);
 });
 
 test("agent stop with sessions open leaves nothing running", async () => {

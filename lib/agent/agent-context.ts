@@ -28,6 +28,8 @@ export interface AgentContext {
   requestStop(): void;
   /** Something happened that resets the idle clock. */
   touch(): void;
+  /** One line to the agent's log; never an environment value or a full command line. */
+  log(line: string): void;
 }
 
 /** Terminal sizes are clamped, not refused (DESIGN.md 4.4). */

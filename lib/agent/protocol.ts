@@ -27,6 +27,7 @@ export type ErrorCode =
   | "bad_request"
   | "unknown_op"
   | "unknown_session"
+  | "session_exited"
   | "unknown_job"
   | "unknown_key"
   | "name_taken"

@@ -23,7 +23,9 @@ function asAgentError(error: unknown): unknown {
       : "spawn_failed";
     return new AgentError(code, error.message);
   }
-  if (error instanceof PtySessionError) return new AgentError("bad_request", error.message);
+  if (error instanceof PtySessionError) {
+    return new AgentError(error.code === "exited" || error.code === "closed" ? "session_exited" : "bad_request", error.message);
+  }
   return error;
 }
 

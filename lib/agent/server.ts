@@ -51,6 +51,7 @@ export class AgentServer {
       socket: options.socket,
       requestStop: () => setImmediate(() => void this.stop("asked to stop")),
       touch: () => (this.#lastActivity = Date.now()),
+      log: (line) => this.#log(line),
     };
     this.#server = net.createServer((socket) => {
       const connection = new AgentConnection(socket, ctx, this.#log);

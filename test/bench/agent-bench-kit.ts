@@ -63,6 +63,21 @@ export function bareStartupMs(runs: number, argv: readonly string[] = [process.e
   return median(Array.from({ length: runs }, () => timeMs(() => spawnSync(argv[0] as string, argv.slice(1)))));
 }
 
+/**
+ * CPU time (user + system, ms) a command and its children used, from the
+ * shell's `times`: unlike wall time it hardly moves when other work loads
+ * the machine, so start-up costs stay comparable on a busy box.
+ */
+export function cpuMs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env, input?: string): number {
+  const result = spawnSync("sh", ["-c", '"$@" >/dev/null 2>&1; times', "sh", ...argv], { env, input, encoding: "utf8" });
+  const children = (result.stdout.trim().split("\n").at(-1) ?? "").split(/\s+/);
+  const seconds = (text: string | undefined) => {
+    const m = /^(\d+)m([\d.]+)s$/.exec(text ?? "");
+    return m === null ? NaN : Number(m[1]) * 60 + Number(m[2]);
+  };
+  return (seconds(children[0]) + seconds(children[1])) * 1000;
+}
+
 export function timeMs(work: () => unknown): number {
   const start = process.hrtime.bigint();
   work();

@@ -5,7 +5,7 @@
 // All in the same run, on the same machine, medians of repeated runs.
 import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
-import { CORRAL, bareStartupMs, fmt, median, startAgent, timeMs, tmuxServer } from "./agent-bench-kit.ts";
+import { CORRAL, bareStartupMs, cpuMs, fmt, median, startAgent, timeMs, tmuxServer } from "./agent-bench-kit.ts";
 
 const ROUNDS = Number(process.env.CORRAL_BENCH_ROUNDS ?? 200);
 const RUNS = Number(process.env.CORRAL_BENCH_RUNS ?? 15);
@@ -62,9 +62,12 @@ try {
   }
   const bare = median(bareRuns);
   const screenMs = median(screenRuns);
+  const bareCpu = median(Array.from({ length: RUNS }, () => cpuMs([process.execPath, "-e", "0"])));
+  const screenCpu = median(Array.from({ length: RUNS }, () => cpuMs([file, ...args, "pty", "screen", session], agent.env)));
   out(`(c) one corral pty screen call, median of ${RUNS}`);
   out(`  bare start-up (node -e 0): ${fmt(bare)} ms`);
   out(`  corral pty screen: ${fmt(screenMs)} ms, ${fmt(screenMs - bare)} ms over bare, ratio ${fmt(screenMs / bare, 2)}x (aim: within 30 ms)`);
+  out(`  cpu time: bare ${fmt(bareCpu)} ms, corral pty screen ${fmt(screenCpu)} ms, ${fmt(screenCpu - bareCpu)} ms over bare`);
 
   // (f) open a session and read its first screen: one connect process
   // (open, wait for the first output, screen), and as two CLI calls.
@@ -85,6 +88,15 @@ try {
   }
   const connectOpen = median(connectRuns);
   const bareF = median(bareAgain);
+  const connectCpu = median(Array.from({ length: RUNS }, (_, i) => {
+    const name = `g${i}`;
+    const lines = [
+      JSON.stringify({ op: "open", name, argv: ["sh", "-c", "echo first-screen; exec cat"] }),
+      JSON.stringify({ op: "wait", session: name, text: "first-screen", timeoutMs: 10_000 }),
+      JSON.stringify({ op: "screen", session: name }),
+    ].join("\n") + "\n";
+    return cpuMs([file, ...args, "connect"], agent.env, lines);
+  }));
   const twoCalls = median(Array.from({ length: RUNS }, () =>
     timeMs(() => {
       const id = spawnSync(file, [...args, "pty", "open", "--", "sh", "-c", "echo first-screen; exec cat"], { env: agent.env, encoding: "utf8" }).stdout.trim();
@@ -94,6 +106,7 @@ try {
   ));
   out(`(f) open a session and read its first screen, median of ${RUNS}`);
   out(`  one corral connect (open, wait, screen): ${fmt(connectOpen)} ms, ${fmt(connectOpen - bareF)} ms over bare (${fmt(bareF)} ms), ratio ${fmt(connectOpen / bareF, 2)}x (aim: within 40 ms)`);
+  out(`  cpu time of that connect: ${fmt(connectCpu)} ms, ${fmt(connectCpu - bareCpu)} ms over bare`);
   out(`  three CLI calls (pty open, pty wait, pty screen): ${fmt(twoCalls)} ms`);
 } finally {
   tmux.kill();

@@ -15,7 +15,7 @@ export interface AttachTarget {
 export function handleAttach(ctx: AgentContext, request: AttachRequest, target: AttachTarget): ReplyBodies["attach"] {
   const entry = ctx.registry.get(request.session);
   if (!entry.session.alive()) {
-    throw new AgentError("bad_request", `session ${request.session} has exited; there is nothing to attach to`);
+    throw new AgentError("session_exited", `session ${request.session} has exited; there is nothing to attach to`);
   }
   if (request.cols !== undefined && request.rows !== undefined) {
     entry.session.resize(clampSize(request.cols), clampSize(request.rows));

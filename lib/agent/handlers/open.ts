@@ -20,6 +20,12 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
   });
   const entry = ctx.registry.add(session, name);
+  // The program's name only: arguments may carry secrets.
+  ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
+  session.onExit((exit) => {
+    const how = exit === null ? "unknown" : exit.signal ?? `status ${exit.code}`;
+    ctx.log(`session ${entry.id} ended: ${how}`);
+  });
   const size = session.size();
   return { session: entry.id, name: entry.name, pid: session.pid, cols: size.cols, rows: size.rows };
 }

@@ -9,7 +9,7 @@ import { AgentError, type ReplyBodies, type SendRequest } from "../protocol.ts";
 export async function handleSend(ctx: AgentContext, request: SendRequest): Promise<ReplyBodies["send"]> {
   const { session } = ctx.registry.get(request.session);
   if (!session.alive()) {
-    throw new AgentError("bad_request", `session ${request.session} has exited; nothing can be sent to it`);
+    throw new AgentError("session_exited", `session ${request.session} has exited; nothing can be sent to it (its screen can still be read)`);
   }
   let sent = 0;
   // Every key name is checked before the text goes out: a typo sends nothing.
