@@ -4,9 +4,11 @@
 import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { SpillError, SpillFile } from "./spill-file.ts";
 
+// Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
 export { SpillError };
 
+/** The limits of one stream (`--head-bytes`, `--max-bytes`, `--spill`). */
 export interface BoundedStoreOptions {
   /** Bytes kept from the start of the stream (`--head-bytes`). */
   readonly headBytes: number;

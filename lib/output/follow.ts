@@ -7,6 +7,7 @@ import type { BoundedStore, ReadResult } from "./bounded-store.ts";
 /** What follow() yields: bytes, or the notice that a range is gone from memory. */
 export type FollowedChunk = Extract<ReadResult, { kind: "data" } | { kind: "lost" }>;
 
+/** How a follower reads: chunk size, and whether gaps are filled from the spill. */
 export interface FollowOptions {
   /** Largest chunk yielded (default 1 MiB). */
   readonly maxBytes?: number;

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import { SpillError } from "./spill-error.ts";
 import { type Slab, SlabPool } from "./spill-slabs.ts";
 
+// Re-exported: the spill's callers need only this module.
 export { SpillError };
 
 // Linux caps one writev at IOV_MAX (1024) buffers.
