@@ -78,3 +78,20 @@ test("spill fast path: the guardian writes the file; the owner gets head, tail a
   assert.equal(Buffer.compare(Buffer.concat(tail), data.subarray(data.length - 70_000)), 0, "tail");
   assert.equal(Buffer.compare(readFileSync(spill), data), 0, "spill file");
 });
+
+test("spill with less output than head and tail: the head frames and the tail both hold it all", async (t) => {
+  const dir = tempDir(t);
+  const spill = path.join(dir, "spill");
+  const g = startGuardian(t, { argv: ["printf", "short"], mode: "pipe", spillStdout: spill, spillStderr: path.join(dir, "err"), headBytes: 100, tailBytes: 100 }, bin.plain, dir);
+  const out = collectOutput(g);
+  const tail: Buffer[] = [];
+  g.on("tail", (_s, b) => tail.push(Buffer.from(b)));
+  const spilled: { stream: number }[] = [];
+  g.on("spilled", (e) => spilled.push(e));
+  await g.exited;
+  await waitFor(() => spilled.length === 2, { what: "both streams spilled" });
+  assert.equal(out.text(), "short");
+  assert.equal(Buffer.concat(tail).toString(), "short");
+  assert.deepEqual(spilled.sort((a, b) => a.stream - b.stream), [{ stream: 1, total: 5, error: null }, { stream: 2, total: 0, error: null }]);
+  assert.equal(readFileSync(spill, "utf8"), "short");
+});
