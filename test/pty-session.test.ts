@@ -142,6 +142,25 @@ for (const backend of backends) {
     assert.equal((await moving.wait({ stableMs: 300, timeoutMs: 1500 })).fired, "timeout");
   });
 
+  test(`[${backend}] an idle screen drops its emulator and is rebuilt exactly, without answering twice`, async (t) => {
+    const s = await openSession(t, backend, { argv: [...BYTE_ECHO, "\x1b]0;idle title\x07\x1b[31mred\x1b[m\x1b[?25l\x1b[3;5H\x1b[6n"], cols: 50, rows: 8 });
+    await s.wait({ text: "b'\\x1b[3;5R'", timeoutMs: 10_000 });
+    s.resize(60, 10);
+    await s.sendKeys(["Up"]);
+    await s.wait({ text: "b'\\x1b[A'", timeoutMs: 10_000 });
+    const before = await s.screen();
+    assert.equal(s.info().hydrated, true);
+    await waitFor(() => !s.info().hydrated, { timeoutMs: 15_000, what: "the idle emulator to be dropped" });
+    const after = await s.screen();
+    assert.equal(after.hash, before.hash);
+    assert.deepEqual(after, { ...before, changed: false }, "the rebuilt screen is the same screen");
+    assert.equal(s.info().hydrated, true);
+    // The cursor report was answered once, when the program asked; not again by the replay.
+    await s.sendKeys(["Down"]);
+    const r = await s.wait({ text: "b'\\x1b[B'", timeoutMs: 10_000 });
+    assert.equal(r.snapshot.rows.filter((row) => row.includes("R'")).length, 1, r.snapshot.rows.join("|"));
+  });
+
   test(`[${backend}] an unknown key sends nothing`, async (t) => {
     const s = await openSession(t, backend, { argv: BYTE_ECHO });
     await s.wait({ text: "ready", timeoutMs: 10_000 });

@@ -18,6 +18,7 @@ export class ParseBatcher {
   #scheduled = false;
   #previousByte = -1;
   #disposed = false;
+  #held = false;
 
   constructor(
     private readonly term: Terminal,
@@ -34,7 +35,7 @@ export class ParseBatcher {
   push(bytes: Uint8Array): void {
     this.#pending.push(bytes);
     this.#pendingBytes += bytes.length;
-    if (this.#inflightBytes === 0 && !this.#scheduled) {
+    if (this.#inflightBytes === 0 && !this.#scheduled && !this.#held) {
       this.#scheduled = true;
       setImmediate(() => {
         this.#scheduled = false;
@@ -45,7 +46,7 @@ export class ParseBatcher {
 
   /** Starts parsing what is queued now, unless a batch is in flight (it follows that one). */
   flush(): void {
-    if (this.#disposed || this.#inflightBytes > 0 || this.#pendingBytes === 0) return;
+    if (this.#disposed || this.#held || this.#inflightBytes > 0 || this.#pendingBytes === 0) return;
     const raw = this.#pending.length === 1 ? this.#pending[0] as Uint8Array : concat(this.#pending, this.#pendingBytes);
     this.#pending = [];
     this.#inflightBytes = this.#pendingBytes;
@@ -67,6 +68,17 @@ export class ParseBatcher {
         });
       }
     }
+  }
+
+  /** Keeps queued output back (a replay is writing into the terminal first). */
+  hold(): void {
+    this.#held = true;
+  }
+
+  /** Lets queued output go in after a hold. */
+  release(): void {
+    this.#held = false;
+    this.flush();
   }
 
   dispose(): void {

@@ -1,26 +1,21 @@
-// The screen of one session: an @xterm/headless terminal fed with every byte
-// the PTY produced. Loaded lazily (dynamic import) so `run`/`collect` never
-// pay for the emulator. Reads wait on xterm's write callback, never a sleep.
+// The screen of one session: an xterm terminal (screen-emulator.ts) fed with
+// every byte the PTY produced. Reads wait on xterm's write callback, never a
+// sleep. An idle screen whose history is small drops its emulator and
+// rebuilds it by replay when it is needed again (screen-history.ts).
 import type { IMarker, Terminal } from "@xterm/headless";
-import { ParseBatcher } from "./parse-batcher.ts";
-import { clampScrollback } from "./screen-size.ts";
+import { Emulator, type TerminalClass, loadTerminal } from "./screen-emulator.ts";
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
-
-type TerminalClass = typeof Terminal;
-let terminalClass: Promise<TerminalClass> | undefined;
-
-function loadTerminal(): Promise<TerminalClass> {
-  terminalClass ??= import("@xterm/headless").then((m) => {
-    const mod = m as { Terminal?: TerminalClass; default?: { Terminal: TerminalClass } };
-    return (mod.Terminal ?? mod.default?.Terminal) as TerminalClass;
-  });
-  return terminalClass;
-}
+import { ScreenHistory } from "./screen-history.ts";
+import { clampScrollback } from "./screen-size.ts";
 
 /** Unparsed bytes above which the PTY is paused; xterm discards past 50 MB. */
 const HIGH_WATER = 1024 * 1024;
 /** Unparsed bytes below which a paused PTY is resumed. */
 const LOW_WATER = 256 * 1024;
+/** History kept for rebuilding; a screen that received more keeps its emulator. */
+const HISTORY_MAX = 32 * 1024;
+/** Time without output, reads or waits after which the emulator is dropped. */
+const IDLE_MS = 1500;
 
 export interface ScreenOptions {
   readonly cols: number;
@@ -34,66 +29,72 @@ export interface ScreenOptions {
 
 /** One session's emulated terminal. */
 export class Screen {
-  #term: Terminal;
+  readonly scrollback: number;
+  #ctor: TerminalClass;
   #options: ScreenOptions;
+  #emulator: Emulator | undefined;
+  #history: ScreenHistory;
+  #replaying = false;
   #fed = 0;
   #parsed = 0;
   #waiters: { target: number; resolve: () => void }[] = [];
   #parsedListeners = new Set<() => void>();
   #paused = false;
-  #batcher: ParseBatcher;
-  #cursorVisible = true;
-  #title = "";
-  readonly scrollback: number;
+  #lastActive = Date.now();
+  #idleTimer: ReturnType<typeof setTimeout> | undefined;
+  #disposed = false;
 
-  private constructor(term: Terminal, options: ScreenOptions, scrollback: number) {
-    this.#term = term;
+  private constructor(ctor: TerminalClass, options: ScreenOptions) {
+    this.#ctor = ctor;
     this.#options = options;
-    this.scrollback = scrollback;
-    this.#batcher = new ParseBatcher(term, scrollback, (bytes) => this.#parsedUpTo(bytes));
-    term.onData((data) => options.onReply(data));
-    term.onBinary((data) => options.onReply(data));
-    term.onTitleChange((title) => {
-      this.#title = title;
-    });
-    // xterm has no public "cursor hidden" flag: follow DECTCEM (CSI ? 25 h/l)
-    // and full resets ourselves, then let xterm's own handler run (return false).
-    const track = (visible: boolean) => (params: (number | number[])[]) => {
-      if (params.includes(25)) this.#cursorVisible = visible;
-      return false;
-    };
-    term.parser.registerCsiHandler({ prefix: "?", final: "h" }, track(true));
-    term.parser.registerCsiHandler({ prefix: "?", final: "l" }, track(false));
-    term.parser.registerEscHandler({ final: "c" }, () => {
-      this.#cursorVisible = true;
-      return false;
-    });
-    term.parser.registerCsiHandler({ intermediates: "!", final: "p" }, () => {
-      this.#cursorVisible = true;
-      return false;
-    });
+    this.scrollback = clampScrollback(options.scrollback);
+    this.#history = new ScreenHistory(HISTORY_MAX, options.cols, options.rows);
+    this.#emulator = this.#newEmulator();
   }
 
   /** A screen of the given size; scrollback clamped to 0..MAX_SCROLLBACK. */
   static async create(options: ScreenOptions): Promise<Screen> {
-    const TerminalCtor = await loadTerminal();
-    const scrollback = clampScrollback(options.scrollback);
-    const term = new TerminalCtor({
-      cols: options.cols,
-      rows: options.rows,
-      scrollback,
-      allowProposedApi: true,
-      convertEol: false,
-      logLevel: "off",
+    return new Screen(await loadTerminal(), options);
+  }
+
+  #newEmulator(): Emulator {
+    return new Emulator(this.#ctor, this.#history.initialCols, this.#history.initialRows, this.scrollback, {
+      onReply: (reply) => {
+        if (!this.#replaying) this.#options.onReply(reply); // the program had its answers the first time
+      },
+      onParsed: (bytes) => this.#parsedUpTo(bytes),
     });
-    return new Screen(term, options, scrollback);
+  }
+
+  // The live emulator, rebuilt from the history when it was dropped: the
+  // replayed bytes count as unparsed again until the replay is done.
+  #live(): Emulator {
+    this.#touch();
+    if (this.#emulator !== undefined) return this.#emulator;
+    const emulator = this.#newEmulator();
+    this.#emulator = emulator;
+    const replayed = this.#history.bytes;
+    this.#parsed -= replayed;
+    this.#replaying = true;
+    emulator.batcher.hold();
+    this.#history.replay(emulator.term, () => {
+      this.#replaying = false;
+      this.#parsedUpTo(replayed);
+      emulator.batcher.release();
+    });
+    return emulator;
+  }
+
+  get #term(): Terminal {
+    return this.#live().term;
   }
 
   /** Queues PTY output for parsing; pauses the PTY when too much is unparsed. */
   feed(bytes: Uint8Array): void {
-    if (bytes.length === 0) return;
+    if (bytes.length === 0 || this.#disposed) return;
     this.#fed += bytes.length;
-    this.#batcher.push(bytes);
+    this.#history.addBytes(bytes);
+    this.#live().batcher.push(bytes);
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);
@@ -116,9 +117,10 @@ export class Screen {
 
   /** Resolves once every byte fed so far has been parsed (the read barrier). */
   settled(): Promise<void> {
+    const emulator = this.#live();
     if (this.#parsed >= this.#fed) return Promise.resolve();
     const done = new Promise<void>((resolve) => this.#waiters.push({ target: this.#fed, resolve }));
-    this.#batcher.flush(); // a reader is waiting: do not wait for the next turn
+    emulator.batcher.flush(); // a reader is waiting: do not wait for the next turn
     return done;
   }
 
@@ -132,6 +134,11 @@ export class Screen {
     return this.#fed;
   }
 
+  /** The emulator is in memory (false while an idle screen is kept as its history). */
+  get hydrated(): boolean {
+    return this.#emulator !== undefined;
+  }
+
   /** Called after each parsed chunk; returns an unsubscribe function. */
   onParsed(listener: () => void): () => void {
     this.#parsedListeners.add(listener);
@@ -140,9 +147,10 @@ export class Screen {
 
   /** The grid as it is now (call after settled() for a consistent read). */
   grid(scrollbackLines = 0): ScreenGrid {
-    return readGrid(this.#term, {
-      cursorVisible: this.#cursorVisible,
-      title: this.#title,
+    const emulator = this.#live();
+    return readGrid(emulator.term, {
+      cursorVisible: emulator.cursorVisible,
+      title: emulator.title,
       scrollback: Math.min(scrollbackLines, this.scrollback),
     });
   }
@@ -152,31 +160,25 @@ export class Screen {
    * program wrote are kept (a bash prompt "$ " still ends in its space).
    */
   matchRows(): string[] {
-    const buffer = this.#term.buffer.active;
+    const term = this.#term;
+    const buffer = term.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < this.#term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
+    for (let y = 0; y < term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
     return rows;
   }
 
   /** For each visible row, whether it continues the row above (soft wrap). */
   wrappedRows(): boolean[] {
-    const buffer = this.#term.buffer.active;
+    const term = this.#term;
+    const buffer = term.buffer.active;
     const wrapped: boolean[] = [];
-    for (let y = 0; y < this.#term.rows; y++) wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
+    for (let y = 0; y < term.rows; y++) wrapped.push(buffer.getLine(buffer.baseY + y)?.isWrapped ?? false);
     return wrapped;
   }
 
   /** Application-cursor mode (DECCKM) as the program set it. */
   get applicationCursor(): boolean {
     return this.#term.modes.applicationCursorKeysMode;
-  }
-
-  get cols(): number {
-    return this.#term.cols;
-  }
-
-  get rows(): number {
-    return this.#term.rows;
   }
 
   /** Which buffer is showing; markers belong to one buffer. */
@@ -191,19 +193,47 @@ export class Screen {
 
   /** A marker that follows visible row `row` as it scrolls (disposed when it leaves the buffer). */
   markRow(row: number): IMarker | undefined {
-    const buffer = this.#term.buffer.active;
-    return this.#term.registerMarker(row - buffer.cursorY);
+    const term = this.#term;
+    return term.registerMarker(row - term.buffer.active.cursorY);
   }
 
   resize(cols: number, rows: number): void {
-    this.#term.resize(Math.max(2, cols), rows);
+    // Replay must resize between the same bytes as now: only known when settled.
+    if (!this.isSettled) this.#history.invalidate();
+    this.#history.addResize(cols, rows);
+    this.#emulator?.term.resize(Math.max(2, cols), rows);
+    this.#touch();
+  }
+
+  // Activity postpones dropping the emulator.
+  #touch(): void {
+    this.#lastActive = Date.now();
+    if (this.#idleTimer === undefined && this.#history.valid && !this.#disposed) this.#armIdle(IDLE_MS);
+  }
+
+  #armIdle(ms: number): void {
+    this.#idleTimer = setTimeout(() => {
+      this.#idleTimer = undefined;
+      const idleFor = Date.now() - this.#lastActive;
+      if (idleFor < IDLE_MS) return this.#armIdle(IDLE_MS - idleFor);
+      const emulator = this.#emulator;
+      const busy = !this.isSettled || this.#waiters.length > 0 || this.#parsedListeners.size > 0 || this.#replaying;
+      if (emulator === undefined || !this.#history.valid) return;
+      if (busy) return this.#armIdle(IDLE_MS);
+      this.#emulator = undefined;
+      emulator.dispose();
+    }, ms);
+    // An idle timer must not keep a process alive.
+    (this.#idleTimer as { unref?: () => void }).unref?.();
   }
 
   dispose(): void {
-    this.#batcher.dispose();
+    this.#disposed = true;
+    clearTimeout(this.#idleTimer);
+    this.#emulator?.dispose();
+    this.#emulator = undefined;
     for (const w of this.#waiters) w.resolve();
     this.#waiters = [];
     this.#parsedListeners.clear();
-    this.#term.dispose();
   }
 }

@@ -189,6 +189,7 @@ export class PtySession {
       createdAt: this.createdAt,
       backend: this.#handle.backend,
       outputBytes: this.#screen.bytesFed,
+      hydrated: this.#screen.hydrated,
     };
   }
 

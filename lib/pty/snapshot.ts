@@ -30,6 +30,8 @@ export interface SessionInfo {
   readonly backend: PtyBackendName;
   /** Bytes the program has written to the terminal so far. */
   readonly outputBytes: number;
+  /** The emulator is in memory; an idle session with little output is kept as its output and rebuilt on demand. */
+  readonly hydrated: boolean;
 }
 
 /** Codes a session error carries; the agent sends them as `{code, message}`. */
