@@ -161,3 +161,15 @@ test("a spill that fails mid-stream (disk full) stops spilling, keeps head and t
   assert.deepEqual(store.snapshot().head, new Uint8Array([1, 2, 3, 4]));
   assert.deepEqual(store.snapshot().tail, new Uint8Array([7, 7, 7, 7]));
 });
+
+test("two sources fed into one store (as --merge does) keep each source's order", async () => {
+  const store = await BoundedStore.open({ headBytes: 1 << 20, tailBytes: 0 });
+  const a = spawn("sh", ["-c", "for i in 1 2 3 4 5; do echo a$i; done"], { stdio: ["ignore", "pipe", "ignore"] });
+  const b = spawn("sh", ["-c", "for i in 1 2 3 4 5; do echo b$i; done"], { stdio: ["ignore", "pipe", "ignore"] });
+  await Promise.all([feedStore(a.stdout, store), feedStore(b.stdout, store)]);
+  await Promise.all([a, b].map((c) => new Promise((resolve) => c.exitCode !== null ? resolve(null) : c.once("close", resolve))));
+  await store.close();
+  const lines = new TextDecoder().decode(store.snapshot().head).trim().split("\n");
+  assert.deepEqual(lines.filter((l) => l.startsWith("a")), ["a1", "a2", "a3", "a4", "a5"]);
+  assert.deepEqual(lines.filter((l) => l.startsWith("b")), ["b1", "b2", "b3", "b4", "b5"]);
+});

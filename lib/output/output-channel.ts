@@ -21,15 +21,23 @@ export class OutputChannel {
   /** Resolves when every holder of the child end has closed it (EOF), or on destroy(). */
   readonly ended: Promise<void>;
   readonly #reader: net.Socket;
+  #atEof = false;
 
   private constructor(childEnd: net.Socket, reader: net.Socket) {
     this.childEnd = childEnd;
     this.#reader = reader;
-    this.ended = new Promise((resolve) => {
+    this.ended = new Promise<void>((resolve) => {
       reader.once("end", resolve);
       reader.once("close", resolve);
       reader.once("error", resolve);
+    }).then(() => {
+      this.#atEof = true;
     });
+  }
+
+  /** True once `ended` has resolved (the shape of lib/spawn's OutputPump). */
+  get atEof(): boolean {
+    return this.#atEof;
   }
 
   /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
