@@ -8,7 +8,9 @@ import { ID_PARAMETERS, ID_PLACEHOLDERS } from "./completion-ids.ts";
 /** What a value is, so a script knows what to offer for it. */
 export type ValueKind =
   | { readonly kind: "enum"; readonly values: readonly string[] }
-  | { readonly kind: "file" | "dir" | "command" | "sessions" | "jobs" | "any" };
+  | { readonly kind: "file" | "dir" | "command" | "sessions" | "jobs" }
+  /** Free text; `hint` (the placeholder: size, dur, ...) is shown by zsh. */
+  | { readonly kind: "any"; readonly hint?: string };
 
 /** One flag as typed on the command line. */
 export interface FlagSpec {
@@ -53,7 +55,7 @@ function kindFromPlaceholder(placeholder: string | undefined, idKey: string): Va
   if (/^(file|path)s?$/.test(p) || p.endsWith("file")) return { kind: "file" };
   if (/^(dir|directory)$/.test(p)) return { kind: "dir" };
   if (/^(cmd|command)$/.test(p)) return { kind: "command" };
-  return { kind: "any" };
+  return placeholder === undefined || placeholder === "" ? { kind: "any" } : { kind: "any", hint: placeholder };
 }
 
 interface RawFlag {

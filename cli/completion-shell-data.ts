@@ -7,9 +7,11 @@ export function sq(text: string): string {
   return `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A value kind as one word the scripts switch on (`enum:a b c`, `file`, ...). */
+/** A value kind as one word the scripts switch on (`enum:a b c`, `file`, `any:size`, ...). */
 export function kindWord(value: ValueKind): string {
-  return value.kind === "enum" ? `enum:${value.values.join(" ")}` : value.kind;
+  if (value.kind === "enum") return `enum:${value.values.join(" ")}`;
+  if (value.kind === "any") return value.hint === undefined ? "any" : `any:${value.hint}`;
+  return value.kind;
 }
 
 /** The header every generated script starts with. */

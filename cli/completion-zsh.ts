@@ -26,6 +26,7 @@ _corral_offer() {
   local -a ids
   case "$1" in
     enum:*) compadd -- @{=@{1#enum:}} ;;
+    any:*) _message -e values "@{1#any:}" ;;
     file) _files ;;
     dir) _files -/ ;;
     command) _command_names -e ;;
