@@ -10,7 +10,7 @@
 // child's stdout stream (what the JS path does) and from an OutputChannel
 // (a socket read with one reused buffer).
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
@@ -27,22 +27,44 @@ const out = path.join(dir, "out");
 
 interface Timed {
   readonly ms: number;
-  /** Peak RSS of the timed process (VmHWM polled from /proc), in bytes, if seen. */
+  /** CPU time (user + sys) of the process tree, when python3 measured it. */
+  readonly cpuMs: number | undefined;
+  /** Peak RSS of the largest process of the tree, in bytes, if seen. */
   readonly peakRss: number | undefined;
 }
 
-/** Runs argv with stdout to `stdoutPath` (or /dev/null), timing it and watching its peak RSS. */
+// python3 (CI installs it) runs each command and reads getrusage of its
+// waited-for tree: exact CPU time and peak RSS, which Node's spawn cannot
+// give. Without it, wall time only and VmHWM polled from /proc.
+const TIMER_PY = `
+import json, os, resource, subprocess, sys, time
+b = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pyenv shim's own children count too
+t = time.perf_counter()
+r = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL)
+ms = (time.perf_counter() - t) * 1000
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+cpu = (u.ru_utime - b.ru_utime + u.ru_stime - b.ru_stime) * 1000
+os.write(3, json.dumps({"code": r.returncode, "ms": ms, "cpuMs": cpu, "maxRssKb": u.ru_maxrss}).encode())
+`;
+const havePython = spawnSync("python3", ["-c", "pass"]).status === 0;
+
+/** Runs argv with stdout to `stdoutPath` (or /dev/null): wall time, CPU time and peak RSS. */
 function timed(argv: readonly string[], stdoutPath = "/dev/null", env: Record<string, string> = {}): Promise<Timed> {
   const fd = openSync(stdoutPath, "w");
   const started = performance.now();
-  const child = spawn(argv[0] as string, argv.slice(1), {
-    stdio: ["ignore", fd, "inherit"],
+  const [file, args] = havePython
+    ? ["python3", ["-c", TIMER_PY, ...argv]]
+    : [argv[0] as string, argv.slice(1)];
+  const child = spawn(file, args, {
+    stdio: ["ignore", fd, "inherit", "pipe"],
     cwd: repo,
     env: { ...process.env, ...env },
   });
   closeSync(fd);
+  let report = "";
+  child.stdio[3]?.on("data", (c: Buffer) => (report += c.toString("utf8")));
   let peakRss: number | undefined;
-  const poll = setInterval(() => {
+  const poll = havePython ? undefined : setInterval(() => {
     try {
       const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
       if (m) peakRss = Math.max(peakRss ?? 0, Number(m[1]) * 1024);
@@ -52,11 +74,17 @@ function timed(argv: readonly string[], stdoutPath = "/dev/null", env: Record<st
   }, 10);
   return new Promise((resolve, reject) => {
     child.on("error", reject);
-    child.on("exit", (code, signal) => {
+    child.on("close", (code, signal) => {
       const ms = performance.now() - started;
       clearInterval(poll);
-      if (code !== 0) reject(new Error(`${argv.join(" ")} exited ${code ?? signal}`));
-      else resolve({ ms, peakRss });
+      if (!havePython) {
+        if (code !== 0) reject(new Error(`${argv.join(" ")} exited ${code ?? signal}`));
+        else resolve({ ms, cpuMs: undefined, peakRss });
+        return;
+      }
+      const r = JSON.parse(report || "{}") as { code?: number; ms: number; cpuMs: number; maxRssKb: number };
+      if (r.code !== 0) reject(new Error(`${argv.join(" ")} exited ${r.code ?? code ?? signal}`));
+      else resolve({ ms: r.ms, cpuMs: r.cpuMs, peakRss: r.maxRssKb * 1024 });
     });
   });
 }
@@ -87,7 +115,7 @@ buildSync({
     resolveDir: repo,
     sourcefile: "feed.ts",
     contents: `
-      import { spawn } from "node:child_process";
+      import { spawn, spawnSync } from "node:child_process";
       import { BoundedStore } from "./lib/output/bounded-store.ts";
       import { OutputChannel } from "./lib/output/output-channel.ts";
       import { feedStore } from "./lib/output/stream-feed.ts";
@@ -149,9 +177,11 @@ try {
   const cat = ms("cat BIG > F");
   const mib = (bytes: number | undefined) => `${((bytes ?? 0) / 1048576).toFixed(1)} MiB`;
   for (const [name, t] of best) {
-    // Peak RSS only where the timed process is the one doing the work (not sh).
+    const cpu = t.cpuMs === undefined ? "" : `  CPU ${fmt(t.cpuMs)}`;
+    // Peak RSS only for the Node rows: for the cat rows it would be python's
+    // (the pre-exec image counts) or sh's, not what is measured.
     const rss = name.startsWith("cat") ? "" : `  peak RSS ${mib(peak.get(name))}`;
-    process.stdout.write(`  ${name.padEnd(34)} ${fmt(t.ms)}  ${(t.ms / cat).toFixed(2)}x${rss}\n`);
+    process.stdout.write(`  ${name.padEnd(34)} ${fmt(t.ms)}  ${(t.ms / cat).toFixed(2)}x${cpu}${rss}\n`);
   }
   for (const name of [JS, DEFAULT, "store fed by OutputChannel, no CLI"]) {
     process.stdout.write(
