@@ -18,7 +18,7 @@ export type HoldEnd =
   | { readonly kind: "lost"; readonly why: string };
 
 /** Signals that would stop or kill a client whose terminal is in raw mode. */
-const CAUGHT: readonly NodeJS.Signals[] = ["SIGTSTP", "SIGTTOU", "SIGTTIN"];
+const CAUGHT: readonly NodeJS.Signals[] = ["SIGTTOU", "SIGTTIN"];
 const ENDING: readonly NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
 /** How often the window size is compared, for terminals that send no SIGWINCH. */
 const SIZE_CHECK_MS = 500;
@@ -63,6 +63,11 @@ export class TerminalHold {
     client.onClose = () => this.#finish({ kind: "lost", why: "the agent closed the connection" });
     const noop = () => {};
     for (const signal of CAUGHT) this.#on(signal, noop);
+    // In raw mode Ctrl-Z is a byte for the job's own terminal, and SIGTSTP from elsewhere is
+    // ignored; a job without a terminal (pipe) is stopped on our Ctrl-Z instead, as a shell does.
+    this.#on("SIGTSTP", () => {
+      if (!this.#raw) this.#sendControl({ op: "job-signal", signal: "SIGTSTP" });
+    });
     // Ended from outside: the job is terminated (its whole tree), then we return its status.
     for (const signal of ENDING) this.#on(signal, () => this.#sendControl({ op: "job-signal", signal }));
     const restore = () => this.#restoreMode();

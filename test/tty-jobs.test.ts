@@ -116,3 +116,15 @@ test("a job stopped and resumed twice keeps every byte of its output in the tee 
   assert.equal(tee.length, expected.length);
   assert.equal(sha(tee), sha(expected));
 });
+
+test("fg of a background job without a terminal of its own: its output here, Ctrl-Z stops it (148)", async (t) => {
+  const term = terminalWithAgent(t, "tty-pipefg");
+  await term.agent.ok(["run", "--bg", "--", "sh", "-c", "i=0; while :; do echo tick $i; i=$((i+1)); sleep 0.2; done"]);
+  const fg = term.corral("fg %1");
+  await term.waitScreen(/^tick \d+\s*$/m, "the job's output in this terminal");
+  term.keys("C-z");
+  assert.equal(await term.status(fg), 148);
+  assert.match(term.screen(), /^\[1\]\+ {2}Stopped {2}sh -c /m);
+  const [job] = (JSON.parse((await term.agent.run(["jobs", "--json"])).stdout.toString()) as { jobs: { state: string }[] }).jobs;
+  assert.equal(job?.state, "stopped");
+});

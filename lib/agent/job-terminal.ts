@@ -45,9 +45,13 @@ export class JobTerminal implements AttachMode {
       return;
     }
     try {
-      const message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as { op?: unknown; cols?: unknown; rows?: unknown };
-      // The person's corral got SIGTERM/SIGHUP/SIGINT: the foreground job goes, whole tree.
-      if (message.op === "job-signal" && job.state !== "done") void job.process.terminate(this.graceMs);
+      const message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as { op?: unknown; cols?: unknown; rows?: unknown; signal?: unknown };
+      if (message.op === "job-signal" && job.state !== "done") {
+        // Ctrl-Z at a terminal that is not the job's own (a pipe job in fg): stop it, as a shell would.
+        if (message.signal === "SIGTSTP") void job.process.stopAll().catch(() => {});
+        // The person's corral got SIGTERM/SIGHUP/SIGINT: the foreground job goes, whole tree.
+        else void job.process.terminate(this.graceMs);
+      }
       if (message.op === "attach-resize" && typeof message.cols === "number" && typeof message.rows === "number") {
         if (job.state !== "done") job.process.resize(clampSize(message.cols), clampSize(message.rows));
       }

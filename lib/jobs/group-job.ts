@@ -51,6 +51,11 @@ class GroupJob implements JobProcess {
     return Promise.resolve();
   }
 
+  /** Refused: without stop events nobody would learn that it stopped. */
+  stopAll(): Promise<void> {
+    return Promise.reject(new Error("stopping needs the guardian's stop events"));
+  }
+
   async terminate(graceMs: number): Promise<Receipt> {
     const child = this.child;
     if (child === null) return { status: "confirmed", forced: false, reason: null };

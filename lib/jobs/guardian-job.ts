@@ -68,6 +68,10 @@ class GuardianJob implements JobProcess {
     await this.guardian.signal("SIGCONT", "tree");
   }
 
+  async stopAll(): Promise<void> {
+    await this.guardian.signal("SIGSTOP", "tree");
+  }
+
   async terminate(graceMs: number): Promise<Receipt> {
     try {
       return receiptOfCensus(await this.guardian.terminate(graceMs));

@@ -38,6 +38,8 @@ export interface JobProcess {
   resize(cols: number, rows: number): void;
   /** SIGCONT to every process of the job. */
   continueAll(): Promise<void>;
+  /** SIGSTOP to every process of the job: Ctrl-Z for a job without a terminal of its own. */
+  stopAll(): Promise<void>;
   /** SIGTERM the whole tree, SIGKILL after the grace; the receipt says if it was seen gone. */
   terminate(graceMs: number): Promise<Receipt>;
   /** Flow control while the output store's spill catches up. */
