@@ -16,6 +16,18 @@ const LOW_WATER = 256 * 1024;
 const HISTORY_MAX = 32 * 1024;
 /** Time without output, reads or waits after which the emulator is dropped. */
 const IDLE_MS = 1500;
+// Sequences a program may wait to have answered: CSI ... c/n/q/t/p/u/x
+// (device attributes, status and cursor reports, version, modes), any
+// OSC/DCS/APC/PM/SOS string, DECID, and their C1 forms. False alarms only
+// cost building the emulator.
+// deno-lint-ignore no-control-regex -- control sequences are what this finds
+const NEEDS_ANSWER = /\x1b\[[\x20-\x3f]*[cnqtpux]|\x1b[\]PZ^_X]|[\x90\x98\x9b\x9d\x9e\x9f]/;
+
+function latin1(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += String.fromCharCode(byte);
+  return out;
+}
 
 export interface ScreenOptions {
   readonly cols: number;
@@ -43,13 +55,15 @@ export class Screen {
   #lastActive = Date.now();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
+  /** The last bytes fed, as latin1: a query may straddle two chunks. */
+  #tail = "";
 
   private constructor(ctor: TerminalClass, options: ScreenOptions) {
     this.#ctor = ctor;
     this.#options = options;
     this.scrollback = clampScrollback(options.scrollback);
     this.#history = new ScreenHistory(HISTORY_MAX, options.cols, options.rows);
-    this.#emulator = this.#newEmulator();
+    // No emulator yet: the first output, or the first read, makes one.
   }
 
   /** A screen of the given size; scrollback clamped to 0..MAX_SCROLLBACK. */
@@ -92,13 +106,32 @@ export class Screen {
   /** Queues PTY output for parsing; pauses the PTY when too much is unparsed. */
   feed(bytes: Uint8Array): void {
     if (bytes.length === 0 || this.#disposed) return;
+    const tail = this.#tail;
+    this.#tail = latin1(bytes.subarray(Math.max(0, bytes.length - 16)));
+    if (this.#emulator === undefined && this.#canStayAsHistory(bytes, tail)) {
+      // Nobody reads or waits and nothing asks for an answer: keep the bytes
+      // for a replay; they count as parsed (the replay parses them).
+      this.#history.addBytes(bytes);
+      this.#fed += bytes.length;
+      this.#parsed += bytes.length;
+      return;
+    }
+    const emulator = this.#live(); // replays the history first when rebuilt
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
-    this.#live().batcher.push(bytes);
+    emulator.batcher.push(bytes);
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);
     }
+  }
+
+  #canStayAsHistory(bytes: Uint8Array, tail: string): boolean {
+    if (!this.#history.valid || this.#history.bytes + bytes.length > this.#history.maxBytes) return false;
+    if (this.#waiters.length > 0 || this.#parsedListeners.size > 0) return false;
+    // A query (device attributes, cursor report, OSC/DCS requests) needs the
+    // emulator's answer now; the tail of the last chunk catches one split in two.
+    return !NEEDS_ANSWER.test(tail + latin1(bytes));
   }
 
   #parsedUpTo(length: number): void {
