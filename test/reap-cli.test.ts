@@ -67,3 +67,19 @@ test("reap after the agent was SIGKILLed finds its guardians and cleans up, with
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap", "idempotent");
 });
 
+
+test("reap retires exited sessions with their facts; --all closes running ones", async (t) => {
+  const agent = withAgent(t, "reap-sessions");
+  await agent.ok(["pty", "open", "--name", "gone", "--", "sh", "-c", "exit 2"]);
+  await agent.ok(["pty", "open", "--name", "alive", "--", "sleep", "600"]);
+  await waitFor(async () => /exited 2/.test(await agent.ok(["pty", "list"])), { what: "the first session to exit" });
+  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { kind: string; name: string; status: number; terminated: boolean }[] };
+  assert.deepEqual(first.items.map((i) => [i.kind, i.name, i.status, i.terminated]), [["session", "gone", 2, false]]);
+  const all = JSON.parse(await agent.ok(["reap", "--all", "--grace", "1s", "--json"])) as {
+    items: { name: string; pid: number; terminated: boolean; receipt: { status: string } }[];
+  };
+  assert.deepEqual(all.items.map((i) => [i.name, i.terminated, i.receipt.status]), [["alive", true, "confirmed"]]);
+  assert.equal(isAlive(all.items[0]?.pid ?? 0), false);
+  assert.match(await agent.ok(["pty", "list"]), /^ID +NAME/);
+  assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
+});

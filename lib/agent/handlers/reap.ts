@@ -9,6 +9,7 @@ import { confirmed, uncertain } from "../../jobs/receipts.ts";
 import { stillRuns, identityOf } from "../../jobs/proc-identity.ts";
 import type { ReapItem, ReapRequest, ReplyBodies } from "../protocol.ts";
 import type { SessionEntry } from "../session-registry.ts";
+import { exitStatusOf } from "../../spawn/exit-facts.ts";
 
 /** Extra time over the grace for a terminated job's exit facts to arrive. */
 const SETTLE_MS = 10_000;
@@ -77,7 +78,7 @@ async function reapSession(ctx: AgentContext, entry: SessionEntry, all: boolean,
 
 function sessionItem(entry: SessionEntry, terminated: boolean, receipt: ReapItem["receipt"]): ReapItem {
   const exit = entry.session.exitFacts();
-  const status = exit === null ? null : exit.timedOut ? 124 : exit.signal !== null ? null : exit.code;
+  const status = exit === null ? null : exitStatusOf(exit);
   return {
     kind: "session",
     id: entry.id,
