@@ -34,7 +34,7 @@ export async function handleJobRead(
   if (read.kind === "data") {
     if (request.raw === true) {
       // Ahead of the reply on the same socket: the client has the bytes when the reply arrives.
-      target.socket.write(encodeFrame(Tag.bytes, read.bytes));
+      if (!target.socket.destroyed) target.socket.write(encodeFrame(Tag.bytes, read.bytes));
       reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset };
     } else {
       reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset, base64: Buffer.from(read.bytes).toString("base64") };
