@@ -2,7 +2,7 @@
 // master. It drains the terminal after the program exits before it reports
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { locateGuardian } from "../native/guardian-binary.ts";
@@ -104,9 +104,14 @@ class GuardianPtyHandle implements PtyHandle {
 
 let privateStateDir: string | undefined;
 
-// A socket directory nobody else can enter, for callers that have no state dir.
+// A socket directory nobody else can enter, for callers that have no state
+// dir (the agent passes its own); removed when this process exits.
 function defaultStateDir(): string {
-  privateStateDir ??= mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+  if (privateStateDir === undefined) {
+    const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+    privateStateDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
   return privateStateDir;
 }
 
