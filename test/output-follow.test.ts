@@ -52,3 +52,18 @@ test("a late follower with a spill file replays the whole stream", async (t) => 
   assert.deepEqual(lost, []);
   assert.deepEqual(bytes, all.slice(1));
 });
+
+test("closing while a follower reads back from the spill waits for that read", async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "corral-output-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const store = await BoundedStore.open({ headBytes: 0, tailBytes: 10, spillPath: path.join(dir, "spill") });
+  const data = new Uint8Array(1 << 20).map((_, i) => i & 0xff);
+  store.write(data);
+  await store.drained();
+  const reads = Array.from({ length: 8 }, (_, i) => store.readThrough(i * 1000, 100_000));
+  await store.close();
+  for (const [i, r] of (await Promise.all(reads)).entries()) {
+    assert.equal(r.kind, "data");
+    if (r.kind === "data") assert.deepEqual(r.bytes, data.subarray(i * 1000, i * 1000 + 100_000));
+  }
+});

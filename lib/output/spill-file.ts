@@ -26,6 +26,8 @@ export class SpillFile {
   #error: SpillError | null = null;
   #idle: (() => void)[] = [];
   #progress: (() => void)[] = [];
+  #reads = 0;
+  #readsDone: (() => void)[] = [];
 
   private constructor(path: string, fd: number) {
     this.path = path;
@@ -185,7 +187,12 @@ export class SpillFile {
         else resolve(buf.subarray(0, got));
       };
       if (own) {
-        fs.read(this.#fd, buf, 0, n, offset, done);
+        // Counted, so close() cannot free the descriptor under this read.
+        this.#reads++;
+        fs.read(this.#fd, buf, 0, n, offset, (err, got) => {
+          if (--this.#reads === 0) this.#wake(this.#readsDone);
+          done(err, got);
+        });
         return;
       }
       fs.open(this.path, "r", (err, fd) => {
@@ -198,6 +205,7 @@ export class SpillFile {
   /** Flushes what is queued, then closes the file. Call once. */
   async close(): Promise<void> {
     await this.idle();
+    while (this.#reads > 0) await new Promise<void>((resolve) => this.#readsDone.push(resolve));
     const fd = this.#fd;
     this.#fd = -1;
     await new Promise<void>((resolve, reject) => {
