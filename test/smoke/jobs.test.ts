@@ -1,8 +1,10 @@
 // Jobs under each runtime (the CLI and so its agent run under Node, Deno or
-// Bun): a background job, its output followed to its status, the table, reap.
+// Bun): a background job, its output followed to its status, the table, reap;
+// and in a real terminal (tmux), run --tty, Ctrl-Z, fg, with stty -a unchanged.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { privateAgent } from "../support/agent-harness.ts";
+import { terminalWithAgent } from "../jobs-fixture.ts";
 
 test("run --bg, collect --job --follow, jobs --json, reap", async (t) => {
   const agent = privateAgent("smoke-jobs");
@@ -15,4 +17,21 @@ test("run --bg, collect --job --follow, jobs --json, reap", async (t) => {
   assert.deepEqual(jobs.map((j) => [j.id, j.state, j.status]), [[1, "done", 6]]);
   assert.match(await agent.ok(["reap"]), /^%1 {2}exit 6 .*receipt confirmed/);
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
+});
+
+test("run --tty in a real terminal: Ctrl-Z parks it (148), fg resumes it, the terminal is as it was", async (t) => {
+  const term = terminalWithAgent(t, "smoke-tty");
+  const before = await term.sttyState("stty-before");
+  const run = term.corral("run --tty -- cat");
+  term.type("first line");
+  await term.waitScreen(/^first line\s*\n^first line\s*$/m, "cat's echo of the first line");
+  term.keys("C-z");
+  assert.equal(await term.status(run), 148);
+  assert.equal(await term.sttyState("stty-parked"), before);
+  const fg = term.corral("fg");
+  term.type("second line");
+  await term.waitScreen(/^second line\s*\n^second line\s*$/m, "cat's echo after fg");
+  term.keys("C-d");
+  assert.equal(await term.status(fg), 0);
+  assert.equal(await term.sttyState("stty-after"), before);
 });
