@@ -111,6 +111,33 @@ for (const backend of backends) {
     assert.ok(r.snapshot.rows.includes("marker"), r.snapshot.rows.join("|"));
   });
 
+  test(`[${backend}] --new is not fooled by an echo still being drawn when the wait begins`, async (t) => {
+    // A line editor that echoes one key at a time, then prints the last word.
+    const slowEcho = [
+      "import os, time, tty",
+      "tty.setraw(0)",
+      "os.write(1, b'> ')",
+      "line = b''",
+      "while True:",
+      "    for c in os.read(0, 256):",
+      "        if c == 13:",
+      "            time.sleep(0.3)",
+      "            os.write(1, b'\\r\\n' + line.split()[-1] + b'\\r\\n> ')",
+      "            line = b''",
+      "        else:",
+      "            os.write(1, bytes([c]))",
+      "            line += bytes([c])",
+      "            time.sleep(0.05)",
+    ].join("\n");
+    const s = await openSession(t, backend, { argv: ["python3", "-c", slowEcho] });
+    await s.wait({ text: "> ", timeoutMs: 10_000 });
+    s.write("say done\r");
+    await s.wait({ text: "> sa", timeoutMs: 10_000 });
+    const r = await s.wait({ regex: "done", newOnly: true, timeoutMs: 10_000 });
+    assert.equal(r.fired, "regex");
+    assert.deepEqual(r.snapshot.rows.slice(0, 2), ["> say done", "done"], "fired by the output, not by the echo");
+  });
+
   test(`[${backend}] wait: stable, exit, abort, bad conditions`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "echo one; read x; echo two; exit 3"] });
     await s.wait({ text: "one", timeoutMs: 10_000 });

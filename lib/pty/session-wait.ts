@@ -17,7 +17,8 @@ export interface WaitCondition {
    * Text/regex count only when they appear where they were not when the wait
    * began: a match is old when a match stood at the same column of the same
    * line at the start (lines are followed as they scroll), or when it lies in
-   * the echo of input sent just before the wait whose echo had not arrived yet.
+   * the echo of input sent since the previous wait whose echo was not yet
+   * complete on the screen (the first new whole occurrence of that input).
    */
   readonly newOnly?: boolean;
   readonly timeoutMs: number;
@@ -36,7 +37,7 @@ export interface WaitTarget {
   /** The program exited and every byte it wrote has been parsed. */
   hasExited(): boolean;
   onExit(listener: () => void): () => void;
-  /** Input lines written after the last output byte arrived: their echo is still to come. */
+  /** Input lines sent since the previous wait began (taken: the next wait starts afresh). */
   pendingInput(): string[];
   /** A snapshot of the screen as it is now; does not count as a read. */
   takeSnapshot(): ScreenSnapshot;
@@ -80,8 +81,10 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     const hay = haystackOf(screen);
     for (const [, pattern] of patterns) baselines.set(pattern, markAll(screen, findOccurrences(hay, pattern)));
     for (const line of target.pendingInput()) {
+      // An echo already complete on the screen is covered by the baseline;
+      // one still to come (or half drawn) is the first new whole occurrence.
       const pattern = { text: line };
-      echoes.push({ pattern, baseline: markAll(screen, findOccurrences(hay, pattern)) });
+      if (findOccurrences(hay, pattern).length === 0) echoes.push({ pattern, baseline: [] });
     }
   }
 

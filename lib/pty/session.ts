@@ -35,7 +35,8 @@ export class PtySession {
   #exitListeners = new Set<(facts: ExitFacts) => void>();
   #outputListeners = new Set<(bytes: Uint8Array) => void>();
   #exitSeen: Promise<void>;
-  #pendingInput: Array<{ lines: string[]; fedAtWrite: number }> = [];
+  /** Input lines sent since the last wait began (what an echo may still show). */
+  #pendingInput: string[][] = [];
   #cols: number;
   #rows: number;
   #disposed = false;
@@ -108,7 +109,7 @@ export class PtySession {
     this.#assertRunning();
     const lines = inputLines(typeof data === "string" ? data : new TextDecoder().decode(data));
     if (lines.length > 0) {
-      this.#pendingInput.push({ lines, fedAtWrite: this.#screen.bytesFed });
+      this.#pendingInput.push(lines);
       if (this.#pendingInput.length > MAX_PENDING_INPUT) this.#pendingInput.shift();
     }
     this.#handle.write(data);
@@ -159,8 +160,9 @@ export class PtySession {
       hasExited: () => this.#exit !== null,
       onExit: (listener) => this.onExit(() => listener()),
       pendingInput: () => {
-        const fed = this.#screen.bytesFed;
-        return this.#pendingInput.filter((p) => p.fedAtWrite === fed).flatMap((p) => p.lines);
+        const lines = this.#pendingInput.flat();
+        this.#pendingInput = [];
+        return lines;
       },
       takeSnapshot: () => this.#snapshot({ peek: true }),
     }, cond, signal);
