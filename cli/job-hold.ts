@@ -19,6 +19,7 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
   try {
     client = await reachAgent(ctx, flags, request.op === "job-start");
     hold = new TerminalHold(client);
+    hold.takeTerminal();
     const reply = await client.call(request as JobStartRequest);
     const job: JobInfo = reply.job;
     if ((reply as { attached?: boolean }).attached === false) {
@@ -26,7 +27,8 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
       ctx.process.stderr.write(`corral: %${job.id} has finished: ${describeEnd(job.exit)}\n`);
       return job.status ?? ExitStatus.corralFailure;
     }
-    if (job.mode === "pty") hold.takeTerminal();
+    if (job.mode === "pty") hold.inputToJob();
+    else hold.keepInput();
     const end = await hold.ended;
     await hold.release();
     if (end.kind === "stopped") {

@@ -43,6 +43,8 @@ export class TerminalHold {
   #finish!: (end: HoldEnd) => void;
   #undo: (() => void)[] = [];
   #raw = false;
+  /** Input typed before the job's terminal is attached; null once it flows. */
+  #held: Uint8Array[] | null = [];
   #released = false;
 
   /** Wires output and events at once: call before the request that attaches, so nothing is missed. */
@@ -75,20 +77,42 @@ export class TerminalHold {
     this.#undo.push(() => process.off("exit", restore));
   }
 
-  /** Raw mode, input forwarding and size following (only when stdin is a terminal and the job has one). */
+  /**
+   * Raw mode and size following, before the request that attaches: a program
+   * that queries the terminal at once (vim) must get the answer, not leave it
+   * in the shell's input. Input is held until inputToJob() (the connection
+   * carries bytes only once attached).
+   */
   takeTerminal(): void {
     const stdin = process.stdin;
     this.#watchSize();
     if (!stdin.isTTY) return;
     stdin.setRawMode(true);
     this.#raw = true;
-    const onInput = (chunk: Uint8Array) => this.client.sendBytes(chunk);
+    const onInput = (chunk: Uint8Array) => {
+      if (this.#held === null) this.client.sendBytes(chunk);
+      else this.#held.push(chunk);
+    };
     stdin.on("data", onInput);
     stdin.resume();
     this.#undo.push(() => {
       stdin.off("data", onInput);
       stdin.pause();
     });
+  }
+
+  /** The job has a terminal of its own: what was typed so far goes to it, and all that follows. */
+  inputToJob(): void {
+    const held = this.#held ?? [];
+    this.#held = null;
+    for (const chunk of held) this.client.sendBytes(chunk);
+  }
+
+  /** The job has no terminal (a pipe job in fg): this one goes back to normal mode. */
+  keepInput(): void {
+    this.#held = [];
+    this.#restoreMode();
+    if (process.stdin.isTTY) process.stdin.pause();
   }
 
   /** Restores everything; waits for stdout to take what was written. Idempotent. */
