@@ -18,6 +18,8 @@ interface Pair {
   readonly corral: readonly string[];
   readonly floor: readonly string[];
   readonly env?: Record<string, string>;
+  /** Row labels when the pair is not `run -- true` vs a bare spawn. */
+  readonly labels?: readonly [string, string];
 }
 
 const pairs: Pair[] = [
@@ -32,6 +34,14 @@ const pairs: Pair[] = [
     corral: [process.execPath, path.join(repo, "dist", "corral.mjs"), "run", "--", "true"],
     floor: [process.execPath, "-e", "require('child_process').spawnSync('true')"],
     env: { CORRAL_GUARDIAN: "never" },
+  },
+  {
+    // Diagnostic: the CLI's load alone (no spawn on either side), to tell
+    // module-graph cost from the cost of run's own work.
+    runtime: "node, corral --version vs node -e 0",
+    corral: [process.execPath, path.join(repo, "dist", "corral.mjs"), "--version"],
+    floor: [process.execPath, "-e", "0"],
+    labels: ["corral --version", "node -e 0"],
   },
   {
     runtime: "bun",
@@ -119,13 +129,14 @@ for (const pair of pairs) {
       const sorted = samples.map((x) => x[key] ?? NaN).sort((a, b) => a - b);
       return { median: quantile(sorted, 0.5), p90: quantile(sorted, 0.9) };
     };
+    const labels = pair.labels ?? ["corral run -- true", "bare spawn floor"];
     const cw = stats(corral, "wallMs");
     const fw = stats(floor, "wallMs");
     let report = `  ${pair.runtime}\n` +
-      `    corral run -- true  wall median ${fmt(cw.median)}  p90 ${fmt(cw.p90)}\n` +
-      `    bare spawn floor    wall median ${fmt(fw.median)}  p90 ${fmt(fw.p90)}\n` +
+      `    ${labels[0].padEnd(19)} wall median ${fmt(cw.median)}  p90 ${fmt(cw.p90)}\n` +
+      `    ${labels[1].padEnd(19)} wall median ${fmt(fw.median)}  p90 ${fmt(fw.p90)}\n` +
       `    over the floor: ${fmt(cw.median - fw.median)} wall (median), ratio ${(cw.median / fw.median).toFixed(2)}x` +
-      (pair.runtime.startsWith("node") ? ` (aim <= 25 ms)` : "") + "\n";
+      (pair.runtime.startsWith("node") && pair.labels === undefined ? ` (aim <= 25 ms)` : "") + "\n";
     if (corral[0]?.cpuMs !== undefined) {
       const cc = stats(corral, "cpuMs");
       const fc = stats(floor, "cpuMs");
