@@ -5,6 +5,7 @@
 import type { Terminal } from "@xterm/headless";
 import { ParseBatcher } from "./parse-batcher.ts";
 
+/** The xterm Terminal constructor, as loaded. */
 export type TerminalClass = typeof Terminal;
 let terminalClass: Promise<TerminalClass> | undefined;
 

@@ -18,6 +18,7 @@ export interface ScreenGrid {
   readonly hash: string;
 }
 
+/** What readGrid needs besides the terminal: state xterm keeps private. */
 export interface GridReadOptions {
   readonly cursorVisible: boolean;
   readonly title: string;

@@ -1,8 +1,11 @@
 // Sizes and bounds every session shares (DESIGN.md 4.4), in one place so the
 // CLI, the agent and the library clamp the same way.
 
+/** Columns of a session opened without a size. */
 export const DEFAULT_COLS = 80;
+/** Rows of a session opened without a size. */
 export const DEFAULT_ROWS = 24;
+/** TERM for the program: the emulator is an xterm. */
 export const DEFAULT_TERM = "xterm-256color";
 /** Lines kept above the visible grid at most, whatever a caller asks for. */
 export const MAX_SCROLLBACK = 10_000;

@@ -29,6 +29,7 @@ function latin1(bytes: Uint8Array): string {
   return out;
 }
 
+/** How a screen is made and whom it tells about replies and back-pressure. */
 export interface ScreenOptions {
   readonly cols: number;
   readonly rows: number;

@@ -25,6 +25,7 @@ export interface PtySessionSpec {
   readonly stateDir?: string;
 }
 
+/** How a session is closed. */
 export interface CloseOptions {
   /** Time the program gets after SIGHUP, then again after SIGTERM; default 2000 ms. */
   readonly graceMs?: number;

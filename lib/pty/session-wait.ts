@@ -24,8 +24,10 @@ export interface WaitCondition {
   readonly timeoutMs: number;
 }
 
+/** Which condition ended a wait. */
 export type WaitFired = "text" | "regex" | "stable" | "exit" | "timeout";
 
+/** The condition that fired and the screen at that moment. */
 export interface WaitResult {
   readonly fired: WaitFired;
   readonly snapshot: ScreenSnapshot;

@@ -12,6 +12,7 @@ import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRe
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
 
+// The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
 
 let nextId = 1;
