@@ -2,6 +2,7 @@
 // --follow until the job ends, then its status. `collect --tty -- CMD`: a
 // command that needs a terminal, captured bounded like any collect.
 import { Buffer } from "node:buffer";
+import process from "node:process";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import { reachAgent, reportFailure, withAgent } from "./agent-reach.ts";
@@ -9,7 +10,7 @@ import type { CollectFlags } from "./collect.ts";
 import { closeCollectStores, openCollectStores } from "./collect-stores.ts";
 import { jsonReport, plainReport, writeAll } from "./collect-report.ts";
 import { prepareJob, sizeFlag } from "./job-request.ts";
-import { terminalSize } from "./job-terminal.ts";
+import { sendJobControl, terminalSize } from "./job-terminal.ts";
 import { noAgent } from "./job-fg.ts";
 import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
 import type { AgentClient } from "../lib/agent/client.ts";
@@ -106,8 +107,16 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
       c.onClose = () => resolve(null);
     });
     const { spill: _ours, ...rest } = request;
-    await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...terminalSize() });
-    job = (await ended) ?? undefined;
+    // Cancelled (SIGINT, SIGTERM, SIGHUP): the command's tree goes, and we still report how it ended.
+    const cancel = (signal: NodeJS.Signals) => sendJobControl(c, { op: "job-signal", signal });
+    const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+    for (const signal of signals) process.on(signal, cancel);
+    try {
+      await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...terminalSize() });
+      job = (await ended) ?? undefined;
+    } finally {
+      for (const signal of signals) process.off(signal, cancel);
+    }
   } catch (error) {
     reportFailure(ctx, error);
   } finally {

@@ -163,8 +163,11 @@ export class TerminalHold {
   }
 
   #sendControl(message: object): void {
-    if (!this.client.socket.destroyed) {
-      this.client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
-    }
+    sendJobControl(this.client, message);
   }
+}
+
+/** A control message on an attached job connection (`job-signal`: SIGTSTP stops, others terminate). */
+export function sendJobControl(client: AgentClient, message: { op: "job-signal"; signal: string } | object): void {
+  if (!client.socket.destroyed) client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
 }
