@@ -2,7 +2,7 @@
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
 import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
-import { SpillError, SpillFile } from "./spill-file.ts";
+import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -16,6 +16,13 @@ export interface BoundedStoreOptions {
   readonly tailBytes: number;
   /** File that receives the whole stream, byte-exact; created or truncated. */
   readonly spillPath?: string | undefined;
+  /**
+   * The spill file at `spillPath` is written by someone else (the guardian's
+   * fast path): the store neither creates nor writes it, and reads lost ranges
+   * back from it once the stream is closed. Feed the head with write() and
+   * the end with adoptTail().
+   */
+  readonly externalSpill?: boolean;
   /** Spill bytes queued in memory above which write() asks the producer to pause. Default 4 MiB. */
   readonly highWaterMark?: number;
 }
@@ -33,14 +40,16 @@ const DEFAULT_HIGH_WATER = 4 * 1024 * 1024;
 export class BoundedStore {
   readonly #window: RetainedWindow;
   readonly #spill: SpillFile | null;
+  readonly #externalSpill: string | null;
   readonly #highWater: number;
   #closing: Promise<void> | null = null;
   #closed = false;
   #followers: Follower[] = [];
 
-  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number) {
+  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number, external: string | null) {
     this.#window = window;
     this.#spill = spill;
+    this.#externalSpill = external;
     this.#highWater = highWater;
   }
 
@@ -51,8 +60,12 @@ export class BoundedStore {
     if (!Number.isSafeInteger(highWater) || highWater < 1) {
       throw new RangeError(`highWaterMark must be a whole number >= 1, got ${highWater}`);
     }
+    if (options.externalSpill === true) {
+      if (options.spillPath === undefined) throw new RangeError("externalSpill needs a spillPath");
+      return new BoundedStore(window, null, highWater, options.spillPath);
+    }
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
-    return new BoundedStore(window, spill, highWater);
+    return new BoundedStore(window, spill, highWater, null);
   }
 
   get totalBytes(): number {
@@ -60,7 +73,7 @@ export class BoundedStore {
   }
 
   get spillPath(): string | null {
-    return this.#spill?.path ?? null;
+    return this.#spill?.path ?? this.#externalSpill;
   }
 
   /** The first spill write error, if any: the spill is incomplete from there on. */
@@ -110,6 +123,17 @@ export class BoundedStore {
     return this.#spill.queuedBytes <= this.#highWater;
   }
 
+  /**
+   * Ends the in-memory picture of a stream whose middle someone else spilled:
+   * the stream is `total` bytes long and `tail` is its last bytes (see
+   * RetainedWindow.adoptTail). Call close() after it.
+   */
+  adoptTail(tail: Uint8Array, total: number): void {
+    if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
+    this.#window.adoptTail(tail, total);
+    if (this.#followers.length > 0) this.#wakeFollowers();
+  }
+
   /** Resolves when a paused producer may write again (spill queue at half the mark). */
   drained(): Promise<void> {
     return this.#spill === null ? Promise.resolve() : this.#spill.queueAtMost(this.#highWater / 2);
@@ -152,9 +176,16 @@ export class BoundedStore {
    */
   async readThrough(offset: number, maxBytes: number): Promise<ReadResult> {
     const fromMemory = this.read(offset, maxBytes);
-    const spill = this.#spill;
-    if (fromMemory.kind !== "lost" || spill === null || spill.error !== null) return fromMemory;
+    if (fromMemory.kind !== "lost") return fromMemory;
     const end = Math.min(fromMemory.retainedFrom, offset + maxBytes);
+    if (this.#externalSpill !== null) {
+      // Someone else's file is complete only once the stream has ended.
+      if (!this.#closed) return fromMemory;
+      const bytes = await readFileRange(this.#externalSpill, offset, end - offset).catch(() => new Uint8Array(0));
+      return bytes.length === 0 ? fromMemory : { kind: "data", offset, bytes, nextOffset: offset + bytes.length };
+    }
+    const spill = this.#spill;
+    if (spill === null || spill.error !== null) return fromMemory;
     await spill.flushedTo(end);
     if (spill.error !== null || spill.flushedBytes < end) return fromMemory;
     const bytes = await spill.readAt(offset, end - offset);

@@ -41,6 +41,8 @@ export class RetainedWindow {
   /** Ring index where the next byte goes. */
   #tailEnd = 0;
   #total = 0;
+  /** Set after a gap (adoptTail): the head can no longer grow contiguously. */
+  #headSealed = false;
 
   constructor(headBytes: number, tailBytes: number) {
     for (const [name, v] of [["headBytes", headBytes], ["tailBytes", tailBytes]] as const) {
@@ -71,7 +73,7 @@ export class RetainedWindow {
 
   append(chunk: Uint8Array): void {
     let data = chunk;
-    if (this.#headLen < this.headBytes && data.length > 0) {
+    if (this.#headLen < this.headBytes && data.length > 0 && !this.#headSealed) {
       const take = Math.min(this.headBytes - this.#headLen, data.length);
       this.#head = grow(this.#head, this.#headLen, this.#headLen + take, this.headBytes);
       this.#head.set(data.subarray(0, take), this.#headLen);
@@ -80,6 +82,33 @@ export class RetainedWindow {
     }
     this.#total += chunk.length;
     if (data.length > 0 && this.tailBytes > 0) this.#appendTail(data);
+  }
+
+  /**
+   * The stream ended at `total` bytes and `tail` is its last bytes; whatever
+   * lies between the bytes appended so far and the tail was never seen here
+   * (another writer spilled it, like the guardian's fast path). Bytes of
+   * `tail` this window already holds are not counted twice.
+   */
+  adoptTail(tail: Uint8Array, total: number): void {
+    if (!Number.isSafeInteger(total) || total < this.#total || tail.length > total) {
+      throw new RangeError(`a tail of ${tail.length} bytes cannot end a stream of ${total} (already ${this.#total})`);
+    }
+    let start = total - tail.length;
+    let data = tail;
+    if (start < this.#total) {
+      data = tail.subarray(this.#total - start);
+      start = this.#total;
+    }
+    if (start > this.#total) {
+      // A gap: the old tail is no longer adjacent to the end, and the head
+      // stays as it is (short, if it never filled).
+      this.#headSealed = true;
+      this.#tailLen = 0;
+      this.#tailEnd = 0;
+      this.#total = start;
+    }
+    this.append(data);
   }
 
   #appendTail(data: Uint8Array): void {

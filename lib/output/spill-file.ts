@@ -195,10 +195,7 @@ export class SpillFile {
         });
         return;
       }
-      fs.open(this.path, "r", (err, fd) => {
-        if (err) return done(err, 0);
-        fs.read(fd, buf, 0, n, offset, (readErr, got) => fs.close(fd, () => done(readErr, got)));
-      });
+      readFileRange(this.path, offset, n).then((bytes) => resolve(bytes), reject);
     });
   }
 
@@ -223,4 +220,16 @@ function dropPrefix(batch: Uint8Array[], n: number): Uint8Array[] {
   const rest = batch.slice(i);
   if (rest.length > 0 && skip > 0) rest[0] = (rest[0] as Uint8Array).subarray(skip);
   return rest;
+}
+
+/** Bytes [offset, offset+length) of the file at `path` (fewer at its end). */
+export function readFileRange(path: string, offset: number, length: number): Promise<Uint8Array> {
+  const buf = new Uint8Array(length);
+  return new Promise((resolve, reject) => {
+    fs.open(path, "r", (err, fd) => {
+      if (err) return reject(new SpillError(path, "read", err));
+      fs.read(fd, buf, 0, length, offset, (readErr, got) =>
+        fs.close(fd, () => (readErr ? reject(new SpillError(path, "read", readErr)) : resolve(buf.subarray(0, got)))));
+    });
+  });
 }
