@@ -59,6 +59,7 @@ test("an external spill is neither created nor truncated, and serves lost ranges
   const stream = u8(randomBytes(100_000));
   const store = await BoundedStore.open({ headBytes: 100, tailBytes: 1000, spillPath: file, externalSpill: true });
   assert.equal(store.spillPath, file);
+  assert.ok(store.spillIsExternal && store.headBytes === 100 && store.tailBytes === 1000);
   store.write(stream.subarray(0, 100));
   writeFileSync(file, stream); // the other writer (the guardian) did this
   store.adoptTail(stream.subarray(99_000), 100_000);

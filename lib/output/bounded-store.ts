@@ -72,6 +72,20 @@ export class BoundedStore {
     return this.#window.totalBytes;
   }
 
+  /** The limits it was opened with (a native writer needs the same ones). */
+  get headBytes(): number {
+    return this.#window.headBytes;
+  }
+
+  get tailBytes(): number {
+    return this.#window.tailBytes;
+  }
+
+  /** True when another writer fills the spill file (see externalSpill). */
+  get spillIsExternal(): boolean {
+    return this.#externalSpill !== null;
+  }
+
   get spillPath(): string | null {
     return this.#spill?.path ?? this.#externalSpill;
   }
