@@ -1,6 +1,7 @@
 // `corral agent start|stop|status|run`: the daemon's life seen from a shell.
 import process from "node:process";
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import type { CorralContext } from "./context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "./agent-reach.ts";
 import { durationFlag } from "./pty-values.ts";
@@ -124,14 +125,15 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const config = await loadConfig(this.process.env);
     const idleTimeoutMs = durationFlag("--idle-timeout", flags.idleTimeout) ??
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
-    const [{ runAgent }, { openPtySession }] = await Promise.all([
+    const socket = chosenSocket(this, flags);
+    const [{ runAgent }, { ptySessionFactory }] = await Promise.all([
       import("../lib/agent/agent-main.ts"),
       import("../lib/agent/pty-sessions.ts"),
     ]);
     status = await runAgent({
-      socket: chosenSocket(this, flags),
+      socket,
       idleTimeoutMs,
-      openSession: openPtySession,
+      openSession: ptySessionFactory(path.dirname(socket)),
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,

@@ -36,6 +36,21 @@ function connect() {
       if (next.done === true) throw new Error("connect closed its output");
       return JSON.parse(next.value) as Reply;
     },
+    /** Writes every request at once (pipelined), then reads one reply each. */
+    async askAll(requests: unknown[]): Promise<Reply[]> {
+      child.stdin.write(requests.map((r) => `${JSON.stringify(r)}\n`).join(""));
+      const replies: Reply[] = [];
+      for (const _ of requests) {
+        const next = await lines.next();
+        if (next.done === true) throw new Error("connect closed its output");
+        replies.push(JSON.parse(next.value) as Reply);
+      }
+      return replies;
+    },
+    /** On a failed test: the child must not outlive it. */
+    kill(): void {
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
     async end(): Promise<number | null> {
       child.stdin.end();
       return await new Promise((resolve) => child.on("close", (code) => resolve(code)));
@@ -43,18 +58,22 @@ function connect() {
   };
 }
 
-test("a whole exchange on one connection", async () => {
+test("a whole exchange on one connection", async (t) => {
   const c = connect();
+  t.after(() => c.kill());
   const opened = await c.ask({ op: "open", argv: ["bash", "--norc", "--noprofile"], name: "cb", cols: 60, rows: 10, env: { PS1: "cb$ " }, ref: "o" });
   assert.equal(opened.ok, true);
   assert.equal(opened.ref, "o");
   assert.equal(opened.cols, 60);
   const ready = await c.ask({ op: "wait", session: "cb", text: "cb$ ", timeoutMs: 20_000 });
   assert.equal(ready.fired, "text");
-  // send then wait --new in one pipelined go: the echo of the command line
-  // does not satisfy the wait, only the output does.
-  assert.equal((await c.ask({ op: "send", session: "cb", text: "echo $CONNECT_TEST_SECRET_TOKEN-${#PS1}-done", keys: ["Enter"] })).ok, true);
-  const waited = await c.ask({ op: "wait", session: "cb", regex: "^-4-done$", new: true, timeoutMs: 20_000, ref: 2 });
+  // send then wait --new in one pipelined go, so the wait starts before the
+  // output can arrive: the echo of the command line does not satisfy it.
+  const [sent, waited] = await c.askAll([
+    { op: "send", session: "cb", text: "echo $CONNECT_TEST_SECRET_TOKEN-${#PS1}-done", keys: ["Enter"] },
+    { op: "wait", session: "cb", regex: "^-4-done$", new: true, timeoutMs: 20_000, ref: 2 },
+  ]) as [Reply, Reply];
+  assert.equal(sent.ok, true);
   assert.equal(waited.ref, 2);
   assert.equal(waited.fired, "regex", "the secret was scrubbed, so the line is -4-done");
   const screen = await c.ask({ op: "screen", session: "cb" });
@@ -73,8 +92,9 @@ test("a whole exchange on one connection", async () => {
   assert.equal(await c.end(), 0);
 });
 
-test("bad lines and bad requests get error replies and the connection goes on", async () => {
+test("bad lines and bad requests get error replies and the connection goes on", async (t) => {
   const c = connect();
+  t.after(() => c.kill());
   const garbage = await c.ask("this is not json");
   assert.equal(garbage.error?.code, "bad_request");
   const array = await c.ask("[1,2]");

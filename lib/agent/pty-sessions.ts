@@ -97,8 +97,11 @@ class PtyAgentSession implements AgentSession {
   }
 }
 
-/** Opens real PTY sessions (guardian backend when built, else node-pty). */
-export const openPtySession: SessionFactory = async (spec: OpenSpec) => {
+/**
+ * Opens real PTY sessions (guardian backend when built, else node-pty); the
+ * guardians' sockets go in the agent's state dir, which is checked 0700.
+ */
+export const ptySessionFactory = (stateDir: string): SessionFactory => async (spec: OpenSpec) => {
   const pty = await mapped(() =>
     PtySession.open({
       argv: spec.argv,
@@ -108,6 +111,7 @@ export const openPtySession: SessionFactory = async (spec: OpenSpec) => {
       rows: spec.rows,
       term: spec.term,
       scrollback: spec.scrollback,
+      stateDir,
     })
   );
   return new PtyAgentSession(pty);
