@@ -10,13 +10,16 @@ import { repoRoot } from "./support/corral-cli.ts";
 import { spawnGuardian, type Guardian } from "../lib/native/guardian-client.ts";
 import type { GuardianLaunch } from "../lib/native/guardian-protocol.ts";
 
-/** Builds native/ (plain and sanitizer) once per test file; returns both paths. */
+/**
+ * Builds native/ (plain and sanitizer) once per test file; returns both
+ * paths. CORRALTEST_GUARDIAN_ASAN=1 runs every guardian test on the
+ * sanitizer build (slower; the fuzz tests always use it).
+ */
 export function buildGuardian(): { plain: string; asan: string } {
   execFileSync("make", ["-s", "-C", path.join(repoRoot, "native"), "all", "sanitize"], { stdio: "inherit" });
-  return {
-    plain: path.join(repoRoot, "native", "build", "corral-guardian"),
-    asan: path.join(repoRoot, "native", "build", "corral-guardian-asan"),
-  };
+  const asan = path.join(repoRoot, "native", "build", "corral-guardian-asan");
+  const plain = process.env.CORRALTEST_GUARDIAN_ASAN === "1" ? asan : path.join(repoRoot, "native", "build", "corral-guardian");
+  return { plain, asan };
 }
 
 /** The real interpreter behind a pyenv shim: a shim costs a shell start per use. */
@@ -35,12 +38,15 @@ export function tempDir(t: TestContext, prefix = "corral-guardian-"): string {
  * its tree outlives the test.
  */
 export function startGuardian(t: TestContext, launch: GuardianLaunch, binary: string, dir = tempDir(t)): Guardian {
-  const env = { ...process.env, ASAN_OPTIONS: "detect_leaks=0:abort_on_error=1", UBSAN_OPTIONS: "halt_on_error=1" };
+  const env = { ...process.env, ASAN_OPTIONS: "abort_on_error=1", UBSAN_OPTIONS: "halt_on_error=1:print_stacktrace=1" };
   const g = spawnGuardian(launch, { stateDir: dir, binary, env });
   t.after(async () => {
     await g.shutdown(0).catch(() => {});
     g.detach();
-    await g.processExit;
+    const exit = await g.processExit;
+    // A sanitizer report makes the guardian exit non-zero (or abort): that fails the test.
+    if (exit && (exit.code ?? 0) !== 0) throw new Error(`the guardian exited with status ${exit.code}`);
+    if (exit?.signal && exit.signal !== "SIGKILL") throw new Error(`the guardian died of ${exit.signal}`);
   });
   return g;
 }

@@ -10,7 +10,7 @@ import { waitFor } from "./support/wait.ts";
 
 const bin = buildGuardian();
 
-test("lifeline: no owner back within --linger -> the tree is terminated and the guardian exits", async (t) => {
+test("lifeline: no owner back within --linger -> the tree is terminated and the guardian exits", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sh", "-c", "sleep 1000 & wait"], mode: "pipe", lingerMs: 300, graceMs: 100 }, bin.asan);
   const started = await g.started;
   g.detach();
@@ -21,19 +21,20 @@ test("lifeline: no owner back within --linger -> the tree is terminated and the 
   await waitFor(() => !isAlive(started.pid), { what: "the child to be gone" });
 });
 
-test("pty: a grandchild holding the terminal delays the exit event by the drain time only", async (t) => {
+test("pty: a grandchild holding the terminal delays the exit event by the drain time only", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sh", "-c", "trap '' HUP; sleep 1000 & echo hi"], mode: "pty", drainMs: 200 }, bin.plain);
   const out = collectOutput(g);
+  // Listening before terminate: the EOF may arrive in the same read as the receipt.
+  const eof = new Promise<void>((resolve) => g.on("eof", () => resolve()));
   assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
   assert.match(out.text(), /hi/);
   const receipt = await g.terminate(1000);
   assert.equal(receipt.status, "confirmed");
   assert.equal(receipt.members.length, 1, "the sleep");
-  const eof = new Promise<void>((resolve) => g.on("eof", () => resolve()));
   await eof;
 });
 
-test("requests that do not fit: resize in pipe mode, unknown signal, foreground of an exited child", async (t) => {
+test("requests that do not fit: resize in pipe mode, unknown signal, foreground of an exited child", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sh", "-c", "read x"], mode: "pipe" }, bin.asan);
   await g.started;
   await assert.rejects(g.resize(10, 10), /needs --mode pty/);

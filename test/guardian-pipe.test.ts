@@ -11,7 +11,7 @@ import { buildGuardian, collectOutput, python, startGuardian, tempDir } from "./
 
 const bin = buildGuardian();
 
-test("pipe: close-stdin is acknowledged after every byte was delivered; cat echoes all of it", async (t) => {
+test("pipe: close-stdin is acknowledged after every byte was delivered; cat echoes all of it", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["cat"], mode: "pipe" }, bin.plain);
   const out = collectOutput(g);
   const eofs: number[] = [];
@@ -24,7 +24,7 @@ test("pipe: close-stdin is acknowledged after every byte was delivered; cat echo
   assert.equal(Buffer.compare(out.bytes(), input), 0, `got ${out.bytes().length} of ${input.length} bytes`);
 });
 
-test("pipe: stdout and stderr apart, or merged into one pipe", async (t) => {
+test("pipe: stdout and stderr apart, or merged into one pipe", { timeout: 120_000 }, async (t) => {
   const script = "echo one; echo two >&2; echo three";
   const apart = startGuardian(t, { argv: ["sh", "-c", script], mode: "pipe" }, bin.plain);
   const a = collectOutput(apart);
@@ -40,7 +40,7 @@ test("pipe: stdout and stderr apart, or merged into one pipe", async (t) => {
   assert.equal(m.text(2), "");
 });
 
-test("pipe: a missing command is a spawn failure with ENOENT", async (t) => {
+test("pipe: a missing command is a spawn failure with ENOENT", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["/nonexistent/corral-test"], mode: "pipe" }, bin.plain);
   let errno = 0;
   g.on("spawnFailed", (e) => (errno = e.errno));
@@ -48,7 +48,7 @@ test("pipe: a missing command is a spawn failure with ENOENT", async (t) => {
   assert.equal(errno, 2);
 });
 
-test("the child gets exactly fds 0, 1 and 2", async (t) => {
+test("the child gets exactly fds 0, 1 and 2", { timeout: 120_000 }, async (t) => {
   const probe = "import os\nopen_fds = []\nfor fd in range(0, 256):\n  try:\n    os.fstat(fd); open_fds.append(fd)\n  except OSError: pass\nprint(open_fds)";
   for (const mode of ["pipe", "pty"] as const) {
     const g = startGuardian(t, { argv: [python, "-c", probe], mode }, bin.plain);
@@ -59,7 +59,7 @@ test("the child gets exactly fds 0, 1 and 2", async (t) => {
   }
 });
 
-test("spill fast path: the guardian writes the file; the owner gets head, tail and the total", async (t) => {
+test("spill fast path: the guardian writes the file; the owner gets head, tail and the total", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const source = path.join(dir, "source");
   const spill = path.join(dir, "spill");
@@ -79,7 +79,7 @@ test("spill fast path: the guardian writes the file; the owner gets head, tail a
   assert.equal(Buffer.compare(readFileSync(spill), data), 0, "spill file");
 });
 
-test("spill with less output than head and tail: the head frames and the tail both hold it all", async (t) => {
+test("spill with less output than head and tail: the head frames and the tail both hold it all", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const spill = path.join(dir, "spill");
   const g = startGuardian(t, { argv: ["printf", "short"], mode: "pipe", spillStdout: spill, spillStderr: path.join(dir, "err"), headBytes: 100, tailBytes: 100 }, bin.plain, dir);

@@ -19,7 +19,7 @@ import { waitFor } from "./support/wait.ts";
 const bin = buildGuardian();
 const sanitizerEnv = { ...process.env, ASAN_OPTIONS: "abort_on_error=1:detect_leaks=1", UBSAN_OPTIONS: "halt_on_error=1:print_stacktrace=1" };
 
-test("TS decoder: random, truncated and oversized input gives frames or a FrameError, nothing else", () => {
+test("TS decoder: random, truncated and oversized input gives frames or a FrameError, nothing else", { timeout: 120_000 }, () => {
   for (let round = 0; round < 3000; round++) {
     const decoder = new FrameDecoder(1 + (round % 300));
     let wire: Uint8Array = randomBytes(Math.floor(Math.random() * 600));
@@ -84,7 +84,7 @@ function throwAt(socketPath: string, chunks: Uint8Array[], end = true): Promise<
   });
 }
 
-test("guardian (sanitizer build): random bytes before auth are refused and closed; the owner can still connect", async (t) => {
+test("guardian (sanitizer build): random bytes before auth are refused and closed; the owner can still connect", { timeout: 120_000 }, async (t) => {
   const g = await rawGuardian(t);
   for (let round = 0; round < 60; round++) {
     const junk = round % 4 === 0 ? encodeFrame(Math.floor(Math.random() * 256), randomBytes(round)) : randomBytes(1 + Math.floor(Math.random() * 300));
@@ -108,7 +108,7 @@ test("guardian (sanitizer build): random bytes before auth are refused and close
   assert.equal(isAlive(started.pid), false);
 });
 
-test("guardian (sanitizer build): random frames from an authenticated owner end in a clean close and cleanup", async (t) => {
+test("guardian (sanitizer build): random frames from an authenticated owner end in a clean close and cleanup", { timeout: 120_000 }, async (t) => {
   for (let round = 0; round < 20; round++) {
     const g = await rawGuardian(t);
     const chunks: Uint8Array[] = [encodeFrame(Req.auth, new TextEncoder().encode(g.token))];
@@ -130,7 +130,7 @@ test("guardian (sanitizer build): random frames from an authenticated owner end 
   }
 });
 
-test("reconnect: with a linger the guardian waits for its owner to come back with the token", async (t) => {
+test("reconnect: with a linger the guardian waits for its owner to come back with the token", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sleep", "1000"], mode: "pipe", lingerMs: 60_000 }, bin.asan);
   const started = await g.started;
   g.detach();

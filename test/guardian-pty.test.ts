@@ -12,7 +12,7 @@ import { waitFor } from "./support/wait.ts";
 const bin = buildGuardian();
 const sha = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
 
-test("pty: 50 runs of cat of a 1 MB file lose no byte at exit", async (t) => {
+test("pty: 50 runs of cat of a 1 MB file lose no byte at exit", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const file = path.join(dir, "one-mb");
   const data = randomBytes(1024 * 1024);
@@ -32,7 +32,7 @@ test("pty: 50 runs of cat of a 1 MB file lose no byte at exit", async (t) => {
   }
 });
 
-test("pty: the size is clamped, resize reaches the child (stty size)", async (t) => {
+test("pty: the size is clamped, resize reaches the child (stty size)", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, {
     argv: ["sh", "-c", "stty size; read x; stty size; read y; tty; echo done"],
     mode: "pty",
@@ -49,7 +49,7 @@ test("pty: the size is clamped, resize reaches the child (stty size)", async (t)
   assert.match(out.text(), /\/dev\/pts\/\d+\r\ndone/);
 });
 
-test("pty: the child is a session leader; a signal reaches the foreground group", async (t) => {
+test("pty: the child is a session leader; a signal reaches the foreground group", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sh", "-c", "trap 'echo got-int' INT; echo ready; while :; do read x || :; done"], mode: "pty" }, bin.plain);
   const out = collectOutput(g);
   const started = await g.started;

@@ -25,7 +25,7 @@ function memorySink(): ByteSink & { bytes: () => Buffer } {
   return { write: (c) => (chunks.push(Buffer.from(c)), true), onDrain: () => {}, bytes: () => Buffer.concat(chunks) };
 }
 
-test("guardian backend: when the child exits, the escapee it left is terminated before exited resolves", async (t) => {
+test("guardian backend: when the child exits, the escapee it left is terminated before exited resolves", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const pidfile = path.join(dir, "pid");
   const script = `${python} ${escapeeScript(dir)} ${pidfile} & while [ ! -s ${pidfile} ]; do :; done; exit 3`;
@@ -38,7 +38,7 @@ test("guardian backend: when the child exits, the escapee it left is terminated 
   assert.equal(isAlive(escapee), false);
 });
 
-test("guardian backend: sinks get every byte, stderr merged, facts from waitpid; timeout gives timedOut", async () => {
+test("guardian backend: sinks get every byte, stderr merged, facts from waitpid; timeout gives timedOut", { timeout: 120_000 }, async () => {
   const sink = memorySink();
   const child = await supervise({
     argv: ["sh", "-c", "head -c 3000000 /dev/zero; echo err >&2; kill -USR1 $$"],
@@ -54,7 +54,7 @@ test("guardian backend: sinks get every byte, stderr merged, facts from waitpid;
   assert.equal(late.facts.signal, "SIGTERM");
 });
 
-test("guardian backend: a piped stdin reaches the child; a missing program is a SpawnError", async () => {
+test("guardian backend: a piped stdin reaches the child; a missing program is a SpawnError", { timeout: 120_000 }, async () => {
   const child = await supervise({ argv: ["tr", "a-z", "A-Z"], env, stdin: "pipe", stdout: "pipe", stderr: "ignore", graceMs: 1000 }, backend);
   let out = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
@@ -68,7 +68,7 @@ test("guardian backend: a piped stdin reaches the child; a missing program is a 
   );
 });
 
-test("backend choice: config key and $CORRAL_GUARDIAN", () => {
+test("backend choice: config key and $CORRAL_GUARDIAN", { timeout: 120_000 }, () => {
   assert.equal(chooseSpawnBackend("auto", { CORRAL_GUARDIAN_BIN: bin.plain }).backend.name, "guardian");
   assert.equal(chooseSpawnBackend("auto", { CORRAL_GUARDIAN_BIN: bin.plain, CORRAL_GUARDIAN: "never" }).backend.name, "process-group");
   assert.equal(chooseSpawnBackend("never", { CORRAL_GUARDIAN_BIN: bin.plain }).backend.name, "process-group");

@@ -19,7 +19,7 @@ function readPid(file: string): number | undefined {
   return Number(readFileSync(file, "utf8"));
 }
 
-test("a setsid + double-fork escapee that ignores SIGTERM is gone after terminate, receipt confirmed", async (t) => {
+test("a setsid + double-fork escapee that ignores SIGTERM is gone after terminate, receipt confirmed", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const pidfile = path.join(dir, "escapee.pid");
   const g = startGuardian(t, { argv: [python, escapeeScript(dir), pidfile], mode: "pipe" }, bin.plain, dir);
@@ -37,7 +37,7 @@ test("a setsid + double-fork escapee that ignores SIGTERM is gone after terminat
   assert.deepEqual((await g.terminate(0)).members, [], "terminate is idempotent: nothing is left");
 });
 
-test("negative control: a process-group kill leaves the escapee running", async (t) => {
+test("negative control: a process-group kill leaves the escapee running", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const pidfile = path.join(dir, "escapee.pid");
   const child = spawn(python, [escapeeScript(dir), pidfile], { detached: true, stdio: "ignore" });
@@ -52,7 +52,7 @@ test("negative control: a process-group kill leaves the escapee running", async 
   assert.equal(isAlive(escapee), true, "the escapee left the process group and survived");
 });
 
-test("stop and continue events come from waitpid", async (t) => {
+test("stop and continue events come from waitpid", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sleep", "1000"], mode: "pipe" }, bin.plain);
   const events: string[] = [];
   const stopped = new Promise<number>((resolve) => g.on("stopped", (s) => (events.push("stopped"), resolve(s))));
@@ -69,7 +69,7 @@ test("stop and continue events come from waitpid", async (t) => {
   assert.deepEqual(await g.exited, { code: null, signal: 15, core: false });
 });
 
-test("the owner is SIGKILLed mid-run: the guardian still terminates the tree", async (t) => {
+test("the owner is SIGKILLed mid-run: the guardian still terminates the tree", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const pidfile = path.join(dir, "escapee.pid");
   const lock = path.join(dir, "lock");

@@ -13,7 +13,7 @@ import { waitFor } from "./support/wait.ts";
 const bin = buildGuardian();
 const token = { CORRAL_GUARDIAN_TOKEN: "0123456789abcdef0123" };
 
-test("--probe prints one line per capability and exits 0 here", () => {
+test("--probe prints one line per capability and exits 0 here", { timeout: 120_000 }, () => {
   for (const binary of [bin.plain, bin.asan]) {
     const r = spawnSync(binary, ["--probe"], { encoding: "utf8" });
     assert.equal(r.status, 0, r.stderr);
@@ -24,7 +24,7 @@ test("--probe prints one line per capability and exits 0 here", () => {
   }
 });
 
-test("usage errors: one line on stderr, status 2", () => {
+test("usage errors: one line on stderr, status 2", { timeout: 120_000 }, () => {
   const cases: [string[], Record<string, string>, RegExp][] = [
     [["--mode", "tty", "--socket", "/tmp/x", "--", "true"], token, /--mode must be pipe or pty, got: tty/],
     [["--socket", "/tmp/x"], token, /no command given after --/],
@@ -45,7 +45,7 @@ test("usage errors: one line on stderr, status 2", () => {
   assert.match(long.stderr, /socket path is longer than 107 bytes/);
 });
 
-test("no owner within --connect-timeout: the guardian exits without starting the child, socket removed", async (t) => {
+test("no owner within --connect-timeout: the guardian exits without starting the child, socket removed", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const socket = path.join(dir, "g.sock");
   const marker = path.join(dir, "ran");
@@ -61,7 +61,7 @@ test("no owner within --connect-timeout: the guardian exits without starting the
   assert.equal(existsSync(marker), false);
 });
 
-test("SIGTERM to the guardian: it terminates its tree, then exits", async (t) => {
+test("SIGTERM to the guardian: it terminates its tree, then exits", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sh", "-c", "trap '' TERM; sleep 1000 & wait"], mode: "pipe", graceMs: 100 }, bin.plain);
   const started = await g.started;
   process.kill(g.pid, "SIGTERM");

@@ -9,7 +9,7 @@ import { corral } from "./support/corral-cli.ts";
 import { tempDir } from "./guardian-fixture.ts";
 import { parseProbeOutput } from "../lib/native/capabilities.ts";
 
-test("probe without a guardian: says why, falls back to node-pty, still exit 0", async (t) => {
+test("probe without a guardian: says why, falls back to node-pty, still exit 0", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const r = await corral(["probe", "--json"], { env: { CORRAL_GUARDIAN_BIN: path.join(dir, "missing"), CORRAL_STATE_DIR: path.join(dir, "state") } });
   assert.equal(r.code, 0, r.stderr);
@@ -21,7 +21,7 @@ test("probe without a guardian: says why, falls back to node-pty, still exit 0",
   assert.equal(report.stateDir.exists, false);
 });
 
-test("probe reports a state dir open to others, and an agent answering on the socket", async (t) => {
+test("probe reports a state dir open to others, and an agent answering on the socket", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);
   const state = path.join(dir, "state");
   mkdirSync(state);
@@ -40,7 +40,7 @@ test("probe reports a state dir open to others, and an agent answering on the so
   assert.match(text, /^ok: /m);
 });
 
-test("probe lines parse: name, ok|missing, core|optional, detail", () => {
+test("probe lines parse: name, ok|missing, core|optional, detail", { timeout: 120_000 }, () => {
   assert.deepEqual(parseProbeOutput("pty ok core a b\nsplice missing optional why not\nnoise\n"), [
     { name: "pty", ok: true, core: true, detail: "a b" },
     { name: "splice", ok: false, core: false, detail: "why not" },

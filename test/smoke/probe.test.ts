@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { corral, runtime } from "../support/corral-cli.ts";
 
-test(`probe --json on ${runtime}: guardian, capabilities, PTY backend, status 0`, async () => {
+test(`probe --json on ${runtime}: guardian, capabilities, PTY backend, status 0`, { timeout: 120_000 }, async () => {
   const r = await corral(["probe", "--json"]);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout.toString("utf8"));
