@@ -6,7 +6,7 @@ import path from "node:path";
 import type { CorralContext } from "./context.ts";
 import type { OpenFlags } from "./pty-flags.ts";
 import { intFlag } from "./pty-values.ts";
-import { reportFailure, withAgent } from "./agent-reach.ts";
+import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
@@ -40,6 +40,6 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   }
   await withAgent(this, flags, async (client) => {
     const opened = await client.call(request);
-    this.process.stdout.write(flags.json ? `${JSON.stringify(opened)}\n` : `${opened.session}\n`);
+    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session}\n`);
   });
 }

@@ -1,6 +1,7 @@
 // The agent's life: 8 clients racing auto-start get one agent; a leftover
 // socket is cleared; a loosened or foreign state dir is refused; the agent
-// exits by itself when idle and on SIGTERM closes its sessions; a client of
+// exits by itself when idle, on SIGTERM closes its sessions and on SIGKILL
+// takes them along (guardian lifeline); a client of
 // another protocol version is told both numbers and how to restart.
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -13,6 +14,7 @@ import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
 import { encodeFrame, FrameDecoder } from "../lib/native/frame.ts";
 import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
+import { locateGuardian } from "../lib/native/guardian-binary.ts";
 
 /** Pids of live `agent run` processes serving this socket. */
 function agentsOn(socket: string): number[] {
@@ -125,6 +127,27 @@ test("a client of another protocol version is told both numbers and how to resta
     assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent stop`));
   } finally {
     server.close();
+    await agent.stop();
+  }
+});
+
+test("an agent killed with SIGKILL leaves no session running (the guardian's lifeline)", {
+  skip: !locateGuardian().built && "the guardian is not built; node-pty sessions only get the terminal's hangup",
+}, async () => {
+  const agent = privateAgent("agent-kill");
+  try {
+    const opened = JSON.parse(await agent.ok([
+      "pty", "open", "--json", "--", "sh", "-c", "trap '' HUP; sleep 600 & echo child=$!; wait",
+    ]));
+    await agent.ok(["pty", "wait", opened.session, "--regex", "child=\\d+", "--timeout", "20s"]);
+    const rows = JSON.parse(await agent.ok(["pty", "screen", opened.session, "--json"])).rows as string[];
+    const child = Number(/child=(\d+)/.exec(rows.join("\n"))?.[1]);
+    const pid = agent.pid() as number;
+    process.kill(pid, "SIGKILL");
+    await waitFor(() => !isAlive(pid) && !isAlive(opened.pid) && !isAlive(child), {
+      what: "the session's processes to go with the agent",
+    });
+  } finally {
     await agent.stop();
   }
 });
