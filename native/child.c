@@ -153,7 +153,9 @@ static int spawn_pipes(const struct options *o, struct child *c, int errpipe[2])
   int give[3] = {-1, -1, -1};
   int devnull = -1;
   for (int i = 0; i < 3; i++) {
-    if (o->io[i] == IO_PIPE) {
+    if (o->io[i] == IO_PIPE && o->direct_fd[i] >= 0) {
+      give[i] = o->direct_fd[i]; /* collect's direct spill: the file itself, no pipe */
+    } else if (o->io[i] == IO_PIPE) {
       if (cloexec_pipe(ends[i]) != 0) return -1;
       give[i] = i == 0 ? ends[i][0] : ends[i][1];
 #ifdef F_SETPIPE_SZ

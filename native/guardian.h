@@ -81,6 +81,8 @@ struct options {
   int new_pgid;
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes, tail_bytes;
+  int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */
+  int direct_fd[3];  /* set at start: the descriptor a direct stream gets, else -1 */
   char *const *argv;
   const char *file; /* --file: exec this path with argv as given (argv[0] kept), no PATH search */
   char token[256];

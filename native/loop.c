@@ -158,6 +158,7 @@ void reap(struct guardian *g) {
         for (int i = 1; i < 3; i++) {
           if (g->s[i].fd >= 0) stream_readable(g, i, 0);
         }
+        spill_direct_summary(g, 1);
         send_exited(g);
       }
     }

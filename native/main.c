@@ -9,7 +9,7 @@
  *     [--stderr pipe|inherit|null|stdout] [--rows N] [--cols N] [--cwd DIR]
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
- *     [--spill-stdout PATH] [--spill-stderr PATH] [--head-bytes N] [--tail-bytes N]
+ *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
  *     -- COMMAND [ARGS...]
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
@@ -64,6 +64,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->rows = 24;
   o->cols = 80;
   o->ready_fd = -1;
+  o->direct_fd[0] = o->direct_fd[1] = o->direct_fd[2] = -1;
   o->linger_ms = 0;
   o->drain_ms = 500;
   o->grace_ms = 2000;
@@ -80,6 +81,7 @@ int options_parse(struct options *o, int argc, char **argv) {
     long n = 0;
     if (strcmp(a, "--") == 0) { i++; break; }
     if (strcmp(a, "--probe") == 0) { o->probe = 1; continue; }
+    if (strcmp(a, "--spill-direct") == 0) { o->spill_direct = 1; continue; }
     if (v == NULL) return usage("missing value after", a);
     i++;
     if (strcmp(a, "--socket") == 0) o->socket_path = v;
@@ -132,6 +134,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->pty && (o->spill_path[1] || o->spill_path[2])) return usage("spill files need --mode pipe", NULL);
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
   if (o->spill_path[STREAM_STDOUT] && o->io[1] != IO_PIPE) return usage("--spill-stdout needs --stdout pipe", NULL);
+  if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);
   const char *token = getenv("CORRAL_GUARDIAN_TOKEN");
   if (token == NULL || strlen(token) < 16 || strlen(token) >= sizeof o->token) {
     return usage("$CORRAL_GUARDIAN_TOKEN must hold 16 to 255 characters", NULL);

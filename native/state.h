@@ -17,7 +17,8 @@ struct stream {
   int fd;           /* read end, or the PTY master for stream 1; -1 when closed */
   int spill_fd;     /* spill file (read-write) or -1 */
   int spill_failed; /* errno of a failed spill write, 0 otherwise */
-  uint64_t total;   /* bytes read from the child so far */
+  uint64_t total;   /* bytes read from the child so far (direct spill: file size last reported) */
+  uint64_t head_sent; /* direct spill: head bytes already framed */
   int eof;
 };
 
@@ -68,6 +69,7 @@ void owner_json(struct guardian *g, int tag, const char *json);
 
 /* streams.c */
 void streams_open_spills(struct guardian *g);
+void spill_direct_summary(struct guardian *g, int final_eof);
 void stream_readable(struct guardian *g, int i, int discard);
 void stdin_writable(struct guardian *g);
 void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
@@ -35,6 +36,51 @@ void streams_open_spills(struct guardian *g) {
     if (g->o->spill_path[i] == NULL) continue;
     g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (g->s[i].spill_fd < 0) g->s[i].spill_failed = errno;
+    else if (g->o->spill_direct) g->o->direct_fd[i] = g->s[i].spill_fd;
+  }
+}
+
+/*
+ * Direct spill: the child wrote into the file itself (as fast as `cat > F`:
+ * no pipe, no copy here). Its head, tail and size are read back from the
+ * file: at the child's exit, and again after a terminate if it grew (a
+ * grandchild kept writing). The last `spilled` event is authoritative; the
+ * tail frames just before it are its tail.
+ */
+void spill_direct_summary(struct guardian *g, int final_eof) {
+  for (int i = 1; i < 3; i++) {
+    struct stream *s = &g->s[i];
+    if (g->o->direct_fd[i] < 0 || s->spill_fd < 0) continue;
+    struct stat st;
+    if (fstat(s->spill_fd, &st) != 0) continue;
+    uint64_t size = (uint64_t)st.st_size;
+    if (!final_eof && size == s->total) continue;
+    s->total = size;
+    unsigned char buf[OUTPUT_CHUNK];
+    uint64_t head_end = size < g->o->head_bytes ? size : g->o->head_bytes;
+    while (s->head_sent < head_end) {
+      size_t want = head_end - s->head_sent < sizeof buf ? (size_t)(head_end - s->head_sent) : sizeof buf;
+      ssize_t r = pread(s->spill_fd, buf, want, (off_t)s->head_sent);
+      if (r <= 0) break;
+      frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
+      s->head_sent += (uint64_t)r;
+    }
+    uint64_t tail = size < g->o->tail_bytes ? size : g->o->tail_bytes;
+    for (uint64_t off = size - tail; off < size;) {
+      size_t want = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
+      ssize_t r = pread(s->spill_fd, buf, want, (off_t)off);
+      if (r <= 0) break;
+      frame_put2(&g->out, EV_TAIL, (unsigned char)i, buf, (size_t)r);
+      off += (uint64_t)r;
+    }
+    char json[128];
+    snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":null,\"direct\":true}", i, (unsigned long long)size);
+    owner_json(g, EV_SPILLED, json);
+    if (final_eof && !s->eof) {
+      s->eof = 1;
+      unsigned char b = (unsigned char)i;
+      frame_put(&g->out, EV_EOF, &b, 1);
+    }
   }
 }
 
@@ -93,7 +139,9 @@ static void stream_eof(struct guardian *g, int i) {
 void stream_readable(struct guardian *g, int i, int discard) {
   struct stream *s = &g->s[i];
   unsigned char buf[OUTPUT_CHUNK];
-  for (int rounds = 0; rounds < 16 && s->fd >= 0; rounds++) {
+  /* Splicing needs no queue room: it may run until the pipe is empty. */
+  int spliced_only = s->spill_fd >= 0 && s->total >= g->o->head_bytes;
+  for (int rounds = 0; (spliced_only || rounds < 16) && s->fd >= 0; rounds++) {
     if (!discard && bytes_len(&g->out) >= OUT_LIMIT) return;
     ssize_t r;
     int spilling = s->spill_fd >= 0 && !s->spill_failed;

@@ -95,3 +95,25 @@ test("spill with less output than head and tail: the head frames and the tail bo
   assert.deepEqual(spilled.sort((a, b) => a.stream - b.stream), [{ stream: 1, total: 5, error: null }, { stream: 2, total: 0, error: null }]);
   assert.equal(readFileSync(spill, "utf8"), "short");
 });
+
+test("direct spill: the file is the child's stdout (merged stderr too); head, tail and size read back at exit", { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const source = path.join(dir, "source");
+  const spill = path.join(dir, "spill");
+  const data = randomBytes(3 * 1024 * 1024 + 5);
+  writeFileSync(source, data);
+  const g = startGuardian(t, {
+    argv: ["sh", "-c", `cat ${source}; echo tail-on-stderr >&2`], mode: "pipe", stderr: "stdout",
+    spillStdout: spill, spillDirect: true, headBytes: 4096, tailBytes: 100_000,
+  }, bin.plain, dir);
+  const out = collectOutput(g);
+  const tail: Buffer[] = [];
+  g.on("tail", (_s, b) => tail.push(Buffer.from(b)));
+  const spilled = new Promise((resolve) => g.on("spilled", resolve));
+  const whole = Buffer.concat([data, Buffer.from("tail-on-stderr\n")]);
+  assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
+  assert.deepEqual(await spilled, { stream: 1, total: whole.length, error: null, direct: true });
+  assert.equal(Buffer.compare(out.bytes(), whole.subarray(0, 4096)), 0, "head");
+  assert.equal(Buffer.compare(Buffer.concat(tail), whole.subarray(whole.length - 100_000)), 0, "tail");
+  assert.equal(Buffer.compare(readFileSync(spill), whole), 0, "spill file");
+});

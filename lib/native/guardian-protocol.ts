@@ -80,6 +80,13 @@ export interface GuardianLaunch {
   /** collect's fast path: the guardian writes the stream to this file itself. */
   readonly spillStdout?: string;
   readonly spillStderr?: string;
+  /**
+   * The spill file is the child's stdout/stderr itself (no pipe: as fast as
+   * `cat > F`). Head, tail and size are read back from the file when the
+   * child exits, and again after a terminate if a grandchild kept writing;
+   * the last `spilled` event wins. No live output for that stream.
+   */
+  readonly spillDirect?: boolean;
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
@@ -107,6 +114,7 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   opt("--pgid", launch.pgid);
   opt("--spill-stdout", launch.spillStdout);
   opt("--spill-stderr", launch.spillStderr);
+  if (launch.spillDirect) args.push("--spill-direct");
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
   args.push("--", ...launch.argv);
@@ -165,6 +173,8 @@ export interface SpilledEvent {
   readonly stream: StreamId;
   readonly total: number;
   readonly error: string | null;
+  /** Present (true) for --spill-direct summaries. */
+  readonly direct?: boolean;
 }
 
 /** A protocol error; the guardian closes the connection after it. */
