@@ -10,7 +10,8 @@ const YES_SECONDS = Number(process.env.CORRAL_BENCH_YES_SECONDS ?? 30);
 const YES_BOUND_MB = 64;
 const MB = 1048576;
 const out = (line: string) => process.stdout.write(`${line}\n`);
-const gc = () => new Promise((resolve) => setTimeout(resolve, 1500));
+/** Long enough for idle screens to drop their emulators (lib/pty: 1.5 s idle) and the heap to settle. */
+const settle = () => new Promise((resolve) => setTimeout(resolve, 4000));
 
 let failed = false;
 const agent = startAgent("memory");
@@ -20,14 +21,20 @@ try {
   // One session first, so code and emulator are loaded before the baseline.
   const warm = await client.call({ op: "open", argv: ["cat"], env });
   await client.call({ op: "screen", session: warm.session });
-  await gc();
+  await settle();
   const before = agent.rssBytes();
+  const heapBefore = (await client.call({ op: "agent-status" })).memory.heapUsed;
+  const ids: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    const opened = await client.call({ op: "open", argv: ["cat"], env, cols: 80, rows: 24 });
-    await client.call({ op: "screen", session: opened.session });
+    ids.push((await client.call({ op: "open", argv: ["cat"], env, cols: 80, rows: 24 })).session);
   }
-  await gc();
+  await settle();
+  const unread = agent.rssBytes();
+  // Then every screen read once (the emulator built), and left idle again.
+  for (const session of ids) await client.call({ op: "screen", session });
+  await settle();
   const after = agent.rssBytes();
+  const heapAfter = (await client.call({ op: "agent-status" })).memory.heapUsed;
   const perSession = (after - before) / SESSIONS / MB;
 
   const tmux = tmuxServer("memory");
@@ -41,8 +48,10 @@ try {
     tmux.kill();
   }
   out(`(e) memory per idle 80x24 session, ${SESSIONS} sessions`);
-  out(`  corral agent: ${fmt(before / MB)} MB -> ${fmt(after / MB)} MB, ${fmt(perSession, 3)} MB per session (aim: <= 0.1)`);
-  out(`  tmux server: ${fmt(tmuxPer, 3)} MB per session; ratio corral/tmux ${fmt(perSession / tmuxPer, 1)}x`);
+  out(`  corral agent, sessions never read: ${fmt(before / MB)} MB -> ${fmt(unread / MB)} MB, ${fmt((unread - before) / SESSIONS / MB, 3)} MB per session (aim: <= 0.1)`);
+  out(`  corral agent, each screen read once then idle: -> ${fmt(after / MB)} MB, ${fmt(perSession, 3)} MB per session (RSS keeps the peak)`);
+  out(`  agent JS heap: ${fmt((heapAfter - heapBefore) / SESSIONS / MB, 3)} MB per session (garbage not yet collected included)`);
+  out(`  tmux server: ${fmt(tmuxPer, 3)} MB per session; ratio corral/tmux ${fmt((unread - before) / SESSIONS / MB / tmuxPer, 1)}x never read, ${fmt(perSession / tmuxPer, 1)}x read once`);
   for (const s of (await client.call({ op: "list" })).sessions) {
     if (s.alive) await client.call({ op: "close", session: s.session, force: true });
   }
