@@ -8,6 +8,7 @@ import { UsageError } from "./exit-status.ts";
 import { reportFacts } from "./run-action.ts";
 import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { spillsNatively } from "../lib/spawn/backend-choice.ts";
 
 /** The command function of `corral collect` (loaded lazily by cli/collect.ts). */
 export async function collectAction(this: CorralContext, flags: CollectFlags, ...argv: string[]): Promise<void> {
@@ -23,7 +24,9 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
-  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge });
+  // Under the guardian the spill file is the child's own stdout (no copy through JavaScript).
+  const external = flags.spill !== undefined && spillsNatively(config.guardian, this.process.env);
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external });
   const prepared = {
     ...checked,
     spec: {

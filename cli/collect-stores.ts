@@ -1,6 +1,7 @@
 // The bounded stores `collect` captures into: one per stream, or one for
 // both with --merge. Spill files are FILE.stdout/FILE.stderr for separate
 // streams and FILE itself for a merged one.
+import { closeSync, openSync } from "node:fs";
 import { BoundedStore, SpillError } from "../lib/output/bounded-store.ts";
 import { UsageError } from "./exit-status.ts";
 
@@ -16,12 +17,24 @@ export interface StoreLimits {
   readonly maxBytes: number;
   readonly spill: string | undefined;
   readonly merge: boolean;
+  /** The guardian writes the spill files itself (its fast path); the stores only adopt head and tail. */
+  readonly external?: boolean;
 }
 
 /** Opens the stores; an unusable spill path is a usage error (exit 2). */
 export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
-  const open = (spillPath: string | undefined) =>
-    BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath });
+  const open = (spillPath: string | undefined) => {
+    if (limits.external !== true || spillPath === undefined) {
+      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath });
+    }
+    // Created here so a bad path is still a usage error before the child runs.
+    try {
+      closeSync(openSync(spillPath, "w"));
+    } catch (error) {
+      throw new SpillError(spillPath, "open", error);
+    }
+    return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, externalSpill: true });
+  };
   const { spill, merge } = limits;
   try {
     if (merge) return { stdout: await open(spill), stderr: null };

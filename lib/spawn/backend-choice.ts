@@ -39,3 +39,15 @@ export function chooseSpawnBackend(configured: GuardianMode, env: Readonly<Recor
   if (mode === "always") throw new GuardianUnavailableError(`guardian: always, but ${found.why}`);
   return { backend: processGroupBackend, why: `process group (no guardian: ${found.why})` };
 }
+
+/**
+ * True when run/collect will go through the guardian, so `collect --spill`
+ * can let it write the spill file (BoundedStore externalSpill).
+ */
+export function spillsNatively(configured: GuardianMode, env: Readonly<Record<string, string | undefined>>): boolean {
+  try {
+    return chooseSpawnBackend(configured, env).backend.name === "guardian";
+  } catch {
+    return false;
+  }
+}

@@ -20,6 +20,27 @@ export function guardianSpawnBackend(binary: string): SpawnBackend {
   return { name: "guardian", start: (resolved) => startUnderGuardian(resolved, binary) };
 }
 
+/**
+ * A sink whose spill file someone else writes (BoundedStore opened with
+ * externalSpill): collect's fast path. The guardian makes that file the
+ * child's stdout/stderr (--spill-direct), frames only the head, and reads the
+ * tail and the size back; adoptTail() hands them to the store.
+ */
+interface ExternalSpillSink extends ByteSink {
+  readonly spillIsExternal: boolean;
+  readonly spillPath: string | null;
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  adoptTail(tail: Uint8Array, total: number): void;
+}
+
+function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
+  if (typeof choice !== "object") return null;
+  const sink = choice.sink as Partial<ExternalSpillSink>;
+  if (sink.spillIsExternal !== true || typeof sink.spillPath !== "string" || typeof sink.adoptTail !== "function") return null;
+  return sink as ExternalSpillSink & { spillPath: string };
+}
+
 function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
   if (choice === undefined || choice === "inherit") return "inherit";
   return choice === "ignore" ? "null" : "pipe";
@@ -29,7 +50,13 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   const { spec } = resolved;
   // A private socket dir per child: nothing to clean up in the shared state dir.
   const dir = mkdtempSync(path.join(os.tmpdir(), "corral-run-"));
+  const outSpill = externalSpill(spec.stdout);
+  const errSpill = externalSpill(spec.stderr);
+  const limits = outSpill ?? errSpill;
   const launch: GuardianLaunch = {
+    ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
+    ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
+    ...(limits ? { spillDirect: true, headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -96,6 +123,9 @@ class GuardianProcess implements SupervisedProcess {
   readonly stderr: Readable | null;
   exited!: Promise<SupervisionResult>;
   readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
+  /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
+  readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
+  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number }>> = {};
   #termination: Promise<TerminationReport> | null = null;
   #receipt: TerminateReceipt | undefined;
   #timedOut = false;
@@ -109,6 +139,11 @@ class GuardianProcess implements SupervisedProcess {
     this.stderr = this.#routes[2]?.readable ?? null;
     guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
     guardian.on("eof", (stream) => this.#routes[stream]?.end());
+    guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
+    guardian.on("spilled", (e) => {
+      if (e.error === null) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total };
+      this.#tails[e.stream] = [];
+    });
     guardian.on("close", () => {
       for (const route of Object.values(this.#routes)) route.end();
     });
@@ -155,6 +190,12 @@ class GuardianProcess implements SupervisedProcess {
     else await this.guardian.shutdown(0).catch(() => {});
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
+    // The last spilled picture is final now that the tree is gone.
+    for (const stream of [1, 2] as const) {
+      const picture = this.#spilled[stream];
+      const sink = externalSpill(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
+      if (picture && sink) sink.adoptTail(picture.tail, picture.total);
+    }
     const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
     return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
   }
@@ -171,6 +212,16 @@ class GuardianProcess implements SupervisedProcess {
       clearTimeout(timer);
     }
   }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 function reportOf(receipt: TerminateReceipt): TerminationReport {
