@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { agentFor as withAgent, jobList as jobs } from "./jobs-fixture.ts";
 import { waitFor } from "./support/wait.ts";
+import { isAlive } from "./support/processes.ts";
 
 /** A script printing `N` numbered lines of 100 bytes (line number padded). */
 const linesScript = (n: number) => `i=0; while [ $i -lt ${n} ]; do printf '%099d\\n' $i; i=$((i+1)); done`;
@@ -124,4 +125,19 @@ test("without a guardian, run --bg still works through the process group, and ru
   const tty = await agent.run(["run", "--tty", "--", "true"]);
   assert.equal(tty.code, 125);
   assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian is missing: build it with make -C native/);
+});
+
+test("collect --tty cancelled with SIGTERM: the command's tree goes, the report still comes, status 143", async (t) => {
+  const agent = withAgent(t, "jobs-cancel");
+  let pid = 0;
+  const pending = agent.run(["collect", "--tty", "--json", "--", "sh", "-c", "echo started; exec sleep 600"], { onSpawn: (p) => (pid = p) });
+  const job = await waitFor(async () => (await jobs(agent)).find((j) => j.state === "running" && j.attached && j.bytes > 0), { what: "the captured job to run" });
+  process.kill(pid, "SIGTERM");
+  const result = await pending;
+  assert.equal(result.code, 143, result.stderr);
+  const report = JSON.parse(result.stdout.toString()) as { exit: { signal: string }; output: { head: string } };
+  assert.equal(report.exit.signal, "SIGTERM");
+  assert.equal(report.output.head, "started\r\n");
+  await waitFor(() => !isAlive(job.pid), { what: "the job's process to be gone" });
+  assert.deepEqual(await jobs(agent), []);
 });
