@@ -83,3 +83,30 @@ test("reap retires exited sessions with their facts; --all closes running ones",
   assert.match(await agent.ok(["pty", "list"]), /^ID +NAME/);
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
 });
+
+test("reap after the agent and its guardians were all SIGKILLed terminates what their records name", async (t) => {
+  const agent = withAgent(t, "reap-nogrd");
+  const pidFile = path.join(agent.dir, "grandchild.pid");
+  await agent.ok(["run", "--bg", "--", "sh", "-c", `sleep 600 & echo $! > ${pidFile}; exec sleep 600`]);
+  const grandchild = await waitFor(() => {
+    try {
+      return Number(readFileSync(pidFile, "utf8").trim()) || undefined;
+    } catch {
+      return undefined;
+    }
+  }, { what: "the grandchild's pid" });
+  const [job] = await jobs(agent);
+  const agentPid = agent.pid();
+  assert.ok(job !== undefined && agentPid !== undefined);
+  // The agent leads its process group, and its guardians are in it: one kill takes them all.
+  process.kill(-agentPid, "SIGKILL");
+  await waitFor(() => !isAlive(agentPid), { what: "the agent to die" });
+  assert.ok(isAlive(job.pid) && isAlive(grandchild), "the job's tree outlives its guardian");
+  const reap = await agent.run(["reap", "--grace", "2s", "--json"]);
+  assert.equal(reap.code, 0, reap.stderr);
+  const [orphan] = (JSON.parse(reap.stdout.toString()) as { orphans: { action: string; receipt: { status: string } }[] }).orphans;
+  assert.match(orphan?.action ?? "", /its guardian had already exited; terminated 2 leftover process\(es\) of its tree/);
+  assert.equal(orphan?.receipt.status, "confirmed");
+  assert.equal(isAlive(job.pid), false);
+  assert.equal(isAlive(grandchild), false);
+});
