@@ -74,14 +74,14 @@ test("bash: subcommands, flags per command, enum values, files, ids", async () =
     [[""], rootNames],
     ...CASES,
     [["completions", "--ids", "=", ""], ["sessions", "jobs"]],
-    [["collect", "--", "shel"], ["shell-stub-command"]],
+    [["collect", "--", "corral-test-st"], ["corral-test-stub-command"]],
   ];
   const calls = cases.map(([words]) =>
     `COMP_WORDS=(corral ${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length}; COMPREPLY=(); _corral; ` +
     `printf '%s\\n' "\${COMPREPLY[@]}"; echo '@@'`
   );
-  writeFileSync(path.join(stubBin, "shell-stub-command"), "#!/bin/sh\n");
-  chmodSync(path.join(stubBin, "shell-stub-command"), 0o755);
+  writeFileSync(path.join(stubBin, "corral-test-stub-command"), "#!/bin/sh\n");
+  chmodSync(path.join(stubBin, "corral-test-stub-command"), 0o755);
   const out = runShell(["bash", "--norc", "--noprofile"], `source '${file}'\n${calls.join("\n")}\n`);
   const answers = out.split("@@\n").slice(0, cases.length).map((a) => a.split("\n").filter((l) => l !== ""));
   cases.forEach(([words, expected], i) => {
