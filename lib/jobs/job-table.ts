@@ -6,6 +6,13 @@ import type { JobRef } from "./job-id.ts";
 import { describeRef } from "./job-id.ts";
 import type { Job } from "./job.ts";
 
+/**
+ * Finished jobs kept unreaped; past this the oldest finished ones go, so a
+ * script that starts jobs for ever and never reaps cannot grow the agent
+ * without bound (each keeps up to its head + tail bytes).
+ */
+export const MAX_DONE_KEPT = 128;
+
 /** A job id that is well formed but names no job. */
 export class UnknownJobError extends Error {
   override readonly name = "UnknownJobError";
@@ -35,6 +42,7 @@ export class JobTable {
     this.touch(job);
     job.onChange((change) => {
       if (change === "stopped") this.touch(job);
+      if (change === "done") this.#trimDone();
     });
   }
 
@@ -81,6 +89,12 @@ export class JobTable {
     return this.#jobs.size;
   }
 
+  #trimDone(): void {
+    const done = this.all().filter((j) => j.state === "done");
+    for (const job of done.slice(0, Math.max(0, done.length - MAX_DONE_KEPT))) this.retire(job);
+  }
+
+  /** "+" for the current job, "-" for the previous one. */
   mark(job: Job): "+" | "-" | null {
     if (this.#recency[0] === job.id) return "+";
     if (this.#recency[1] === job.id) return "-";
