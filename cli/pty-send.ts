@@ -16,14 +16,27 @@ export async function ptySendAction(this: CorralContext, flags: SendFlags, sessi
   }
   const bytes = flags.stdin ? await readStdin() : undefined;
   await withAgent(this, flags, async (client) => {
+    // Text, keys and the first slice of stdin in one request: a bad key
+    // name sends nothing. Larger input follows in slices that fit a frame.
+    const slices = bytes === undefined ? [] : sliceBytes(bytes);
     await client.call({
       op: "send",
       session,
       ...(text !== undefined ? { text } : {}),
       ...(keys.length > 0 ? { keys } : {}),
-      ...(bytes !== undefined ? { bytes: bytes.toString("base64") } : {}),
+      ...(slices.length > 0 ? { bytes: (slices[0] as Buffer).toString("base64") } : {}),
     });
+    for (const slice of slices.slice(1)) await client.call({ op: "send", session, bytes: slice.toString("base64") });
   });
+}
+
+/** Raw bytes per request: base64 grows them by a third, frames stop at 8 MiB. */
+const SLICE_BYTES = 4 * 1024 * 1024;
+
+function sliceBytes(bytes: Buffer): Buffer[] {
+  const slices: Buffer[] = [];
+  for (let at = 0; at < bytes.length; at += SLICE_BYTES) slices.push(bytes.subarray(at, at + SLICE_BYTES));
+  return slices;
 }
 
 async function readStdin(): Promise<Buffer> {

@@ -115,6 +115,8 @@ test("unknown ids exit 1, unknown keys exit 2 and send nothing, bad values exit 
     assert.equal(result.code, 2, args.join(" "));
     assert.equal(result.stderr.trim().split("\n").length, 1);
   }
+  await agent.ok(["pty", "send", id, "--stdin"], { input: "from-stdin-\u00e9\r" });
+  await agent.ok(["pty", "wait", id, "--regex", "^from-stdin-\u00e9$", "--timeout", "20s"]);
   const missing = await agent.run(["pty", "open", "--", "no-such-program-corral"]);
   assert.equal(missing.code, 127);
   await agent.ok(["pty", "close", id]);

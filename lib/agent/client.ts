@@ -109,7 +109,14 @@ export class AgentClient {
         this.onBytes?.(frame.body);
         continue;
       }
-      const message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as Record<string, unknown>;
+      let message: Record<string, unknown>;
+      try {
+        message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as Record<string, unknown>;
+      } catch {
+        this.#fail(new AgentError("internal", "the agent sent a frame that is not JSON; is something else listening on the socket?"));
+        this.socket.destroy();
+        return;
+      }
       if (typeof message.event === "string") {
         this.onEvent?.(message);
         continue;

@@ -24,6 +24,8 @@ export class AgentConnection {
   #abort = new AbortController();
   #attach: AttachMode | null = null;
   #pendingAttach: SessionEntry | null = null;
+  /** A framing error happened: nothing more is read from this connection. */
+  #broken = false;
   #pendingMode: AttachMode | null = null;
 
   constructor(readonly socket: Socket, readonly ctx: AgentContext, readonly log: (line: string) => void) {
@@ -43,14 +45,16 @@ export class AgentConnection {
   }
 
   #onData(chunk: Buffer): void {
+    if (this.#broken) return;
     let frames: Frame[];
     try {
       frames = this.#decoder.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
     } catch (error) {
       const message = error instanceof FrameError ? error.message : String(error);
+      this.#broken = true;
       this.#send({ id: 0, ok: false, error: { code: "bad_request", message: `bad frame: ${message}; closing this connection` } });
-      this.socket.end();
-      this.socket.destroySoon?.();
+      // The error reply goes out first; a peer that never closes its side is cut off.
+      this.socket.end(() => this.socket.destroy());
       return;
     }
     for (const frame of frames) this.#onFrame(frame);
