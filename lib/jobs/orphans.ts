@@ -83,8 +83,17 @@ async function throughGuardian(record: GuardianRecord, graceMs: number): Promise
 async function terminateLeftovers(record: GuardianRecord, graceMs: number): Promise<{ action: string; receipt: Receipt } | null> {
   const child = record.child;
   if (child === null) return null;
+  // A group or session id names the child's tree only while no stranger
+  // holds it: the kernel hands out a pid equal to a live pgid/sid never, so
+  // once the id's own pid runs with another start time, the old tree is gone
+  // and the id now belongs to someone else (pid reuse; pid_max may be small).
+  const stillOurs = (id: number) => {
+    const holder = identityOf(id);
+    return holder === undefined || holder.startTime === child.startTime ? id : 0;
+  };
   const members = () =>
-    treeMembers(child.pgid, child.sid).filter((pid) => (identityOf(pid)?.startTime ?? 0) >= child.startTime);
+    treeMembers(stillOurs(child.pgid), stillOurs(child.sid))
+      .filter((pid) => (identityOf(pid)?.startTime ?? 0) >= child.startTime);
   const found = members();
   if (found.length === 0) return null;
   for (const pid of found) signal(pid, "SIGTERM");
