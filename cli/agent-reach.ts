@@ -78,8 +78,21 @@ export async function withAgent(
 ): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    client = await reachAgent(ctx, flags, options.start ?? true);
-    await body(client);
+    const { connectOrStart } = await import("../lib/agent/auto-start.ts");
+    const connected = await connectOrStart({ socket: chosenSocket(ctx, flags), start: options.start ?? true, env: ctx.process.env });
+    client = connected;
+    // The hello and the command's first request go out together (the agent
+    // answers a connection's requests in order), saving a round trip; a
+    // failed hello is the error reported (the request after it fails too).
+    const hello = connected.hello();
+    hello.catch(() => {});
+    try {
+      await body(connected);
+    } catch (error) {
+      await hello;
+      throw error;
+    }
+    await hello;
   } catch (error) {
     if (error instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
       options.whenAbsent();

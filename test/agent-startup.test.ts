@@ -111,6 +111,7 @@ test("a client of another protocol version is told both numbers and how to resta
   mkdirSync(agent.stateDir, { mode: 0o700 });
   // A stand-in agent that speaks protocol 99.
   const server = net.createServer((socket) => {
+    socket.on("error", () => {});
     const decoder = new FrameDecoder(1 << 20);
     socket.on("data", (chunk: Buffer) => {
       for (const frame of decoder.push(new Uint8Array(chunk))) {
