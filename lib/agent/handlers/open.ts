@@ -15,7 +15,7 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     cols,
     rows,
     cwd: request.cwd ?? process.cwd(),
-    env: request.env ?? {},
+    env: request.env ?? fallbackEnvironment(),
     term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
     scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
   });
@@ -28,4 +28,17 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   });
   const size = session.size();
   return { session: entry.id, name: entry.name, pid: session.pid, cols: size.cols, rows: size.rows };
+}
+
+/**
+ * For a raw protocol client that sends no `env`: the agent's own
+ * environment, which already lacks credential-shaped names, minus corral's
+ * own settings. corral's commands always send the caller's.
+ */
+function fallbackEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("CORRAL_")) env[name] = value;
+  }
+  return env;
 }
