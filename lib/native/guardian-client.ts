@@ -3,12 +3,12 @@
 // its events and send it requests. Works under Node, Deno and Bun (node:net
 // Unix sockets and a ready line on fd 3 work on all three).
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
 import process from "node:process";
 import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
 import { locateGuardian } from "./guardian-binary.ts";
+import { randomHex } from "./random-hex.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, GUARDIAN_TOKEN_ENV, Req, SignalTarget, decodeJson, encodeRequest, guardianArgv,
   type ExitedEvent, type GuardianErrorEvent, type GuardianLaunch, type ReplyEvent, type SignalTargetName,
@@ -324,8 +324,8 @@ export class Guardian {
  */
 export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
   const binary = options.binary ?? guardianPathOrThrow();
-  const token = randomBytes(24).toString("hex");
-  const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomBytes(6).toString("hex")}.sock`);
+  const token = randomHex(24);
+  const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
   const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
   const child = spawn(binary, guardianArgv(launch, socketPath, 3), {
     env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },

@@ -12,7 +12,7 @@ import type { ByteSink, StdioChoice } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";
 import type { TerminateOptions, TerminationReport } from "./terminate.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
-import { spawnGuardian, type Guardian } from "../native/guardian-client.ts";
+import type { Guardian } from "../native/guardian-client.ts";
 import type { GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -66,6 +66,9 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
     graceMs: spec.graceMs,
   };
+  // Loaded here, not at the top: the client pulls in node:net, which
+  // `run` under the process-group backend never needs (start-up, issue 2).
+  const { spawnGuardian } = await import("../native/guardian-client.ts");
   const startedAt = performance.now();
   const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);
