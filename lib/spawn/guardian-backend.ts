@@ -169,6 +169,20 @@ class GuardianProcess implements SupervisedProcess {
     return this.#termination;
   }
 
+  /**
+   * The usual end: terminate() and the guardian's exit in one request.
+   * shutdown is terminate followed by exit and answers with the same
+   * receipt, so this saves terminate-then-shutdown(0)'s second census of
+   * /proc and a round trip (some 3 ms of every run).
+   */
+  #terminateAndExit(): Promise<TerminationReport> {
+    this.#termination = this.guardian.shutdown(this.resolved.spec.graceMs).then((receipt) => {
+      this.#receipt = receipt;
+      return reportOf(receipt);
+    }).catch(() => ({ forced: false, uncertain: [] }));
+    return this.#termination;
+  }
+
   supervise(): void {
     this.exited = this.#supervise();
   }
@@ -188,9 +202,14 @@ class GuardianProcess implements SupervisedProcess {
     abort?.removeEventListener("abort", onAbort);
     const outputComplete = await this.#waitForEof(graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
-    if (this.#termination !== null || leaveRunning !== true) report = await this.terminate();
-    if (leaveRunning === true && this.#termination === null) await this.guardian.release().catch(() => {});
-    else await this.guardian.shutdown(0).catch(() => {});
+    if (this.#termination !== null) {
+      report = await this.terminate();
+      await this.guardian.shutdown(0).catch(() => {});
+    } else if (leaveRunning === true) {
+      await this.guardian.release().catch(() => {});
+    } else {
+      report = await this.#terminateAndExit();
+    }
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     // The last spilled picture is final now that the tree is gone.
