@@ -10,6 +10,7 @@ import { OutputPump, waitForEof } from "./output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";
 import { terminateGroup, type TerminateOptions, type TerminationReport } from "./terminate.ts";
+import { monotonicMs } from "./monotonic-ms.ts";
 
 /** Supervises each child as its own process group. */
 export const processGroupBackend: SpawnBackend = {
@@ -31,7 +32,7 @@ async function startInGroup(resolved: ResolvedSpawn): Promise<SupervisedProcess>
     nodeStdio(spec.stdout),
     merged ? "ignore" : nodeStdio(spec.stderr as StdioChoice | undefined),
   ];
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   const child = spawn(file, args, {
     cwd: resolved.cwd,
     env: spec.env,
@@ -107,7 +108,7 @@ class GroupProcess implements SupervisedProcess {
     abort?.addEventListener("abort", onAbort, { once: true });
     if (abort?.aborted === true) onAbort();
     const { code, signal } = await exit;
-    const durationMs = Math.round(performance.now() - startedAt);
+    const durationMs = Math.round(monotonicMs() - startedAt);
     clearTimeout(timer);
     abort?.removeEventListener("abort", onAbort);
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);

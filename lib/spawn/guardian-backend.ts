@@ -14,6 +14,7 @@ import type { TerminateOptions, TerminationReport } from "./terminate.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { Guardian } from "../native/guardian-client.ts";
 import type { GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
+import { monotonicMs } from "./monotonic-ms.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -69,7 +70,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
   const { spawnGuardian } = await import("../native/guardian-client.ts");
-  const startedAt = performance.now();
+  const startedAt = monotonicMs();
   const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);
   try {
@@ -197,7 +198,7 @@ class GuardianProcess implements SupervisedProcess {
     abort?.addEventListener("abort", onAbort, { once: true });
     if (abort?.aborted === true) onAbort();
     const exited = await this.guardian.exited.catch(() => ({ code: null, signal: 9, core: false }));
-    const durationMs = Math.round(performance.now() - this.startedAt);
+    const durationMs = Math.round(monotonicMs() - this.startedAt);
     clearTimeout(timer);
     abort?.removeEventListener("abort", onAbort);
     const outputComplete = await this.#waitForEof(graceMs);

@@ -3,6 +3,7 @@
 // events (a grandchild may hold the pipe open for ever).
 import type { Readable } from "node:stream";
 import type { ByteSink } from "./spec.ts";
+import { monotonicMs } from "./monotonic-ms.ts";
 
 /** A readable whose EOF the supervisor waits for after the child exits. */
 export class OutputPump {
@@ -61,9 +62,9 @@ export async function waitForEof(pumps: readonly OutputPump[], ms: number): Prom
   let left = ms;
   while (!pumps.every((p) => p.atEof)) {
     if (left <= 0) return false;
-    const started = performance.now();
+    const started = monotonicMs();
     if (await raceDelay(all, Math.min(left, EOF_TICK_MS))) return true;
-    if (!pumps.some((p) => p.waitingOnSink)) left -= performance.now() - started;
+    if (!pumps.some((p) => p.waitingOnSink)) left -= monotonicMs() - started;
   }
   return true;
 }
