@@ -91,8 +91,8 @@ test("--new ignores what was on the screen when the wait began", async () => {
   const old = await agent.run(["pty", "wait", id, "--text", "$ ", "--new", "--timeout", "300ms"]);
   assert.equal(old.code, 124, "the prompt already showing does not satisfy --new");
   // Output that arrives after the wait began (a separate CLI call may start
-  // late, so the program waits a moment before printing).
-  await agent.ok(["pty", "send", id, "sleep 1; echo marker-$((1+1))", "--key", "Enter"]);
+  // late on a loaded machine, so the program waits 5 s before printing).
+  await agent.ok(["pty", "send", id, "sleep 5; echo marker-$((1+1))", "--key", "Enter"]);
   assert.equal((await agent.ok(["pty", "wait", id, "--text", "marker-2", "--new", "--timeout", "20s"])).trim(), "text");
   await agent.ok(["pty", "close", id]);
 });
