@@ -81,8 +81,8 @@ for (const backend of backends) {
   test(`[${backend}] wait: text that appears after 1 s, a timeout, and --new`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
     await s.wait({ text: "$ ", timeoutMs: 10_000 });
-    s.write("sleep 1; echo late\r");
-    await s.wait({ text: "sleep 1", timeoutMs: 10_000 });
+    s.write("sleep 3; echo late\r");
+    await s.wait({ text: "sleep 3", timeoutMs: 10_000 });
     const early = await s.wait({ text: "late", newOnly: true, timeoutMs: 100 });
     assert.equal(early.fired, "timeout", "the echo of the command does not count as new");
     const late = await s.wait({ text: "late", newOnly: true, timeoutMs: 10_000 });
