@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import { repoRoot } from "./support/corral-cli.ts";
-import { spawnGuardian, type Guardian } from "../lib/native/guardian-client.ts";
+import type { Guardian } from "../lib/native/guardian-client.ts";
+import { spawnGuardian } from "../lib/native/guardian-launch.ts";
 import type { GuardianLaunch } from "../lib/native/guardian-protocol.ts";
 
 /**

@@ -5,7 +5,8 @@
 // `reap` can find it if this agent dies; it lingers a while without its
 // owner, then cleans up by itself.
 import process from "node:process";
-import { GuardianError, spawnGuardian, type Guardian } from "../native/guardian-client.ts";
+import { GuardianError, type Guardian } from "../native/guardian-client.ts";
+import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent } from "../native/guardian-protocol.ts";
 import type { ExitFacts } from "../spawn/exit-facts.ts";

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { locateGuardian } from "../native/guardian-binary.ts";
-import { type Guardian, GuardianError, spawnGuardian } from "../native/guardian-client.ts";
+import { type Guardian, GuardianError } from "../native/guardian-client.ts";
+import { spawnGuardian } from "../native/guardian-launch.ts";
 import { signalName } from "../spawn/exit-facts.ts";
 import {
   type PtyBackend,

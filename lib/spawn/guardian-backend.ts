@@ -69,7 +69,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   };
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("../native/guardian-client.ts");
+  const { spawnGuardian } = await import("../native/guardian-launch.ts");
   const startedAt = monotonicMs();
   const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);

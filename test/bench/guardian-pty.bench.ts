@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-client.ts";
+import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
 import { locateGuardian } from "../../lib/native/guardian-binary.ts";
 
 const sizeMb = Number(process.env.CORRAL_BENCH_PTY_MB ?? 100);

@@ -1,0 +1,71 @@
+// Starting a guardian (or reconnecting to one a restarted agent left
+// running) and connecting its socket: the launch side of the client, kept
+// apart from the Guardian object that speaks the protocol once connected.
+import { spawn } from "node:child_process";
+import net from "node:net";
+import path from "node:path";
+import process from "node:process";
+import { locateGuardian } from "./guardian-binary.ts";
+import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
+import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
+import { randomHex } from "./random-hex.ts";
+
+/**
+ * Starts a guardian for `launch` and connects to it. Returns at once; add
+ * listeners, then await `ready`/`started`/`exited`. The child starts only
+ * after our token was accepted, so no event is missed.
+ */
+export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
+  const binary = options.binary ?? guardianPathOrThrow();
+  const token = randomHex(24);
+  const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
+  const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
+  const child = spawn(binary, guardianArgv(launch, socketPath, 3), {
+    env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
+    stdio: [io(launch.stdin), io(launch.stdout), launch.stderr === "inherit" ? "inherit" : "pipe", "pipe"],
+  });
+  const guardian = new Guardian(socketPath, token, child);
+  let diagnostics = "";
+  child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
+  let line = "";
+  let connecting = false;
+  const ready = child.stdio[3] as NodeJS.ReadableStream | null;
+  ready?.on("data", (c: Uint8Array) => {
+    line += new TextDecoder().decode(c);
+    if (!connecting && line.includes("\n")) {
+      connecting = true;
+      (ready as unknown as net.Socket).destroy?.();
+      connectSocket(guardian);
+    }
+  });
+  ready?.on("error", () => {});
+  child.on("error", (e) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`)));
+  child.on("exit", (code, signal) => {
+    if (!connecting) {
+      const why = diagnostics.trim().split("\n").pop() ?? "";
+      guardian.fail(new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`));
+    }
+  });
+  return guardian;
+}
+
+/** Connects to a running guardian (e.g. after the agent restarted) with its socket path and token. */
+export function connectGuardian(socketPath: string, token: string): Guardian {
+  const guardian = new Guardian(socketPath, token);
+  connectSocket(guardian);
+  return guardian;
+}
+
+function connectSocket(guardian: Guardian): void {
+  const socket = net.createConnection({ path: guardian.socketPath });
+  socket.once("connect", () => guardian.attach(socket));
+  socket.once("error", (e) => {
+    if (!socket.readyState || socket.connecting) guardian.fail(new GuardianError("connect", `cannot connect to ${guardian.socketPath}: ${e.message}`));
+  });
+}
+
+function guardianPathOrThrow(): string {
+  const found = locateGuardian();
+  if (!found.built) throw new GuardianError("not-built", found.why);
+  return found.path;
+}
