@@ -3,19 +3,10 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { WaitCondition } from "./protocol.ts";
+import type { ScreenView, WaitCondition } from "./protocol.ts";
 
-/** The screen as the session reports it; the agent adds id, name and exit facts. */
-export interface SessionScreen {
-  readonly rows: readonly string[];
-  readonly scrollback?: readonly string[];
-  readonly size: { readonly cols: number; readonly rows: number };
-  readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
-  readonly alternateScreen: boolean;
-  readonly title: string;
-  readonly hash: string;
-  readonly changed: boolean;
-}
+/** The screen as the session reports it; the agent adds id, name, liveness and exit facts. */
+export type SessionScreen = Omit<ScreenView, "session" | "name" | "alive" | "exit">;
 
 /** Everything `open` needs; sizes already clamped and defaults applied. */
 export interface OpenSpec {
