@@ -28,7 +28,12 @@ export interface MarkedProcess {
 
 /** Live processes whose environment holds `${SUITE_MARKER}=${value}`. */
 export function processesMarked(value: string): MarkedProcess[] {
-  const needle = `${SUITE_MARKER}=${value}\0`;
+  return processesWithEnv(SUITE_MARKER, value);
+}
+
+/** Live processes whose environment holds `${name}=${value}`. */
+export function processesWithEnv(name: string, value: string): MarkedProcess[] {
+  const needle = `${name}=${value}\0`;
   const found: MarkedProcess[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
