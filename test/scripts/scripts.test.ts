@@ -64,6 +64,28 @@ function stopAgent(env: Record<string, string>, cwd: string): Promise<void> {
   return new Promise((resolve) => child.on("close", () => resolve()));
 }
 
+/** What the script left running once its agent stopped; killed, then named. */
+async function leftoverProcesses(runId: string) {
+  try {
+    await waitFor(() => processesWithEnv(SCRIPT_MARKER, runId).length === 0, {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+      what: "the script's processes to end",
+    });
+    return [];
+  } catch {
+    const leftovers = processesWithEnv(SCRIPT_MARKER, runId);
+    for (const p of leftovers) {
+      try {
+        process.kill(p.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+    return leftovers;
+  }
+}
+
 for (const name of scripts) {
   test(`script ${name}`, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
@@ -89,38 +111,21 @@ for (const name of scripts) {
     };
     delete env.TMUX;
     delete env.CI;
-    let result: ScriptResult | undefined;
+    let result: ScriptResult;
     try {
       result = await runScript(path.join(scriptsDir, name), env, work);
     } finally {
       await stopAgent(env, work);
-      let leftovers = processesWithEnv(SCRIPT_MARKER, runId);
-      try {
-        await waitFor(() => processesWithEnv(SCRIPT_MARKER, runId).length === 0, {
-          timeoutMs: 15_000,
-          intervalMs: 50,
-          what: "the script's processes to end",
-        });
-        leftovers = [];
-      } catch {
-        leftovers = processesWithEnv(SCRIPT_MARKER, runId);
-        for (const p of leftovers) {
-          try {
-            process.kill(p.pid, "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
-      }
-      rmSync(root, { recursive: true, force: true });
-      if (result !== undefined && (result.code !== 0 || leftovers.length > 0)) {
-        const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
-        throw new Error(
-          `script ${name} exited ${result.code ?? result.signal}` +
-            (left ? `\nleft running:\n${left}` : "") +
-            `\n--- output (last 64 KiB) ---\n${result.output}`,
-        );
-      }
+    }
+    const leftovers = await leftoverProcesses(runId);
+    rmSync(root, { recursive: true, force: true });
+    if (result.code !== 0 || leftovers.length > 0) {
+      const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
+      throw new Error(
+        `script ${name} exited ${result.code ?? result.signal}` +
+          (left ? `\nleft running:\n${left}` : "") +
+          `\n--- output (last 64 KiB) ---\n${result.output}`,
+      );
     }
   });
 }
