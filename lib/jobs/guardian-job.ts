@@ -9,7 +9,8 @@ import { GuardianError, type Guardian } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent } from "../native/guardian-protocol.ts";
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts, SupervisorLoss } from "../spawn/exit-facts.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { SpawnError } from "../spawn/spawn-error.ts";
 import { removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
@@ -162,16 +163,46 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
         const receipt = receiptOfCensus(census);
         finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof, receipt: census }), receipt);
       },
-      (error: Error) => {
-        const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof });
-        finish(facts, uncertain(`the guardian did not confirm the tree gone: ${error.message}`));
+      () => {
+        // The exit is known, but the guardian died before it cleaned up the tree.
+        void afterLoss(guardian, launch.graceMs).then(({ loss, receipt, forced }) => {
+          const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof });
+          finish({ ...facts, forced, supervisorLost: loss }, receipt);
+        });
       },
     );
   });
   guardian.on("close", () => {
     if (ended || exitSeen) return;
     const durationMs = Math.round(performance.now() - startedAt);
-    const facts: ExitFacts = { code: null, signal: null, timedOut: false, forced: false, durationMs, outputComplete: false };
-    finish(facts, uncertain("the guardian went away before it reported the exit"));
+    void afterLoss(guardian, launch.graceMs).then(({ loss, receipt, forced }) => {
+      const facts: ExitFacts = { code: null, signal: null, timedOut: false, forced, durationMs, outputComplete: false, supervisorLost: loss };
+      finish(facts, receipt);
+    });
   });
+}
+
+/**
+ * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
+ * terminates what it can still identify from the child's recorded identity
+ * (lib/spawn/orphaned-tree.ts), and the loss is the job's own fact.
+ */
+async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
+  const how = await Promise.race([
+    guardian.processExit ?? Promise.resolve(undefined),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
+  ]);
+  const cause = how === undefined
+    ? "stopped answering"
+    : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+  const child = guardian.child;
+  if (child === undefined) {
+    return { loss: { pid: guardian.pid, cause, cleanup: "its child was never reported started" }, receipt: uncertain(`the guardian ${cause} before it reported its child`), forced: false };
+  }
+  const tree = await terminateOrphanedTree(child, graceMs);
+  const cleanup = describeOrphanedTree(tree);
+  const receipt: Receipt = tree.left.length === 0 && !tree.procUnreadable
+    ? { status: "confirmed", forced: tree.forced, reason: null }
+    : uncertain(`supervisor lost (the guardian ${cause}); ${cleanup}`, tree.forced);
+  return { loss: { pid: guardian.pid, cause, cleanup }, receipt, forced: tree.forced };
 }

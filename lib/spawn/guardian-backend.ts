@@ -13,7 +13,7 @@ import { SpawnError } from "./spawn-error.ts";
 import type { TerminateOptions, TerminationReport } from "./terminate.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { Guardian } from "../native/guardian-client.ts";
-import type { GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
+import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -94,6 +94,8 @@ class StreamRoute {
   readonly readable: Readable | null;
   readonly #sink: ByteSink | null;
   eof = false;
+  /** The guardian itself reported EOF (not just a closed connection): only then is the output complete. */
+  eofReported = false;
   /** Resolves at the stream's EOF (or when the guardian's connection closed). */
   readonly ended: Promise<void>;
   #resolveEnded!: () => void;
@@ -142,7 +144,11 @@ class GuardianProcess implements SupervisedProcess {
     this.stdout = this.#routes[1]?.readable ?? null;
     this.stderr = this.#routes[2]?.readable ?? null;
     guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
-    guardian.on("eof", (stream) => this.#routes[stream]?.end());
+    guardian.on("eof", (stream) => {
+      const route = this.#routes[stream];
+      if (route) route.eofReported = true;
+      route?.end();
+    });
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
     guardian.on("spilled", (e) => {
       if (e.error === null) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total };
@@ -197,20 +203,25 @@ class GuardianProcess implements SupervisedProcess {
     const onAbort = () => void this.terminate();
     abort?.addEventListener("abort", onAbort, { once: true });
     if (abort?.aborted === true) onAbort();
-    const exited = await this.guardian.exited.catch(() => ({ code: null, signal: 9, core: false }));
+    const exited = await this.guardian.exited.catch(() => null);
     const durationMs = Math.round(monotonicMs() - this.startedAt);
     clearTimeout(timer);
     abort?.removeEventListener("abort", onAbort);
+    if (exited === null) return this.#afterLoss(null, durationMs);
     const outputComplete = await this.#waitForEof(graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
+    let answered = true;
     if (this.#termination !== null) {
       report = await this.terminate();
-      await this.guardian.shutdown(0).catch(() => {});
+      answered = await this.guardian.shutdown(0).then(() => true, () => false);
     } else if (leaveRunning === true) {
-      await this.guardian.release().catch(() => {});
+      answered = await this.guardian.release().then(() => true, () => false);
     } else {
       report = await this.#terminateAndExit();
+      answered = this.#receipt !== undefined;
     }
+    // The child's exit is known, but the guardian died before it cleaned up.
+    if (!answered && this.#receipt === undefined && leaveRunning !== true) return this.#afterLoss(exited, durationMs);
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     // The last spilled picture is final now that the tree is gone.
@@ -223,17 +234,60 @@ class GuardianProcess implements SupervisedProcess {
     return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
   }
 
+  /**
+   * The guardian died (SIGKILL, OOM) before it reported the exit
+   * (`exited` null) or before it cleaned up the tree: corral terminates what
+   * it can still identify itself, and the loss becomes its own fact.
+   */
+  async #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
+    const guardianPid = this.guardian.pid;
+    const how = await withinMs(this.guardian.processExit, 2000);
+    this.guardian.detach();
+    for (const route of Object.values(this.#routes)) route.end();
+    const child = this.guardian.child;
+    const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    const tree = child === undefined
+      ? { terminated: [], forced: false, left: [], procUnreadable: false }
+      : await terminateOrphanedTree(child, this.resolved.spec.graceMs);
+    const cause = how === undefined
+      ? "stopped answering"
+      : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+    const known = exited ?? { code: null, signal: null, core: false };
+    const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
+    return {
+      facts: {
+        ...base,
+        forced: tree.forced,
+        supervisorLost: { pid: guardianPid, cause, cleanup: describeOrphanedTree(tree) },
+      },
+      uncertain: tree.left,
+    };
+  }
+
   /** True when every routed stream reached EOF within `ms` (a grandchild may hold one open). */
   async #waitForEof(ms: number): Promise<boolean> {
     const routes = Object.values(this.#routes);
-    if (routes.every((r) => r.eof)) return true;
+    if (routes.every((r) => r.eof)) return routes.every((r) => r.eofReported);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     try {
-      return await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+      const ended = await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+      return ended && routes.every((r) => r.eofReported);
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** The promise's value, or undefined when it did not settle within `ms`. */
+async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (promise === undefined) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
