@@ -13,6 +13,8 @@ export interface StreamReport {
   readonly elided: number;
   readonly truncated: boolean;
   readonly spill: string | null;
+  /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
+  readonly spillError: string | null;
 }
 
 /** The `--json` object: argv, exit facts, and `stdout`+`stderr` or `output`. */
@@ -33,6 +35,7 @@ function streamReport(store: BoundedStore): StreamReport {
     elided: snapshot.elided,
     truncated: snapshot.truncated,
     spill: store.spillPath,
+    spillError: store.spillError?.message ?? null,
   };
 }
 
@@ -46,7 +49,9 @@ const NEWLINE = 0x0a;
 export function plainReport(store: BoundedStore): Uint8Array[] {
   const { head, tail, elided } = store.snapshot();
   if (elided === 0) return [head, tail];
-  const where = store.spillPath === null ? "not kept" : `full output in ${store.spillPath}`;
+  const where = store.spillPath === null
+    ? "not kept"
+    : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elided} bytes elided; ${where}]\n`);
   return [head, marker, tail];

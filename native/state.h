@@ -19,6 +19,10 @@ struct stream {
   int spill_failed; /* errno of a failed spill write, 0 otherwise */
   uint64_t total;   /* bytes read from the child so far (direct spill: file size last reported) */
   uint64_t head_sent; /* direct spill: head bytes already framed */
+  uint64_t spilled;   /* bytes the spill file holds (all of the stream before a failure) */
+  /* After a spill failure the tail is kept here instead (the file is incomplete): a ring of tail_bytes. */
+  unsigned char *ring;
+  uint64_t ring_len, ring_pos;
   int eof;
 };
 

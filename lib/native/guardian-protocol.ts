@@ -175,6 +175,13 @@ export interface SpilledEvent {
   readonly error: string | null;
   /** Present (true) for --spill-direct summaries. */
   readonly direct?: boolean;
+  /** errno of the failure (0 when none); absent from --spill-direct summaries. */
+  readonly errno?: number;
+  /**
+   * The tail frames just before this event are the stream's last bytes: read
+   * back from the file, or, after the file failed, kept in the guardian's memory.
+   */
+  readonly tailSent?: boolean;
 }
 
 /** A protocol error; the guardian closes the connection after it. */

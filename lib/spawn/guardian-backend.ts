@@ -4,7 +4,7 @@
 // its waitpid. Same SupervisedProcess shape as the process-group backend:
 // run and collect do not change.
 import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import os, { constants as osConstants } from "node:os";
 import path from "node:path";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
@@ -33,6 +33,8 @@ interface ExternalSpillSink extends ByteSink {
   readonly headBytes: number;
   readonly tailBytes: number;
   adoptTail(tail: Uint8Array, total: number): void;
+  /** The guardian could not write the whole spill file: it is incomplete from there on. */
+  externalSpillFailed(code: string, message: string): void;
 }
 
 function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
@@ -57,7 +59,10 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   const launch: GuardianLaunch = {
     ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
     ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
-    ...(limits ? { spillDirect: true, headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
+    // Not --spill-direct: with the file as the child's own stdout, a full disk
+    // would fail the child's writes (issue 15). Through a pipe the guardian
+    // splices into the file and, when the file cannot grow, keeps the tail.
+    ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -131,7 +136,7 @@ class GuardianProcess implements SupervisedProcess {
   readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
   /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
   readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
-  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number }>> = {};
+  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number; error: { code: string; message: string } | null }>> = {};
   #termination: Promise<TerminationReport> | null = null;
   #receipt: TerminateReceipt | undefined;
   #timedOut = false;
@@ -151,7 +156,10 @@ class GuardianProcess implements SupervisedProcess {
     });
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
     guardian.on("spilled", (e) => {
-      if (e.error === null) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total };
+      const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
+      // A failed spill still has the right tail when the guardian kept it (tailSent).
+      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error };
+      else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error };
       this.#tails[e.stream] = [];
     });
     guardian.on("close", () => {
@@ -228,7 +236,10 @@ class GuardianProcess implements SupervisedProcess {
     for (const stream of [1, 2] as const) {
       const picture = this.#spilled[stream];
       const sink = externalSpill(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
-      if (picture && sink) sink.adoptTail(picture.tail, picture.total);
+      if (picture === undefined || sink === null) continue;
+      // total -1: the tail could not be had from the guardian; the live head and bytes stand.
+      if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total);
+      if (picture.error !== null) sink.externalSpillFailed(picture.error.code, picture.error.message);
     }
     const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
     return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
@@ -277,6 +288,14 @@ class GuardianProcess implements SupervisedProcess {
       clearTimeout(timer);
     }
   }
+}
+
+/** "ENOSPC" for 28: the code Node would give the same failure. */
+function errnoName(n: number): string {
+  for (const [name, value] of Object.entries(osConstants.errno)) {
+    if (value === n) return name;
+  }
+  return `errno ${n}`;
 }
 
 /** The promise's value, or undefined when it did not settle within `ms`. */
