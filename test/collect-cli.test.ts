@@ -131,8 +131,8 @@ test("JSON shape and exit status mirroring", async () => {
   assert.deepEqual(Object.keys(report.exit), ["code", "signal", "timedOut", "forced", "durationMs", "outputComplete"]);
   assert.equal(report.exit.code, 5);
   assert.equal(report.exit.outputComplete, true);
-  assert.deepEqual(report.stdout, { bytes: 4, head: "out\n", tail: "", elided: 0, truncated: false, spill: null });
-  assert.deepEqual(report.stderr, { bytes: 4, head: "err\n", tail: "", elided: 0, truncated: false, spill: null });
+  assert.deepEqual(report.stdout, { bytes: 4, head: "out\n", tail: "", elided: 0, truncated: false, spill: null, spillError: null });
+  assert.deepEqual(report.stderr, { bytes: 4, head: "err\n", tail: "", elided: 0, truncated: false, spill: null, spillError: null });
   const timed = await corral(["collect", "--json", "--timeout", "500ms", "--", "sleep", "600"]);
   assert.equal(timed.code, 124);
   assert.equal((JSON.parse(timed.stdout.toString()) as Report).exit.timedOut, true);
