@@ -45,9 +45,10 @@ export async function runSupervised(
     const result = await child.exited;
     const lost = result.facts.supervisorLost;
     if (lost !== undefined) {
-      const exit = result.facts.code === null && result.facts.signal === null ? "the child's exit is unknown (status 125)" : "the child's exit was already known";
+      const exit = result.facts.code === null && result.facts.signal === null ? "the child's exit is unknown" : "the child's exit was already known";
       stderr.write(`corral: supervisor lost: the guardian (pid ${lost.pid}) ${lost.cause} while supervising pid ${child.pid}; ${exit}; ${lost.cleanup}\n`);
     }
+    for (const fault of result.faults ?? []) stderr.write(`corral: guardian: ${fault}\n`);
     if (result.uncertain.length > 0) {
       stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
     }

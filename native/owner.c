@@ -23,6 +23,19 @@
 
 void owner_json(struct guardian *g, int tag, const char *json) { frame_put(&g->out, tag, json, strlen(json)); }
 
+void owner_fault(struct guardian *g, const char *what, const char *syscall, int err, int stream) {
+  for (int i = 0; i < g->n_faults_sent; i++) {
+    if (g->faults_sent[i] == what) return;
+  }
+  if (g->n_faults_sent < (int)(sizeof g->faults_sent / sizeof g->faults_sent[0])) g->faults_sent[g->n_faults_sent++] = what;
+  char json[768], esc_what[256], esc_msg[256];
+  json_escape(esc_what, sizeof esc_what, what);
+  json_escape(esc_msg, sizeof esc_msg, strerror(err));
+  snprintf(json, sizeof json, "{\"what\":\"%s\",\"syscall\":\"%s\",\"errno\":%d,\"message\":\"%s\",\"stream\":%d}", esc_what,
+           syscall, err, esc_msg, stream);
+  owner_json(g, EV_FAULT, json);
+}
+
 void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message) {
   char json[768], esc[512];
   if (code == NULL) {

@@ -61,6 +61,14 @@ struct guardian {
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+
+  /* faults already reported (by their `what`, a string literal): each is said once */
+  const char *faults_sent[16];
+  int n_faults_sent;
+  int wait_errno;      /* waitpid failed while the child was unreaped */
+  long long wait_failing_since;
+  int sig_pipe_broken; /* the self-pipe could not be read: signals are taken from flags, on a timer */
+  int poll_failures;   /* consecutive failed polls */
 };
 
 /* owner.c */
@@ -70,6 +78,8 @@ void owner_flush(struct guardian *g);
 void owner_lost(struct guardian *g);
 void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message);
 void owner_json(struct guardian *g, int tag, const char *json);
+/* A syscall on a supervision path failed: said once per `what` (a string literal); stream 0 when none. */
+void owner_fault(struct guardian *g, const char *what, const char *syscall, int err, int stream);
 
 /* streams.c */
 void streams_open_spills(struct guardian *g);

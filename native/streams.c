@@ -236,13 +236,16 @@ void stream_readable(struct guardian *g, int i, int discard) {
     }
     /* Fill one frame from several reads (a PTY gives at most a few KiB a read): fewer, larger events. */
     size_t fill = 0;
-    int ended = 0, drained = 0;
-    while (fill < want) {
+    int ended = 0, drained = 0, read_err = 0;
+    for (int eintr = 0; fill < want;) {
       r = read(s->fd, buf + fill, want - fill);
       if (r > 0) { fill += (size_t)r; continue; }
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0 && errno == EAGAIN) drained = 1;
-      else ended = 1; /* EOF, or EIO from a PTY master whose slave side is all closed */
+      if (r < 0 && errno == EINTR && ++eintr < 100) continue; /* retried, but not for ever */
+      if (r < 0 && (errno == EAGAIN || errno == EINTR)) drained = 1;
+      else {
+        ended = 1; /* EOF, or EIO from a PTY master whose slave side is all closed */
+        if (r < 0 && s->fd != g->c.master) read_err = errno; /* on a pipe, an error is not an EOF */
+      }
       break;
     }
     if (fill > 0) {
@@ -256,6 +259,8 @@ void stream_readable(struct guardian *g, int i, int discard) {
       }
     }
     if (ended) {
+      /* The output cannot be complete: said, then the stream ends (the loop must not spin on it). */
+      if (read_err) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", read_err, i);
       stream_eof(g, i);
       return;
     }

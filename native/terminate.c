@@ -16,7 +16,6 @@
 #define _XOPEN_SOURCE 700
 #endif
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +47,7 @@ static void signal_new(struct census *cs, size_t from, int sig) {
   tail.m = cs->m + from;
   tail.n = cs->n - from;
   census_signal(&tail, sig);
+  if (tail.signal_errno) cs->signal_errno = tail.signal_errno;
 }
 
 static void scan_and_term(struct guardian *g) {
@@ -82,9 +82,13 @@ static void finish(struct guardian *g) {
   }
   bytes_append(&rest, "],\"uncertain\":[", 15);
   int k = 0;
+  if (!cs->proc_listed) owner_fault(g, "reading /proc for the census", "openat/read", cs->list_errno, 0);
+  if (cs->signal_errno) owner_fault(g, "signalling the tree through pidfds (kill(2) was used instead)", "pidfd_send_signal", cs->signal_errno, 0);
   if (!cs->proc_ok) {
-    const char *u = "{\"pid\":null,\"reason\":\"/proc unreadable: descendants outside the process group cannot be found\"}";
-    bytes_append(&rest, u, strlen(u));
+    /* Named by the child's pid (a real pid: what the tree is known by), not null. */
+    snprintf(item, sizeof item, "{\"pid\":%d,\"reason\":\"/proc unreadable: descendants outside the process group cannot be found\"}",
+             (int)g->c.pid);
+    bytes_append(&rest, item, strlen(item));
     k++;
   }
   if (cs->overflow) {
@@ -158,7 +162,7 @@ static void kill_phase(struct guardian *g) {
   long long until = now_ms() + g->o->kill_wait_ms;
   while (census_refresh(cs) > 0 && now_ms() < until) {
     reap(g);
-    poll(NULL, 0, 5);
+    sleep_ms(5);
   }
   reap(g);
   finish(g);

@@ -8,7 +8,7 @@ import type net from "node:net";
 import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, encodeRequest,
-  type ExitedEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
+  type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
 import { signalNumber } from "../spawn/exit-facts.ts";
@@ -26,6 +26,8 @@ export interface GuardianEvents {
   /** A spilled stream's last bytes (collect --spill fast path), sent at its EOF. */
   tail: (stream: StreamId, bytes: Uint8Array) => void;
   spilled: (e: SpilledEvent) => void;
+  /** A syscall on a supervision path failed in the guardian (it carries on; the owner reports it). */
+  fault: (e: FaultEvent) => void;
   /** The guardian reported a protocol error, or its frames could not be decoded. */
   protocolError: (e: GuardianErrorEvent) => void;
   /** The connection to the guardian closed (the guardian exited, or detach()). */
@@ -79,7 +81,7 @@ export class Guardian {
 
   #listeners: Listeners = {
     welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
-    spilled: [], protocolError: [], close: [],
+    spilled: [], fault: [], protocolError: [], close: [],
   };
   #socket: net.Socket | undefined;
   #outbox: Uint8Array[] = [];
@@ -287,6 +289,9 @@ export class Guardian {
       }
       case Ev.spilled:
         this.#emit("spilled", decodeJson<SpilledEvent>(body));
+        break;
+      case Ev.fault:
+        this.#emit("fault", decodeJson<FaultEvent>(body));
         break;
       case Ev.error: {
         const e = decodeJson<GuardianErrorEvent>(body);

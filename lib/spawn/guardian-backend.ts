@@ -140,6 +140,12 @@ class GuardianProcess implements SupervisedProcess {
   #termination: Promise<TerminationReport> | null = null;
   #receipt: TerminateReceipt | undefined;
   #timedOut = false;
+  /** Failed syscalls the guardian reported, and receipt notes without a pid. */
+  readonly #faults: string[] = [];
+  /** A stream's output is incomplete because of a fault. */
+  #outputFault = false;
+  /** corral killed a guardian that stopped answering (see #answered). */
+  #unresponsive = false;
 
   constructor(readonly guardian: Guardian, readonly resolved: ResolvedSpawn, readonly startedAt: number) {
     const { spec } = resolved;
@@ -165,6 +171,10 @@ class GuardianProcess implements SupervisedProcess {
     guardian.on("close", () => {
       for (const route of Object.values(this.#routes)) route.end();
     });
+    guardian.on("fault", (f) => {
+      if (f.stream !== 0) this.#outputFault = true;
+      this.#faults.push(`${f.what}: ${f.syscall} failed (${f.message})`);
+    });
     this.stdin = spec.stdin === "pipe"
       ? new Writable({
         write: (chunk: Uint8Array, _encoding, done) => (guardian.write(chunk), done()),
@@ -176,10 +186,11 @@ class GuardianProcess implements SupervisedProcess {
   terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
     this.#termination ??= (async () => {
       const first = options.signal;
-      if (first !== undefined && first !== "SIGTERM") await this.guardian.signal(first, "tree").catch(() => {});
-      const receipt = await this.guardian.terminate(options.graceMs ?? this.resolved.spec.graceMs);
+      if (first !== undefined && first !== "SIGTERM") await this.#answered(this.guardian.signal(first, "tree"), 0).catch(() => {});
+      const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
+      const receipt = await this.#answered(this.guardian.terminate(graceMs), graceMs);
       this.#receipt = receipt;
-      return reportOf(receipt);
+      return this.#reportOf(receipt);
     })().catch(() => ({ forced: false, uncertain: [] }));
     return this.#termination;
   }
@@ -191,11 +202,40 @@ class GuardianProcess implements SupervisedProcess {
    * /proc and a round trip (some 3 ms of every run).
    */
   #terminateAndExit(): Promise<TerminationReport> {
-    this.#termination = this.guardian.shutdown(this.resolved.spec.graceMs).then((receipt) => {
+    const graceMs = this.resolved.spec.graceMs;
+    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => {
       this.#receipt = receipt;
-      return reportOf(receipt);
+      return this.#reportOf(receipt);
     }).catch(() => ({ forced: false, uncertain: [] }));
     return this.#termination;
+  }
+
+  /**
+   * A terminate answers within its grace plus the guardian's SIGKILL wait;
+   * a guardian that does not (stuck, spinning) is killed, so corral always
+   * answers SIGTERM: the loss path then cleans up what it can identify.
+   */
+  async #answered<T>(request: Promise<T>, graceMs: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.#unresponsive = true;
+        this.guardian.process?.kill("SIGKILL");
+        reject(new Error("the guardian did not answer a terminate"));
+      }, graceMs + UNANSWERED_MARGIN_MS);
+    });
+    try {
+      return await Promise.race([request, stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #reportOf(receipt: TerminateReceipt): TerminationReport {
+    for (const u of receipt.uncertain) {
+      if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
+    }
+    return reportOf(receipt);
   }
 
   supervise(): void {
@@ -241,8 +281,13 @@ class GuardianProcess implements SupervisedProcess {
       if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total);
       if (picture.error !== null) sink.externalSpillFailed(picture.error.code, picture.error.message);
     }
-    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
-    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
+    const complete = outputComplete && !this.#outputFault;
+    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete: complete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
+    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain, ...this.#faultList() };
+  }
+
+  #faultList(): { faults?: readonly string[] } {
+    return this.#faults.length === 0 ? {} : { faults: [...this.#faults] };
   }
 
   /**
@@ -252,15 +297,23 @@ class GuardianProcess implements SupervisedProcess {
    */
   async #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
     const guardianPid = this.guardian.pid;
-    const how = await withinMs(this.guardian.processExit, 2000);
+    let how = await withinMs(this.guardian.processExit, 200);
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     const child = this.guardian.child;
     const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    // A guardian still alive (on its way out, or stuck) still parents what it adopted.
     const tree = child === undefined
       ? { terminated: [], forced: false, left: [], procUnreadable: false }
-      : await terminateOrphanedTree(child, this.resolved.spec.graceMs);
-    const cause = how === undefined
+      : await terminateOrphanedTree(child, this.resolved.spec.graceMs, how === undefined ? guardianPid : 0);
+    how ??= await withinMs(this.guardian.processExit, 2000);
+    if (how === undefined) {
+      this.#unresponsive = true;
+      this.guardian.process?.kill("SIGKILL");
+    }
+    const cause = this.#unresponsive
+      ? "stopped answering (corral killed it)"
+      : how === undefined
       ? "stopped answering"
       : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
     const known = exited ?? { code: null, signal: null, core: false };
@@ -272,6 +325,7 @@ class GuardianProcess implements SupervisedProcess {
         supervisorLost: { pid: guardianPid, cause, cleanup: describeOrphanedTree(tree) },
       },
       uncertain: tree.left,
+      ...this.#faultList(),
     };
   }
 
@@ -320,9 +374,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+const UNANSWERED_MARGIN_MS = 10_000;
+
 function reportOf(receipt: TerminateReceipt): TerminationReport {
-  return {
-    forced: receipt.forced,
-    uncertain: receipt.status === "confirmed" ? [] : receipt.uncertain.map((u) => u.pid ?? -1),
-  };
+  // Only real pids: a note without one (/proc unreadable) goes to the faults.
+  const pids = receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
+  return { forced: receipt.forced, uncertain: receipt.status === "confirmed" ? [] : pids };
 }

@@ -66,8 +66,13 @@ function live(stat: Stat | undefined): stat is Stat {
   return stat !== undefined && stat.state !== "Z" && stat.state !== "X";
 }
 
-/** The members of the child's tree that can still be identified; null when /proc cannot be listed. */
-export function orphanedMembers(child: OrphanedChild): number[] | null {
+/**
+ * The members of the child's tree that can still be identified; null when
+ * /proc cannot be listed. `supervisorPid`: a guardian that is still alive
+ * (stuck, or on its way out): its descendants are the tree's too (it is
+ * their subreaper), setsid escapees whose parent died included.
+ */
+export function orphanedMembers(child: OrphanedChild, supervisorPid = 0): number[] | null {
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -94,7 +99,8 @@ export function orphanedMembers(child: OrphanedChild): number[] | null {
   const inTree = new Set<number>();
   for (const s of stats) {
     const isChild = s.pid === child.pid && s.startTime === child.startTime;
-    if (isChild || (pgid > 0 && s.pgrp === pgid) || (sid > 0 && s.session === sid)) inTree.add(s.pid);
+    const adopted = supervisorPid > 0 && s.ppid === supervisorPid;
+    if (isChild || adopted || (pgid > 0 && s.pgrp === pgid) || (sid > 0 && s.session === sid)) inTree.add(s.pid);
   }
   // Descendants of anything in: a setsid escapee whose parent still runs is found here.
   for (let changed = true; changed;) {
@@ -131,18 +137,28 @@ function signalGroupOf(child: OrphanedChild, name: NodeJS.Signals): void {
  * SIGTERM (and SIGCONT) to every identifiable member, members found later
  * included, up to `graceMs`; then SIGKILL what is left and wait for it.
  */
-export async function terminateOrphanedTree(child: OrphanedChild, graceMs: number): Promise<OrphanedTreeReport> {
+export async function terminateOrphanedTree(child: OrphanedChild, graceMs: number, supervisorPid = 0): Promise<OrphanedTreeReport> {
   const signalled = new Set<number>();
-  const scan = () => orphanedMembers(child);
+  // Everything once found stays a member while its start time matches: a
+  // supervisor that exits meanwhile re-parents its orphans out of sight.
+  const seen = new Map<number, number>();
   let procUnreadable = false;
   const round = (name: NodeJS.Signals): number[] => {
-    const members = scan();
-    if (members === null) {
+    const found = orphanedMembers(child, supervisorPid);
+    if (found === null) {
       // Without /proc only the child's group can be reached, and only by its id.
       procUnreadable = true;
       signalGroupOf(child, name);
       return [];
     }
+    for (const pid of found) {
+      const start = readStat(pid)?.startTime;
+      if (start !== undefined && !seen.has(pid)) seen.set(pid, start);
+    }
+    const members = [...seen].flatMap(([pid, start]) => {
+      const now = readStat(pid);
+      return live(now) && now.startTime === start ? [pid] : [];
+    });
     for (const pid of members) {
       signal(pid, name);
       if (name !== "SIGKILL") signal(pid, "SIGCONT");
