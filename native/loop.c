@@ -267,16 +267,17 @@ static void serve(struct guardian *g) {
     if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
     int timeout = due == 0 ? -1 : due <= now ? 0 : (int)(due - now);
     int rc = poll(p, (nfds_t)n, timeout);
-    if (rc < 0) {
-      /*
-       * EINTR is retried at once, a few times. Past that (poll keeps failing,
-       * whatever the error) the loop must neither spin nor stop: it pauses
-       * 5 ms and tries every descriptor as if ready (all are non-blocking),
-       * so the child is still supervised and the owner still answered.
-       */
-      int err = errno;
-      if (err == EINTR && ++g->poll_failures < 4) continue;
-      owner_fault(g, "waiting for events (every descriptor is now tried every 5 ms)", "poll", err, 0);
+    /*
+     * EINTR (a signal) is handled below as an empty round, a few times in a
+     * row. Past that (poll keeps failing, whatever the error) the loop must
+     * neither spin nor stop: it pauses 5 ms and tries every descriptor as if
+     * ready (all are non-blocking), so the child is still supervised and the
+     * owner still answered.
+     */
+    if (rc < 0 && errno == EINTR && ++g->poll_failures < 4) {
+      rc = 0;
+    } else if (rc < 0) {
+      owner_fault(g, "waiting for events (every descriptor is now tried every 5 ms)", "poll", errno, 0);
       sleep_ms(timeout == 0 ? 0 : 5);
       for (int k = 0; k < n; k++) p[k].revents = p[k].fd < 0 ? 0 : p[k].events;
       rc = n;

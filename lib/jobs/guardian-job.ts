@@ -26,6 +26,9 @@ import { receiptOfCensus, uncertain } from "./receipts.ts";
  */
 export const JOB_LINGER_MS = 60_000;
 
+/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+const UNANSWERED_MARGIN_MS = 10_000;
+
 type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
 
 class GuardianJob implements JobProcess {
@@ -75,10 +78,21 @@ class GuardianJob implements JobProcess {
   }
 
   async terminate(graceMs: number): Promise<Receipt> {
+    // A guardian that does not answer within the grace plus a margin is
+    // killed: its connection closes and the loss path (afterLoss) cleans up.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.guardian.process?.kill("SIGKILL");
+        reject(new Error(`no receipt within ${graceMs + UNANSWERED_MARGIN_MS} ms; the guardian was killed`));
+      }, graceMs + UNANSWERED_MARGIN_MS);
+    });
     try {
-      return receiptOfCensus(await this.guardian.terminate(graceMs));
+      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs), stuck]));
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -144,7 +158,10 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
   let eof = launch.mode === "pty";
   let ended = false;
   let exitSeen = false;
+  let faulted = false;
   guardian.on("eof", () => (eof = true));
+  // A stream's read failed in the guardian (issue 15): its EOF does not make the output complete.
+  guardian.on("fault", (f) => (faulted ||= f.stream !== 0));
   guardian.on("stopped", (signal) => job.emit("stopped", signal));
   guardian.on("continued", () => job.emit("continued"));
   const finish = (facts: ExitFacts, receipt: Receipt) => {
@@ -161,12 +178,12 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
     void guardian.shutdown(launch.graceMs).then(
       (census) => {
         const receipt = receiptOfCensus(census);
-        finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof, receipt: census }), receipt);
+        finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof && !faulted, receipt: census }), receipt);
       },
       () => {
         // The exit is known, but the guardian died before it cleaned up the tree.
         void afterLoss(guardian, launch.graceMs).then(({ loss, receipt, forced }) => {
-          const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof });
+          const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: false });
           finish({ ...facts, forced, supervisorLost: loss }, receipt);
         });
       },
