@@ -3,9 +3,10 @@
 // what it can still identify itself from /proc and the child's recorded
 // identity (pid + start time, process group, session), plus every live
 // descendant of those. Only processes started no earlier than the child are
-// touched, and a group or session id counts only while it still names the
-// child's tree (a pid equal to a live pgid/sid is never handed out; once the
-// id's own pid runs with another start time, the id belongs to a stranger).
+// touched, and a group or session id counts only when the child leads it and
+// it still names the child's tree (a pid equal to a live pgid/sid is never
+// handed out; once the id's own pid runs with another start time, the id
+// belongs to a stranger).
 // What left all of these (double fork plus setsid, re-parented to init) can
 // no longer be found: the report says so rather than guessing.
 import { readFileSync, readdirSync } from "node:fs";
@@ -81,9 +82,10 @@ export function orphanedMembers(child: OrphanedChild, supervisorPid = 0): number
   }
   const self = readStat(process.pid);
   const ownIds = new Set([process.pid, self?.pgrp ?? 0, self?.session ?? 0]);
-  // A group/session id is the child's tree's only while its own pid is free or still the child.
+  // A group/session id is the child's tree's only when the child leads it (the id is its pid)
+  // and that pid is free or still the child (start times tick at 10 ms: never the only test).
   const stillOurs = (id: number) => {
-    if (id <= 0 || ownIds.has(id)) return 0;
+    if (id <= 0 || id !== child.pid || ownIds.has(id)) return 0;
     const holder = readStat(id);
     return holder === undefined || holder.startTime === child.startTime ? id : 0;
   };
