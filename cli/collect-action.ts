@@ -8,6 +8,7 @@ import { UsageError } from "./exit-status.ts";
 import { reportFacts } from "./run-action.ts";
 import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
 import { spillsNatively } from "../lib/spawn/backend-choice.ts";
 
 /** The command function of `corral collect` (loaded lazily by cli/collect.ts). */
@@ -46,6 +47,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
     if (stores.stderr !== null) await writeAll(this.process.stderr, plainReport(stores.stderr));
   }
   await reportFacts(this, flags, result.facts);
+  dieIfKilledBy(this, result.forwarded, result.facts);
 }
 
 function sizeFlag(flag: string, text: string): number {

@@ -7,6 +7,7 @@ import type { RunJobFlags } from "./job-flags.ts";
 import { UsageError } from "./exit-status.ts";
 import { prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
 
 /** The command function of `corral run` (loaded lazily by cli/run.ts). */
 export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
@@ -20,6 +21,7 @@ export async function runAction(this: CorralContext, flags: RunFlags & Partial<R
   const outcome = await runSupervised(this, prepared, flags.explain);
   if (outcome === null) return;
   await reportFacts(this, flags, outcome.facts);
+  dieIfKilledBy(this, outcome.forwarded, outcome.facts);
 }
 
 /** Writes `--facts FILE` and sets the exit status from the facts. */

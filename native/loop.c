@@ -170,7 +170,7 @@ static void drain_signals(struct guardian *g) {
   ssize_t n;
   while ((n = read(g->sig_pipe[0], buf, sizeof buf)) > 0) {
     for (ssize_t i = 0; i < n; i++) {
-      if (buf[i] == SIGTERM) terminate_start(g, g->o->grace_ms, 0, 0, 1);
+      if (buf[i] == SIGTERM) terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
     }
   }
   reap(g);
@@ -185,7 +185,7 @@ static void timers(struct guardian *g, long long now) {
   if (!g->ever_owned && now >= g->connect_deadline) g->quit = 1;
   if (g->linger_deadline && now >= g->linger_deadline && !g->authed) {
     g->linger_deadline = 0;
-    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
 }

@@ -73,9 +73,9 @@ class GuardianJob implements JobProcess {
     await this.guardian.signal("SIGSTOP", "tree");
   }
 
-  async terminate(graceMs: number): Promise<Receipt> {
+  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     try {
-      return receiptOfCensus(await this.guardian.terminate(graceMs));
+      return receiptOfCensus(await this.guardian.terminate(graceMs, firstSignal));
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
     }

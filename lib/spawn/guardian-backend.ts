@@ -161,9 +161,9 @@ class GuardianProcess implements SupervisedProcess {
 
   terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
     this.#termination ??= (async () => {
-      const first = options.signal;
-      if (first !== undefined && first !== "SIGTERM") await this.guardian.signal(first, "tree").catch(() => {});
-      const receipt = await this.guardian.terminate(options.graceMs ?? this.resolved.spec.graceMs);
+      // The first signal rides in the terminate request itself: a separate signal followed by
+      // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
+      const receipt = await this.guardian.terminate(options.graceMs ?? this.resolved.spec.graceMs, options.signal ?? "SIGTERM");
       this.#receipt = receipt;
       return reportOf(receipt);
     })().catch(() => ({ forced: false, uncertain: [] }));
