@@ -1,6 +1,7 @@
 // `collect --job ID`: a job's output by byte offset, never consumed; with
 // --follow until the job ends, then its status. `collect --tty -- CMD`: a
 // command that needs a terminal, captured bounded like any collect.
+import { checkFactsTarget } from "./facts-output.ts";
 import { dieIfKilledBy, FORWARDED_SIGNALS } from "./signal-death.ts";
 import { Buffer } from "node:buffer";
 import process from "node:process";
@@ -87,6 +88,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
   const { request } = await prepareJob(ctx, flags, argv, true);
+  const factsTarget = checkFactsTarget(flags.facts, false);
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: true });
   const store = stores.stdout;
   let client: AgentClient | undefined;
@@ -141,7 +143,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
     const { reportFacts } = await import("./run-action.ts");
-    await reportFacts(ctx, flags, exit);
+    await reportFacts(ctx, flags, exit, factsTarget);
   }
   dieIfKilledBy(ctx, forwarded, exit);
 }
