@@ -12,6 +12,7 @@ import path from "node:path";
 import { corralCommand, repoRoot } from "./support/corral-cli.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
+import { agentFor, jobList } from "./jobs-fixture.ts";
 
 const guardianBuilt = existsSync(path.join(repoRoot, "native", "build", "corral-guardian"));
 const backends = [
@@ -131,3 +132,27 @@ test("a child killed by a signal nobody forwarded: corral exits 128+N, it does n
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+for (const how of ["run --tty", "fg"] as const) {
+  test(`${how}: SIGINT to the client ends the job with SIGINT, and the client dies of SIGINT`, { skip: guardianBuilt ? false : "--tty jobs need the guardian" }, async (t) => {
+    const agent = agentFor(t, "signals-job");
+    const ready = path.join(agent.dir, "ready");
+    const script = `echo $$ > ${agent.dir}/pid; touch ${ready}; exec sleep 600`;
+    let clientPid = 0;
+    let running;
+    if (how === "run --tty") {
+      running = agent.run(["run", "--tty", "--", "sh", "-c", script], { onSpawn: (pid) => (clientPid = pid) });
+    } else {
+      await agent.ok(["run", "--bg", "--", "sh", "-c", script]);
+      running = agent.run(["fg", "%1"], { onSpawn: (pid) => (clientPid = pid) });
+    }
+    await waitFor(() => existsSync(ready), { timeoutMs: 60_000, what: "the job to run" });
+    // Only an attached job gets what the client forwards: wait until the agent says so.
+    await waitFor(async () => (await jobList(agent)).some((j) => j.attached), { what: "the job attached" });
+    process.kill(clientPid, "SIGINT");
+    const ended = await running;
+    assert.equal(ended.signal, "SIGINT", `exited ${ended.code}: ${ended.stderr}`);
+    // A foreground job that ended is gone from the table (as in a shell); its process too.
+    await waitFor(() => !isAlive(childPid(agent.dir)), { what: "the job's process gone" });
+  });
+}
