@@ -10,7 +10,7 @@ import { checkFactsTarget } from "./facts-output.ts";
 import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
 import { dieIfKilledBy } from "./signal-death.ts";
-import { noteDroppedEnv } from "./env-dropped-note.ts";
+import { credentialNames, noteDroppedEnv } from "./env-dropped-note.ts";
 import { spillsNatively } from "../lib/spawn/backend-choice.ts";
 
 /** The command function of `corral collect` (loaded lazily by cli/collect.ts). */
@@ -44,7 +44,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   await closeCollectStores(stores, this.process.stderr);
   if (result === null) return;
   if (flags.json) {
-    await writeAll(this.process.stdout, [new TextEncoder().encode(jsonReport(argv, result.facts, stores, checked.dropped))]);
+    await writeAll(this.process.stdout, [new TextEncoder().encode(jsonReport(argv, result.facts, stores, credentialNames(checked.dropped)))]);
   } else {
     await writeAll(this.process.stdout, plainReport(stores.stdout));
     if (stores.stderr !== null) await writeAll(this.process.stderr, plainReport(stores.stderr));

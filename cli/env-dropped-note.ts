@@ -7,8 +7,17 @@ import type { ExitFacts } from "../lib/spawn/exit-facts.ts";
 import { exitStatusOf } from "../lib/spawn/exit-facts.ts";
 import type { CorralContext } from "./context.ts";
 
+/**
+ * The dropped names worth telling a user about: corral's own `CORRAL_*`
+ * settings are never passed on, and never what made a command fail.
+ */
+export function credentialNames(dropped: readonly string[]): readonly string[] {
+  return dropped.filter((name) => !/^CORRAL_/i.test(name));
+}
+
 /** Writes the note when it applies. */
-export function noteDroppedEnv(context: CorralContext, facts: ExitFacts, dropped: readonly string[], explained: boolean): void {
+export function noteDroppedEnv(context: CorralContext, facts: ExitFacts, allDropped: readonly string[], explained: boolean): void {
+  const dropped = credentialNames(allDropped);
   if (dropped.length === 0 || explained || facts.timedOut || context.process.dieOf !== undefined) return;
   const status = exitStatusOf(facts);
   if (status === 0) return;
