@@ -17,12 +17,16 @@ export interface StreamReport {
   readonly spillError: string | null;
 }
 
-/** The `--json` object: argv, exit facts, and `stdout`+`stderr` or `output`. */
-export function jsonReport(argv: readonly string[], facts: ExitFacts, stores: CollectStores): string {
+/**
+ * The `--json` object: argv, exit facts, `stdout`+`stderr` or `output`, and
+ * `envDropped` (names of variables scrubbed from the command's environment)
+ * when the caller knows them.
+ */
+export function jsonReport(argv: readonly string[], facts: ExitFacts, stores: CollectStores, envDropped?: readonly string[]): string {
   const streams = stores.stderr === null
     ? { output: streamReport(stores.stdout) }
     : { stdout: streamReport(stores.stdout), stderr: streamReport(stores.stderr) };
-  return JSON.stringify({ argv, exit: facts, ...streams }) + "\n";
+  return JSON.stringify({ argv, exit: facts, ...streams, ...(envDropped === undefined ? {} : { envDropped }) }) + "\n";
 }
 
 function streamReport(store: BoundedStore): StreamReport {

@@ -10,12 +10,17 @@ import type { CorralContext } from "./context.ts";
 import type { PreparedRun } from "./run-options.ts";
 import { SignalForwarder } from "./run-signals.ts";
 
+/** How the child ended, plus the signal corral forwarded to it (null when none). */
+export interface RunOutcome extends SupervisionResult {
+  readonly forwarded: NodeJS.Signals | null;
+}
+
 /** Runs the prepared spec to the end; null when it could not start (status already set). */
 export async function runSupervised(
   context: CorralContext,
   prepared: PreparedRun,
   explain: boolean,
-): Promise<SupervisionResult | null> {
+): Promise<RunOutcome | null> {
   const { stderr } = context.process;
   const forwarder = new SignalForwarder();
   let child;
@@ -52,7 +57,7 @@ export async function runSupervised(
     if (result.uncertain.length > 0) {
       stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
     }
-    return result;
+    return { ...result, forwarded: forwarder.forwarded };
   } finally {
     forwarder.remove();
   }

@@ -27,9 +27,9 @@
 #define REQ_RESIZE 0x03      /* u32 id, u16 rows, u16 cols */
 #define REQ_SIGNAL 0x04      /* u32 id, u8 target, u8 signo */
 #define REQ_CLOSE_STDIN 0x05 /* u32 id */
-#define REQ_TERMINATE 0x06   /* u32 id, u32 grace ms */
+#define REQ_TERMINATE 0x06   /* u32 id, u32 grace ms [, u8 first signal: 0 = SIGTERM] */
 #define REQ_RELEASE 0x07     /* u32 id: exit, leaving the tree running */
-#define REQ_SHUTDOWN 0x08    /* u32 id, u32 grace ms: terminate, then exit */
+#define REQ_SHUTDOWN 0x08    /* u32 id, u32 grace ms [, u8 first signal]: terminate, then exit */
 
 /* guardian -> owner */
 #define EV_WELCOME 0x41      /* JSON */

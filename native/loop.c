@@ -217,7 +217,7 @@ static void drain_signals(struct guardian *g) {
   }
   if (term_flag) {
     term_flag = 0;
-    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   reap(g);
 }
@@ -231,7 +231,7 @@ static void timers(struct guardian *g, long long now) {
   if (!g->ever_owned && now >= g->connect_deadline) g->quit = 1;
   if (g->linger_deadline && now >= g->linger_deadline && !g->authed) {
     g->linger_deadline = 0;
-    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
 }

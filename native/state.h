@@ -56,6 +56,7 @@ struct guardian {
 
   /* terminate */
   int term_active, exit_after_term, term_forced;
+  int term_signal; /* the first signal of this terminate (SIGTERM unless a forwarded one) */
   long long term_deadline, last_scan;
   struct census cs;
   uint32_t term_ids[MAX_WAITERS];
@@ -90,7 +91,7 @@ void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);
 void stdin_close(struct guardian *g, uint32_t id);
 
 /* terminate.c */
-void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after);
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);
 void terminate_step(struct guardian *g);
 void signal_target(struct guardian *g, uint32_t id, int target, int signo);
 

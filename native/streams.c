@@ -35,7 +35,8 @@ void streams_open_spills(struct guardian *g) {
   for (int i = 1; i < 3; i++) {
     g->s[i].spill_fd = -1;
     if (g->o->spill_path[i] == NULL) continue;
-    g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666); /* umask applies, as in a shell redirection */
+    /* umask applies, as in a shell redirection; a symlink planted at the path is refused, not followed */
+    g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (g->s[i].spill_fd < 0) g->s[i].spill_failed = errno;
     else if (g->o->spill_direct) g->o->direct_fd[i] = g->s[i].spill_fd;
   }

@@ -1,6 +1,8 @@
 /*
- * terminate(grace) as a census (DESIGN.md 4.2): SIGTERM and SIGCONT to every
- * member found, members found later get the same; after the grace, freeze
+ * terminate(grace) as a census (DESIGN.md 4.2): SIGTERM (or the first signal
+ * the owner names: a SIGINT corral forwards must not be followed by SIGTERM,
+ * or a child that handles SIGINT and exits 0 would be killed) and SIGCONT to
+ * every member found, members found later get the same; after the grace, freeze
  * what is left with SIGSTOP and rescan until the set stops changing, then
  * SIGKILL, and confirm each exit through its pidfd. The receipt says
  * "confirmed" with the members, or "uncertain" with the pids it could not
@@ -53,7 +55,7 @@ static void signal_new(struct census *cs, size_t from, int sig) {
 static void scan_and_term(struct guardian *g) {
   size_t before = g->cs.n;
   scan(g, &g->cs);
-  signal_new(&g->cs, before, SIGTERM);
+  signal_new(&g->cs, before, g->term_signal);
   signal_new(&g->cs, before, SIGCONT);
 }
 
@@ -119,7 +121,7 @@ static void finish(struct guardian *g) {
   if (g->exit_after_term) g->quit = 1;
 }
 
-void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after) {
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal) {
   if (has_id) {
     if (g->n_term_ids >= MAX_WAITERS) {
       owner_reply(g, id, "busy", "too many terminate requests pending");
@@ -135,11 +137,12 @@ void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id,
   }
   g->term_active = 1;
   g->term_forced = 0;
+  g->term_signal = first_signal;
   g->term_deadline = deadline;
   memset(&g->cs, 0, sizeof g->cs);
   scan_and_term(g);
   if (!g->cs.proc_ok && pinned(g, g->c.pgid) > 0 && g->c.pgid != getpgrp()) {
-    kill(-g->c.pgid, SIGTERM);
+    kill(-g->c.pgid, first_signal);
     kill(-g->c.pgid, SIGCONT);
   }
 }

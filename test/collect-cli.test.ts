@@ -126,7 +126,7 @@ test("JSON shape and exit status mirroring", async () => {
   const result = await corral(["collect", "--json", "--", "sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.equal(result.code, 5);
   const report = JSON.parse(result.stdout.toString()) as Report;
-  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr"]);
+  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr", "envDropped"]);
   assert.deepEqual(report.argv, ["sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.deepEqual(Object.keys(report.exit), ["code", "signal", "timedOut", "forced", "durationMs", "outputComplete"]);
   assert.equal(report.exit.code, 5);

@@ -77,7 +77,7 @@ class GuardianJob implements JobProcess {
     await this.guardian.signal("SIGSTOP", "tree");
   }
 
-  async terminate(graceMs: number): Promise<Receipt> {
+  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     // A guardian that does not answer within the grace plus a margin is
     // killed: its connection closes and the loss path (afterLoss) cleans up.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -88,7 +88,7 @@ class GuardianJob implements JobProcess {
       }, graceMs + UNANSWERED_MARGIN_MS);
     });
     try {
-      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs), stuck]));
+      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
     } finally {

@@ -140,14 +140,19 @@ export class Guardian {
     return this.#request(Req.signal, (id) => encodeRequest.signal(id, SignalTarget[target], signo)).then(() => {});
   }
 
-  /** SIGTERM the whole tree, SIGKILL what outlives the grace; resolves with the receipt. Idempotent. */
-  terminate(graceMs: number): Promise<TerminateReceipt> {
-    return this.#request(Req.terminate, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  /**
+   * SIGTERM (or `firstSignal`, e.g. a forwarded SIGINT) to the whole tree,
+   * SIGKILL what outlives the grace; resolves with the receipt. Idempotent.
+   */
+  terminate(graceMs: number, firstSignal: string | number = "SIGTERM"): Promise<TerminateReceipt> {
+    const signo = firstSignalNumber(firstSignal);
+    return this.#request(Req.terminate, (id) => encodeRequest.idGrace(id, graceMs, signo)) as Promise<TerminateReceipt>;
   }
 
   /** terminate, then the guardian exits. */
-  shutdown(graceMs: number): Promise<TerminateReceipt> {
-    return this.#request(Req.shutdown, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  shutdown(graceMs: number, firstSignal: string | number = "SIGTERM"): Promise<TerminateReceipt> {
+    const signo = firstSignalNumber(firstSignal);
+    return this.#request(Req.shutdown, (id) => encodeRequest.idGrace(id, graceMs, signo)) as Promise<TerminateReceipt>;
   }
 
   /** The guardian exits and leaves the tree running (`--leave-running`). */
@@ -317,4 +322,10 @@ export class Guardian {
     this.#settle.closed();
     this.#emit("close");
   }
+}
+
+/** A terminate's first signal as a number; an unknown name falls back to SIGTERM rather than no signal at all. */
+function firstSignalNumber(signal: string | number): number {
+  const signo = typeof signal === "number" ? signal : signalNumber(signal);
+  return signo > 0 && signo <= 64 ? signo : 15;
 }

@@ -226,11 +226,13 @@ export const encodeRequest = {
     new DataView(b.buffer).setUint32(0, id);
     return b;
   },
-  idGrace(id: number, graceMs: number): Uint8Array {
-    const b = new Uint8Array(8);
+  /** terminate/shutdown; a first signal other than SIGTERM (15) rides in a ninth byte. */
+  idGrace(id: number, graceMs: number, firstSignal = 15): Uint8Array {
+    const b = new Uint8Array(firstSignal === 15 ? 8 : 9);
     const v = new DataView(b.buffer);
     v.setUint32(0, id);
     v.setUint32(4, Math.max(0, Math.min(0xffffffff, Math.round(graceMs))));
+    if (firstSignal !== 15) b[8] = firstSignal;
     return b;
   },
 };

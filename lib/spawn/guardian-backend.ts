@@ -185,10 +185,10 @@ class GuardianProcess implements SupervisedProcess {
 
   terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
     this.#termination ??= (async () => {
-      const first = options.signal;
-      if (first !== undefined && first !== "SIGTERM") await this.#answered(this.guardian.signal(first, "tree"), 0).catch(() => {});
+      // The first signal rides in the terminate request itself: a separate signal followed by
+      // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
       const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
-      const receipt = await this.#answered(this.guardian.terminate(graceMs), graceMs);
+      const receipt = await this.#answered(this.guardian.terminate(graceMs, options.signal ?? "SIGTERM"), graceMs);
       this.#receipt = receipt;
       return this.#reportOf(receipt);
     })().catch(() => ({ forced: false, uncertain: [] }));
