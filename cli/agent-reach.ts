@@ -47,6 +47,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   command_not_found: ExitStatus.notFound,
   command_not_executable: ExitStatus.notExecutable,
   spawn_failed: ExitStatus.corralFailure,
+  limit_exceeded: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
 };
 
