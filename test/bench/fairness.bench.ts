@@ -3,6 +3,8 @@
 // loop, and a third connects fresh now and then. Prints the second
 // connection's screen latency (p50/p95) with and without the burst, in the
 // same run, and a fresh connection's hello + screen. Aim: p95 under 50 ms.
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { fmt, percentile, startAgent } from "./agent-bench-kit.ts";
 import { AgentClient } from "../../lib/agent/client.ts";
 
@@ -34,23 +36,41 @@ async function freshConnection(socket: string, session: string): Promise<number>
   return performance.now() - start;
 }
 
+/** The burst runs in a process of its own, so parsing its replies does not slow the reader measured here. */
+async function burstProcess(socket: string, session: string): Promise<void> {
+  const client = await AgentClient.open(socket);
+  await client.hello();
+  // Started (runtime boot, connect) before the clock: the parent says when.
+  process.stdout.write("ready\n");
+  await new Promise((resolve) => process.stdin.once("data", resolve));
+  // Pipelined: every request written before any reply is read.
+  await Promise.all(Array.from({ length: BURST }, (_, i) =>
+    client.call(i % 2 === 0 ? { op: "screen", session } : { op: "list" })));
+  client.close();
+}
+
+if (process.argv[2] === "--burst") {
+  await burstProcess(process.argv[3] as string, process.argv[4] as string);
+  process.exit(0);
+}
+
 const agent = startAgent("fairness");
 try {
   const reader = await agent.client();
-  const burster = await agent.client();
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
   const quiet = await reader.call({ op: "open", argv: ["cat"], env, cols: 120, rows: 40 });
-  const busy = await burster.call({ op: "open", argv: ["cat"], env, cols: 120, rows: 40 });
-  await burster.call({ op: "send", session: busy.session, text: "some text on the screen\r" });
+  const busy = await reader.call({ op: "open", argv: ["cat"], env, cols: 120, rows: 40 });
+  await reader.call({ op: "send", session: busy.session, text: "some text on the screen\r" });
 
   const calm = await sampleScreens(reader, quiet.session, () => true);
   const calmFresh = [await freshConnection(agent.socket, quiet.session), await freshConnection(agent.socket, quiet.session)];
 
   let done = false;
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--burst", agent.socket, busy.session], { stdio: ["pipe", "pipe", "inherit"] });
+  await new Promise((resolve) => child.stdout.once("data", resolve));
+  const burst = new Promise<void>((resolve) => child.once("exit", () => resolve())).then(() => (done = true));
+  child.stdin.write("go\n");
   const burstStart = performance.now();
-  // Pipelined: every request written before any reply is read.
-  const burst = Promise.all(Array.from({ length: BURST }, (_, i) =>
-    burster.call(i % 2 === 0 ? { op: "screen", session: busy.session } : { op: "list" }))).then(() => (done = true));
   const fresh: number[] = [];
   const freshLoop = (async () => {
     while (!done) fresh.push(await freshConnection(agent.socket, quiet.session));
@@ -59,7 +79,6 @@ try {
   await Promise.all([burst, freshLoop]);
   const burstMs = performance.now() - burstStart;
   reader.close();
-  burster.close();
 
   out(`fairness: a client pipelines ${BURST} requests (screen/list) while another reads screens`);
   out(`  burst took ${fmt(burstMs, 0)} ms; ${during.length} screens read meanwhile`);
