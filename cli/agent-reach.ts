@@ -10,6 +10,7 @@ import { AgentError, type ErrorCode } from "../lib/agent/protocol.ts";
 import { socketPath, StateDirError } from "../lib/agent/state-dir.ts";
 import { ConfigError } from "../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
+import { errorLine } from "./error-line.ts";
 
 // Re-exported for callers written before socket-flag.ts; definitions should
 // import from ./socket-flag.ts to keep start-up light.
@@ -66,7 +67,7 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   } else {
     message = error instanceof Error ? error.message : String(error);
   }
-  ctx.process.stderr.write(`corral: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  ctx.process.stderr.write(errorLine(message));
   ctx.process.exitCode = status;
 }
 

@@ -7,6 +7,7 @@ import type { RunJobFlags } from "./job-flags.ts";
 import { UsageError } from "./exit-status.ts";
 import { prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { errorLine } from "./error-line.ts";
 
 /** The command function of `corral run` (loaded lazily by cli/run.ts). */
 export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
@@ -31,7 +32,7 @@ export async function reportFacts(context: CorralContext, flags: RunFlags, facts
     await writeFile(flags.facts, JSON.stringify(facts) + "\n");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    context.process.stderr.write(`corral: --facts ${flags.facts}: cannot write (${code}); give a writable path\n`);
+    context.process.stderr.write(errorLine(`--facts ${flags.facts}: cannot write (${code}); give a writable path`));
     context.process.exitCode = 125;
   }
 }

@@ -20,6 +20,7 @@ import type { SessionEntry } from "./session-registry.ts";
 import { AttachBridge } from "./attach-bridge.ts";
 import type { AttachMode } from "./job-terminal.ts";
 import type { PendingFrameLedger } from "./agent-budgets.ts";
+import { fdExhaustionMessage } from "./fd-exhaustion.ts";
 
 /** Requests one connection runs before the others get a turn. */
 const REQUESTS_PER_TURN = 8;
@@ -190,7 +191,11 @@ export class AgentConnection {
       this.#pendingAttach = null;
       this.#pendingMode?.detach();
       this.#pendingMode = null;
-      if (error instanceof AgentError) {
+      const exhausted = fdExhaustionMessage(error);
+      if (exhausted !== null) {
+        this.log(`out of file descriptors on a ${describeOp(raw)} request: ${(error as Error)?.message ?? String(error)}`);
+        this.#send({ id, ok: false, error: { code: error instanceof AgentError ? error.code : "internal", message: exhausted } });
+      } else if (error instanceof AgentError) {
         this.#send({ id, ok: false, error: error.toWire() });
       } else {
         this.log(`internal error on a ${describeOp(raw)} request: ${(error as Error)?.stack ?? String(error)}`);

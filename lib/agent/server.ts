@@ -9,6 +9,7 @@ import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import { agentPaths } from "./agent-paths.ts";
 import { AgentConnection } from "./connection.ts";
+import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
@@ -47,6 +48,7 @@ export class AgentServer {
   private constructor(readonly options: AgentServerOptions) {
     this.#log = options.log ?? (() => {});
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    noteFdLimit();
     const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
     const frames = new PendingFrameLedger(budgets.pendingFrameBytes);
     const ctx: AgentContext = {
@@ -90,6 +92,9 @@ export class AgentServer {
         resolve();
       });
     });
+    // After the bind, an error is a failed accept (EMFILE): the client sees
+    // its connect fail; the agent and its sessions go on.
+    this.#server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
     restrictToOwner(socket);
     writeFileSync(agentPaths(socket).pid, `${process.pid}\n`, { mode: 0o600 });
     const every = Math.max(50, Math.min(1000, Math.floor(this.options.idleTimeoutMs / 4)));
