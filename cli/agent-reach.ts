@@ -57,7 +57,8 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   let status: number = ExitStatus.corralFailure;
   let message: string;
   if (error instanceof AgentError) {
-    status = STATUS_OF[error.code];
+    // A code this client does not know (a newer agent) is still a failure.
+    status = STATUS_OF[error.code] ?? ExitStatus.corralFailure;
     message = error.message;
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     status = ExitStatus.usage;
