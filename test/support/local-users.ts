@@ -36,7 +36,10 @@ export async function createLocalUser(label: string): Promise<LocalUser> {
     throw new Error(`useradd ${name} failed: ${r.stderr.trim()}`);
   }, { what: `useradd ${name}`, timeoutMs: 60_000, intervalMs: 100 });
   const id = (flag: string) => Number(spawnSync("id", [flag, name], { encoding: "utf8" }).stdout.trim());
-  const user = { name, uid: id("-u"), gid: id("-g"), home: mkdtempSync(path.join(os.tmpdir(), `corral-home-${label}-`)) };
+  const [uid, gid] = [id("-u"), id("-g")];
+  // Teardown kills every process of this uid: it must never be root's (or NaN).
+  if (!Number.isInteger(uid) || uid <= 0 || !Number.isInteger(gid) || gid <= 0) throw new Error(`id ${name} gave uid ${uid} gid ${gid}`);
+  const user = { name, uid, gid, home: mkdtempSync(path.join(os.tmpdir(), `corral-home-${label}-`)) };
   chownSync(user.home, user.uid, user.gid);
   return user;
 }
@@ -44,6 +47,7 @@ export async function createLocalUser(label: string): Promise<LocalUser> {
 /** Pids of the user's live processes. */
 export function processesOf(user: LocalUser): number[] {
   const pids: number[] = [];
+  if (user.uid <= 0) return pids;
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
