@@ -29,7 +29,8 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
   let line = "";
   let connecting = false;
-  const ready = child.stdio[3] as NodeJS.ReadableStream | null;
+  // Absent when spawn itself failed (EMFILE): the child's "error" event says why.
+  const ready = (child.stdio?.[3] ?? null) as NodeJS.ReadableStream | null;
   ready?.on("data", (c: Uint8Array) => {
     line += new TextDecoder().decode(c);
     if (!connecting && line.includes("\n")) {

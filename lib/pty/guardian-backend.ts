@@ -19,6 +19,9 @@ import {
   type SignalTarget,
 } from "./backend.ts";
 
+/** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
+const INPUT_BACKLOG_BYTES = 1024 * 1024;
+
 class GuardianPtyHandle implements PtyHandle {
   readonly backend = "guardian" as const;
   #dataListener: ((bytes: Uint8Array) => void) | undefined;
@@ -65,6 +68,10 @@ class GuardianPtyHandle implements PtyHandle {
 
   write(data: Uint8Array | string): void {
     if (this.#exit === undefined) this.guardian.write(data);
+  }
+
+  inputDrained(): Promise<void> {
+    return this.guardian.inputDrained(INPUT_BACKLOG_BYTES);
   }
 
   resize(cols: number, rows: number): void {
