@@ -129,7 +129,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     stateDir: checkDir(stateDirPath(env)),
     status,
     ok: status === "ok",
-    lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime),
+    lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
     fix: binary.built ? null : binary.fix,
     compiler: findCompiler(env),
   };

@@ -31,6 +31,9 @@ function sourceFiles(nativeDir: string): string[] {
   return readdirSync(nativeDir).filter((f) => f.endsWith(".c") || f.endsWith(".h")).sort();
 }
 
+// Not remembered as a failure (no `.failed` file): installing a compiler later is enough.
+const NO_COMPILER = "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
+
 /** A short hash of the native sources and the flags: the cache key. */
 export function nativeSourceHash(nativeDir: string): string {
   const hash = createHash("sha256").update(FLAGS.join(" "));
@@ -87,7 +90,7 @@ export type BuildResult =
  */
 export function compileGuardian(nativeDir: string, outDir: string, env: Env = process.env): BuildResult {
   const cc = findCompiler(env);
-  if (cc === null) return { ok: false, dir: outDir, why: "no C compiler found (looked for $CC, cc, gcc, clang on PATH)" };
+  if (cc === null) return { ok: false, dir: outDir, why: NO_COMPILER };
   let all: string[];
   try {
     all = sourceFiles(nativeDir);
@@ -147,6 +150,7 @@ export function buildIntoCache(nativeDir: string, env: Env = process.env, force 
   const guardian = path.join(dir, "corral-guardian");
   const lock = `${dir}.lock`;
   const failed = `${dir}.failed`;
+  if (!executable(guardian) && findCompiler(env) === null) return { ok: false, dir, why: NO_COMPILER };
   try {
     mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
   } catch (error) {
@@ -155,8 +159,6 @@ export function buildIntoCache(nativeDir: string, env: Env = process.env, force 
   const deadline = Date.now() + 600_000;
   for (;;) {
     if (executable(guardian)) return { ok: true, dir, guardian };
-    // Not remembered as a failure: installing a compiler later is enough.
-    if (findCompiler(env) === null) return { ok: false, dir, why: "no C compiler found (looked for $CC, cc, gcc, clang on PATH)" };
     if (!force && existsSync(failed)) return { ok: false, dir, why: readFileSync(failed, "utf8").trim() };
     let fd: number;
     try {
