@@ -103,7 +103,9 @@ function checkDir(dir: string): ProbeReport["stateDir"] {
 /** Gathers the whole report. */
 export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
   const runtime = currentRuntime();
-  const guardian = probeGuardian(locateGuardian(env, { build: false }));
+  // Like any command that needs it, probe builds a missing guardian when a
+  // compiler is here (npm ran no install script: git installs, --ignore-scripts).
+  const guardian = probeGuardian(locateGuardian(env));
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
   const nodePty = await checkNodePty(!guardianPty, runtime);
   const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
