@@ -97,6 +97,16 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
   assert.equal(report.guardian.source, "package");
   assert.equal(realpathSync(report.guardian.path), realpathSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build", "corral-guardian")));
   assert.equal(report.pty.backend, "guardian");
+  // Deno and Bun run the same shipped bundle (README "Installing").
+  const bundle = path.join(it.prefix, "lib", "node_modules", "corral", "dist", "corral.mjs");
+  const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
+  for (const [name, argv] of [["bun", [devBin("bun"), bundle]], ["deno", [devBin("deno"), "run", "--allow-all", "--quiet", "--node-modules-dir=manual", bundle]]] as const) {
+    const r = spawnSync(argv[0], [...argv.slice(1), "probe", "--json"], { env: it.env, encoding: "utf8", timeout: 300_000 });
+    assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+    const seen = JSON.parse(r.stdout);
+    assert.equal(seen.runtime.name, name);
+    assert.equal(seen.guardian.source, "package");
+  }
 
   const open = corralIn(it, ["pty", "open", "--name", "c", "--", "cat"]);
   assert.equal(open.code, 0, open.stderr);
