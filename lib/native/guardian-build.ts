@@ -7,7 +7,6 @@
 // builds afresh and two copies of corral never share a stale binary; a lock
 // file makes concurrent first calls build once.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
@@ -34,11 +33,29 @@ function sourceFiles(nativeDir: string): string[] {
 // Not remembered as a failure (no `.failed` file): installing a compiler later is enough.
 const NO_COMPILER = "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
 
-/** A short hash of the native sources and the flags: the cache key. */
+/**
+ * A short hash of the native sources and the flags: the cache key. Not
+ * node:crypto, whose import costs every command about 5 ms on Node 20 (see
+ * random-hex.ts): two 32-bit FNV-1a lanes are plenty to tell versions apart
+ * in a directory only this user writes.
+ */
 export function nativeSourceHash(nativeDir: string): string {
-  const hash = createHash("sha256").update(FLAGS.join(" "));
-  for (const file of sourceFiles(nativeDir)) hash.update(`\0${file}\0`).update(readFileSync(path.join(nativeDir, file)));
-  return hash.digest("hex").slice(0, 16);
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  const feed = (bytes: Uint8Array) => {
+    for (let i = 0; i < bytes.length; i++) {
+      const byte = bytes[i] as number;
+      a = Math.imul(a ^ byte, 0x01000193);
+      b = Math.imul(b ^ byte, 0x01000193) ^ (b >>> 15);
+    }
+  };
+  const text = new TextEncoder();
+  feed(text.encode(FLAGS.join(" ")));
+  for (const file of sourceFiles(nativeDir)) {
+    feed(text.encode(`\0${file}\0`));
+    feed(readFileSync(path.join(nativeDir, file)));
+  }
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
 }
 
 /** `$CORRAL_CACHE_DIR`, else `$XDG_CACHE_HOME/corral`, else `~/.cache/corral`. */
