@@ -1,5 +1,5 @@
 // The context every command function runs with. Commands report their exit
-// status by setting `process.exitCode`; cli/main.ts maps stricli's own
+// status by setting `process.exitCode`; cli/run-app.ts maps stricli's own
 // negative codes (bad flag, unknown command) to corral's usage status 2.
 import type { CommandContext } from "@stricli/core";
 
