@@ -155,6 +155,32 @@ test("--ignore-scripts, then probe first: probe builds it too (no extra command)
   assert.equal(JSON.parse(probe.stdout).guardian.source, "cache");
 });
 
+test("a git dependency of a project: prepare bundles it, the install script builds the guardian", { timeout: 900_000 }, (t) => {
+  // npm clones the committed HEAD: this checks what is committed, not the working tree.
+  const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: repoRoot, encoding: "utf8" });
+  if (head.status !== 0) {
+    t.skip(`not a git checkout (${head.stderr.trim() || head.error?.message}): nothing for npm to clone`);
+    return;
+  }
+  const project = path.join(work, "git-project");
+  mkdirSync(project);
+  const npm = spawnSync("npm", ["init", "-y"], { cwd: project, env: cleanEnv({}), encoding: "utf8" });
+  assert.equal(npm.status, 0, npm.stderr);
+  const add = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `git+file://${repoRoot}#${head.stdout.trim()}`], {
+    cwd: project,
+    env: cleanEnv({}),
+    encoding: "utf8",
+    timeout: 600_000,
+  });
+  assert.equal(add.status, 0, add.stdout + add.stderr);
+  const installed = path.join(project, "node_modules", "corral");
+  assert.equal(existsSync(path.join(installed, "native", "build", "corral-guardian")), true, "the install script built the guardian");
+  const env = cleanEnv({ CORRAL_STATE_DIR: path.join(work, "git-state"), CORRAL_CACHE_DIR: path.join(work, "git-cache") });
+  const probe = spawnSync(path.join(project, "node_modules", ".bin", "corral"), ["probe", "--json"], { env, encoding: "utf8", timeout: 300_000 });
+  assert.equal(probe.status, 0, probe.stdout + probe.stderr);
+  assert.equal(JSON.parse(probe.stdout).guardian.source, "package");
+});
+
 test("no C compiler on PATH: the install succeeds, probe says degraded (status 3), lists what is lost and the fix", { timeout: 900_000 }, (t) => {
   // A PATH with only what npm and corral themselves need: node, npm, sh (no cc, gcc, clang, make).
   const bin = path.join(work, "no-cc-bin");
