@@ -79,7 +79,7 @@ function executable(file: string): boolean {
   }
 }
 
-/** The C compiler: `$CC` (its first word) when set, else cc, gcc, clang on PATH; null when none. */
+/** The C compiler: `$CC` (its first word; the rest are arguments) when set, else cc, gcc, clang on PATH; null when none. */
 export function findCompiler(env: Env = process.env): string | null {
   const names = env.CC ? [env.CC.trim().split(/\s+/)[0] ?? "cc"] : ["cc", "gcc", "clang"];
   for (const name of names) {
@@ -108,6 +108,8 @@ export type BuildResult =
 export function compileGuardian(nativeDir: string, outDir: string, env: Env = process.env): BuildResult {
   const cc = findCompiler(env);
   if (cc === null) return { ok: false, dir: outDir, why: NO_COMPILER };
+  // `CC="ccache gcc"` and the like: the words after the program are its arguments.
+  const ccArgs = env.CC ? env.CC.trim().split(/\s+/).slice(1) : [];
   let all: string[];
   try {
     all = sourceFiles(nativeDir);
@@ -123,7 +125,7 @@ export function compileGuardian(nativeDir: string, outDir: string, env: Env = pr
     const target = path.join(outDir, program.name);
     const temp = `${target}.${process.pid}.tmp`;
     const sources = program.sources(all).map((f) => path.join(nativeDir, f));
-    const r = spawnSync(cc, [...FLAGS, "-o", temp, ...sources], { encoding: "utf8", timeout: 300_000 });
+    const r = spawnSync(cc, [...ccArgs, ...FLAGS, "-o", temp, ...sources], { encoding: "utf8", timeout: 300_000 });
     if (r.error || r.status !== 0) {
       rmSync(temp, { force: true });
       const first = (r.stderr ?? "").split("\n").find((l) => /error/i.test(l)) ?? (r.stderr ?? "").trim().split("\n")[0];
