@@ -60,7 +60,8 @@ export function locateGuardian(env: Readonly<Record<string, string | undefined>>
     return { built: false, path: null, why: `the guardian supports Linux only (this is ${process.platform})`, fix: null };
   }
   const override = env.CORRAL_GUARDIAN_BIN;
-  if (override) return checkFile(path.resolve(override), "override", `point CORRAL_GUARDIAN_BIN at a built guardian, or unset it`);
+  // Set on purpose (tests, a custom build): reported as is, nothing to build.
+  if (override) return checkFile(path.resolve(override), "override", null);
   const root = packageRoot();
   if (root === null) return { built: false, path: null, why: "cannot find the corral package root (no package.json named corral above this module)", fix: null };
   const packaged = path.join(root, "native", "build", "corral-guardian");
@@ -83,12 +84,13 @@ export function locateGuardian(env: Readonly<Record<string, string | undefined>>
   return { built: false, path: packaged, why: `the guardian is not built (${packaged} is missing; npm's install script did not run or had no C compiler)`, fix: buildCommand() };
 }
 
-function checkFile(file: string, source: GuardianSource, fix: string): GuardianBinary {
-  if (!existsSync(file)) return { built: false, path: file, why: `${file} is missing`, fix };
+function checkFile(file: string, source: GuardianSource, fix: string | null): GuardianBinary {
+  const named = source === "override" ? " (named by CORRAL_GUARDIAN_BIN)" : "";
+  if (!existsSync(file)) return { built: false, path: file, why: `${file}${named} is missing`, fix };
   try {
     accessSync(file, constants.X_OK);
   } catch {
-    return { built: false, path: file, why: `${file} is not executable`, fix };
+    return { built: false, path: file, why: `${file}${named} is not executable`, fix };
   }
   return { built: true, path: file, source };
 }
