@@ -1,4 +1,4 @@
-// The stricli application built from the registry, shared by main.ts and the
+// The stricli application built from the registry, shared by run-app.ts and the
 // completion generator.
 import { buildApplication, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";

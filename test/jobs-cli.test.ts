@@ -124,7 +124,7 @@ test("without a guardian, run --bg still works through the process group, and ru
   assert.equal(job?.backend, "process-group");
   const tty = await agent.run(["run", "--tty", "--", "true"]);
   assert.equal(tty.code, 125);
-  assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian is missing: build it with make -C native/);
+  assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian \(named by CORRAL_GUARDIAN_BIN\) is missing/);
 });
 
 test("collect --tty cancelled with SIGTERM: the command's tree goes, the report still comes, corral dies of SIGTERM", async (t) => {

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import process from "node:process";
-import { locateGuardian } from "./guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
 import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
 import { randomHex } from "./random-hex.ts";
@@ -67,6 +67,6 @@ function connectSocket(guardian: Guardian): void {
 
 function guardianPathOrThrow(): string {
   const found = locateGuardian();
-  if (!found.built) throw new GuardianError("not-built", found.why);
+  if (!found.built) throw new GuardianError("not-built", missingGuardian(found));
   return found.path;
 }

@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { locateGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { type Guardian, GuardianError } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { signalName } from "../spawn/exit-facts.ts";
@@ -134,7 +134,7 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
-      if (!found.built) throw new PtySpawnError("backend_unavailable", found.why);
+      if (!found.built) throw new PtySpawnError("backend_unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
         { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
