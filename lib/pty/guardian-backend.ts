@@ -3,7 +3,7 @@
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { socketBaseDir } from "../native/socket-base-dir.ts";
 import path from "node:path";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { type Guardian, GuardianError } from "../native/guardian-client.ts";
@@ -116,7 +116,7 @@ let privateStateDir: string | undefined;
 // dir (the agent passes its own); removed when this process exits.
 function defaultStateDir(): string {
   if (privateStateDir === undefined) {
-    const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+    const dir = mkdtempSync(path.join(socketBaseDir(), "corral-pty-"));
     privateStateDir = dir;
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }

@@ -5,20 +5,20 @@
 // the name carries the creator's pid, and a dir of ours whose creator is
 // gone is stale.
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import process from "node:process";
+import { socketBaseDir } from "../native/socket-base-dir.ts";
 
 const PREFIX = "corral-run-";
 
 /** Creates the dir (0700, mkdtemp) after sweeping stale ones. */
 export function makeRunSocketDir(): string {
   sweepStaleRunDirs();
-  return mkdtempSync(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
+  return mkdtempSync(path.join(socketBaseDir(), `${PREFIX}${process.pid}-`));
 }
 
 /** Removes stale dirs: ours (owner), named with a pid that no longer runs. */
-export function sweepStaleRunDirs(tmp: string = os.tmpdir()): void {
+export function sweepStaleRunDirs(tmp: string = socketBaseDir()): void {
   let names: string[];
   try {
     names = readdirSync(tmp);
