@@ -24,7 +24,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
       env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
-      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 0, at most 10000)" },
+      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
       json: { kind: "boolean", default: false, brief: "Print {session, name, pid, cols, rows} as JSON" },
       socket: socketFlag,
     },
