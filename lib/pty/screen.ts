@@ -109,8 +109,8 @@ export class Screen {
   /** Queues PTY output for parsing; pauses the PTY when too much is unparsed. */
   feed(bytes: Uint8Array): void {
     if (bytes.length === 0 || this.#disposed) return;
-    const asksForAnswer = this.#watchForQuery(bytes);
-    if (this.#emulator === undefined && !asksForAnswer && this.#canStayAsHistory(bytes)) {
+    const scanned = this.#emulator === undefined;
+    if (scanned && !this.#watchForQuery(bytes) && this.#canStayAsHistory(bytes)) {
       // Nobody reads or waits and nothing asks for an answer: keep the bytes
       // for a replay; they count as parsed (the replay parses them).
       this.#history.addBytes(bytes);
@@ -119,6 +119,9 @@ export class Screen {
       return;
     }
     const emulator = this.#live(); // replays the history first when rebuilt
+    // The emulator answers by itself; only the stream's end is kept, for
+    // the scan once the emulator is dropped (a flood is never converted).
+    if (!scanned) this.#tail = (this.#tail + latin1(bytes.subarray(Math.max(0, bytes.length - TAIL_CHARS)))).slice(-TAIL_CHARS);
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
     emulator.batcher.push(bytes);
