@@ -59,8 +59,11 @@ class PtyAgentSession implements AgentSession {
   exitFacts(): ExitFacts | null {
     return this.pty.exit;
   }
-  write(data: string | Uint8Array): Promise<void> {
-    return mapped(() => this.pty.write(data));
+  async write(data: string | Uint8Array): Promise<void> {
+    await mapped(() => this.pty.write(data));
+    // The reply to a send waits while the program leaves its input untaken:
+    // a client streaming stdin sends its next slice at the program's pace.
+    await this.pty.inputDrained();
   }
   checkKeys(keys: readonly string[]): void {
     try {

@@ -116,6 +116,11 @@ export class PtySession {
     this.#handle.write(data);
   }
 
+  /** Resolves once what was written is on its way to the program (bounded buffering; backpressure for senders). */
+  async inputDrained(): Promise<void> {
+    await this.#handle.inputDrained?.();
+  }
+
   /** Sends named keys; every name is checked before anything is sent. */
   async sendKeys(names: readonly string[]): Promise<void> {
     this.#assertRunning();
