@@ -5,6 +5,11 @@ import type { SocketFlag } from "./socket-flag.ts";
 
 export type SocketOnly = SocketFlag;
 
+export interface ResizeFlags extends SocketFlag {
+  readonly cols?: string;
+  readonly rows?: string;
+}
+
 export interface OpenFlags extends SocketFlag {
   readonly name?: string;
   readonly cols?: string;

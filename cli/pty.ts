@@ -4,7 +4,7 @@
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { socketFlag } from "./socket-flag.ts";
-import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
+import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./pty-flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -24,7 +24,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
       env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
-      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 0, at most 10000)" },
+      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
       json: { kind: "boolean", default: false, brief: "Print {session, name, pid, cols, rows} as JSON" },
       socket: socketFlag,
     },
@@ -137,27 +137,33 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
   },
 });
 
-export const ptyResize = buildCommand<SocketOnly, [string, string, string], CorralContext>({
+export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, string | undefined], CorralContext>({
   loader: async () => (await import("./pty-control.ts")).ptyResizeAction,
   parameters: {
-    flags: { socket: socketFlag },
+    flags: {
+      cols: { ...opt, placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
+      rows: { ...opt, placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
+      socket: socketFlag,
+    },
     positional: {
       kind: "tuple",
       parameters: [
         sessionParameter,
-        { brief: "Columns (1-1000)", parse: text, placeholder: "cols" },
-        { brief: "Rows (1-1000)", parse: text, placeholder: "rows" },
+        { brief: "Columns (1-1000)", parse: text, placeholder: "cols", optional: true },
+        { brief: "Rows (1-1000)", parse: text, placeholder: "rows", optional: true },
       ],
     },
   },
   docs: {
     brief: "Resize a session's terminal",
     fullDescription: [
-      "Sets the terminal size (clamped to 1..1000); the program gets SIGWINCH and the next",
-      "screen read reports a change.",
+      "Sets the terminal size (clamped to 1..1000), given as COLS ROWS or as --cols C --rows R;",
+      "the program gets SIGWINCH and the next screen read reports a change. Growing brings",
+      "back lines from the session's history, as tmux does.",
       "",
       "Examples:",
       "  corral pty resize 1 120 40",
+      "  corral pty resize 1 --cols 120 --rows 40",
     ].join("\n"),
   },
 });
