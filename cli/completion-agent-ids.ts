@@ -32,7 +32,7 @@ async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]
 export function sessionIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { sessions } = await client.call({ op: "list" });
-    return sessions.flatMap((s) => (s.name === null ? [s.session] : [s.name, s.session]));
+    return sessions.flatMap((s) => (s.name === null || s.retired ? [s.id] : [s.name, s.id]));
   });
 }
 
