@@ -106,19 +106,19 @@ test("sessions: open, send, screen changed/hash, names, unknown key sends nothin
   const c = await client();
   const opened = await c.call({ op: "open", argv: ["fake"], name: "proto-a" });
   await c.call({ op: "send", session: "proto-a", text: "hello", keys: ["Enter"] });
-  const first = await c.call({ op: "screen", session: opened.session });
-  assert.deepEqual(first.rows, ["hello", ""]);
+  const { screen: first } = await c.call({ op: "screen", session: opened.session.id });
+  assert.deepEqual(first.lines, ["hello", ""]);
   assert.equal(first.changed, true);
-  const second = await c.call({ op: "screen", session: "proto-a" });
+  const { screen: second } = await c.call({ op: "screen", session: "proto-a" });
   assert.equal(second.changed, false);
   assert.equal(second.hash, first.hash);
   await assert.rejects(c.call({ op: "send", session: "proto-a", text: "zzz", keys: ["NoSuchKey"] }), (e: AgentError) => e.code === "unknown_key");
-  const third = await c.call({ op: "screen", session: "proto-a" });
+  const { screen: third } = await c.call({ op: "screen", session: "proto-a" });
   assert.equal(third.changed, false, "nothing was sent with the bad key");
   await assert.rejects(c.call({ op: "open", argv: ["fake"], name: "proto-a" }), (e: AgentError) => e.code === "name_taken");
-  const closed = await c.call({ op: "close", session: "proto-a" });
+  const { session: closed } = await c.call({ op: "close", session: "proto-a" });
   assert.equal(closed.exit?.signal, "SIGHUP");
-  const again = await c.call({ op: "close", session: "proto-a" });
+  const { session: again } = await c.call({ op: "close", session: "proto-a" });
   assert.deepEqual(again.exit, closed.exit, "close is idempotent");
   const { sessions } = await c.call({ op: "list" });
   assert.equal(sessions.find((s) => s.name === "proto-a")?.alive, false);
@@ -161,14 +161,14 @@ test("fuzz: random frames, wrong types and huge lengths never disturb another se
     }
     r.sock.end();
     await waitFor(() => r.isClosed(), { what: "the fuzz connection to close" });
-    await c.call({ op: "send", session: keep.session, text: `r${round}`, keys: ["Enter"] });
+    await c.call({ op: "send", session: keep.session.id, text: `r${round}`, keys: ["Enter"] });
   }
-  const screen = await c.call({ op: "screen", session: keep.session });
+  const { screen } = await c.call({ op: "screen", session: keep.session.id });
   assert.equal(screen.alive, true);
-  assert.ok(screen.rows.includes("r39"));
+  assert.ok(screen.lines.includes("r39"));
   const status = await c.call({ op: "agent-status" });
   assert.equal(status.pid, process.pid);
-  await c.call({ op: "close", session: keep.session });
+  await c.call({ op: "close", session: keep.session.id });
   c.close();
 });
 

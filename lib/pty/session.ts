@@ -50,8 +50,9 @@ export class PtySession {
     this.#cols = cols;
     this.#rows = rows;
     handle.onData((bytes) => {
-      this.#stream.feed(bytes);
+      // The screen first: a wait that the stream ends reads a screen holding these bytes.
       screen.feed(bytes);
+      this.#stream.feed(bytes);
       for (const listener of this.#outputListeners) listener(bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
