@@ -1,7 +1,7 @@
 // The real sessions: lib/pty's PtySession behind the agent's session port.
 // This is where lib/pty's errors become the protocol's typed ones. Loaded
 // only inside the agent process (it pulls in the emulator and node-pty).
-import { AgentError } from "./protocol.ts";
+import { AgentError, type ForegroundView } from "./protocol.ts";
 import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
 import { PtySpawnError } from "../pty/backend.ts";
@@ -87,6 +87,9 @@ class PtyAgentSession implements AgentSession {
       position: result.position,
       windowExceeded: result.windowExceeded,
     };
+  }
+  foreground(): Promise<ForegroundView | null> {
+    return this.pty.foreground();
   }
   resize(cols: number, rows: number): void {
     this.pty.resize(cols, rows);

@@ -215,12 +215,20 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     if (cond.ready === true && target.isReady !== undefined) {
       const isReady = target.isReady.bind(target);
       let readyTimer: ReturnType<typeof setTimeout> | undefined;
+      // Ready twice in a row with no output in between (a program between
+      // two bursts of output may poll for a moment), and with --after only
+      // once output after it came: input just written may not have reached
+      // the program yet, and its echo says it has.
+      let readyAt = -1;
       const lookReady = () => {
-        // Only once the output after the start position has been parsed.
         void screen.settled().then(async () => {
           if (done) return;
-          if (stream.position >= from && await isReady()) finish({ fired: "ready" });
-          else if (!done) readyTimer = setTimeout(lookReady, READY_POLL_MS);
+          const position = stream.position;
+          const ready = (cond.after === undefined || position > cond.after) && await isReady();
+          if (done) return;
+          if (ready && readyAt === position && stream.position === position) return finish({ fired: "ready" });
+          readyAt = ready ? position : -1;
+          readyTimer = setTimeout(lookReady, READY_POLL_MS);
         });
       };
       lookReady();

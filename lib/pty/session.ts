@@ -11,6 +11,7 @@ import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRe
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
 import { StreamWindow } from "./stream-window.ts";
+import { type Foreground, readForeground } from "./foreground.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
@@ -168,7 +169,14 @@ export class PtySession {
       hasExited: () => this.#exit !== null,
       onExit: (listener) => this.onExit(() => listener()),
       takeSnapshot: () => this.#snapshot({ peek: true }),
+      isReady: async () => (await this.foreground())?.waitingForInput === true,
     }, cond, signal);
+  }
+
+  /** The terminal's foreground process and whether it waits for input; null once exited or where unknown. */
+  async foreground(): Promise<Foreground | null> {
+    if (this.#exit !== null) return null;
+    return await readForeground(this.pid);
   }
 
   /** New size, clamped to 1..1000; the next read reports a change. */
