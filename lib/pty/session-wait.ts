@@ -147,6 +147,8 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     };
     const fromStream = (hit: StreamHit) => finish({ fired: hit.pattern.kind, match: matchOf(hit.pattern, hit.match, hit.position, "stream") });
     onStreamHit = fromStream;
+    // A match found in the output before the screen settled (or in output kept from before the wait).
+    if (streamHit !== undefined) return fromStream(streamHit);
 
     const isOld = (occ: Occurrence, baseline: readonly Baseline[]) => baseline.some((b) => sameSpot(screen, b, occ));
     const screenHit = (): WaitMatch | undefined => {
@@ -243,8 +245,6 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
       signal.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", onAbort));
     }
-    // A match found in the output before the screen settled.
-    if (streamHit !== undefined) return fromStream(streamHit);
     stableHash = screen.grid().hash;
     armStable(cond.stableMs ?? 0);
     check();
