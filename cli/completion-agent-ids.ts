@@ -3,7 +3,6 @@
 // after a short deadline so a stuck agent cannot hang the shell.
 import { AgentClient } from "../lib/agent/client.ts";
 import { socketPath } from "../lib/agent/state-dir.ts";
-import { jobLabel } from "../lib/jobs/job-info.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -40,6 +39,6 @@ export function sessionIds(env: Env): Promise<readonly string[]> {
 export function jobIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
-    return jobs.flatMap((j) => (j.name === null ? [jobLabel(j.id)] : [jobLabel(j.id), j.name]));
+    return jobs.flatMap((j) => (j.name === null ? [j.id] : [j.id, j.name]));
   });
 }
