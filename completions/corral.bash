@@ -20,9 +20,9 @@ _corral_flags() {
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--head-bytes' '--job' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
     "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
-    "pty send") printf '%s\n' '--key' '--socket' '--stdin' '--help' '-h' ;;
+    "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--json' '--scrollback' '--since' '--socket' '--help' '-h' ;;
-    "pty wait") printf '%s\n' '--exit' '--json' '--new' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
+    "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
     "pty resize") printf '%s\n' '--socket' '--help' '-h' ;;
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
@@ -77,9 +77,14 @@ _corral_value_kind() {
     "pty open --term") echo 'any:term' ;;
     "pty send --key") echo 'any:name' ;;
     "pty send --socket") echo 'file' ;;
+    "pty send --timeout") echo 'any:dur' ;;
+    "pty send --wait-regex") echo 'any:re' ;;
+    "pty send --wait-stable") echo 'any:dur' ;;
+    "pty send --wait-text") echo 'any:str' ;;
     "pty screen --scrollback") echo 'any:n' ;;
     "pty screen --since") echo 'any:hash' ;;
     "pty screen --socket") echo 'file' ;;
+    "pty wait --after") echo 'any:pos' ;;
     "pty wait --regex") echo 'any:re' ;;
     "pty wait --socket") echo 'file' ;;
     "pty wait --stable") echo 'any:dur' ;;
