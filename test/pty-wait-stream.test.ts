@@ -4,8 +4,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { endOf, MAX_LINE_CHARS, type StreamLine, StreamProjector } from "../lib/pty/stream-lines.ts";
-import { StreamWindow, WINDOW_MAX_LINES } from "../lib/pty/stream-window.ts";
-import { searchLine } from "../lib/pty/wait-stream.ts";
+import { StreamWindow } from "../lib/pty/stream-window.ts";
+import { searchLine, type StreamHit, StreamWatch } from "../lib/pty/wait-stream.ts";
 import { compilePatterns, compileRegex, findFrom, PatternError } from "../lib/pty/wait-pattern.ts";
 import { backends, openSession } from "./pty-fixture.ts";
 
@@ -62,23 +62,46 @@ test("searching after a position: only characters written after it count", () =>
   const at = window.position;
   window.feed(bytes("print(6*7)\r\n42\r\n>>> "));
   const patterns = compilePatterns(["42", ">>>"], ["^42$"]);
-  const hits = window.linesAfter(at).map((line) => searchLine(line, at, patterns));
-  assert.equal(hits[0], undefined, "the prompt before the position does not count");
-  assert.equal(hits[1]?.pattern.kind, "text");
-  assert.equal(hits[1]?.position, at + "print(6*7)\r\n42".length);
-  assert.equal(searchLine(window.current(), at, patterns)?.match.text, ">>>", "the unfinished last line counts");
-  assert.equal(searchLine(window.current(), window.position, patterns), undefined);
+  const hits: StreamHit[] = [];
+  const watch = new StreamWatch(window, at, patterns, (hit) => hits.push(hit));
+  assert.equal(hits[0]?.pattern.kind, "text", "the echo line holds no match; the answer does");
+  assert.equal(hits[0]?.position, at + "print(6*7)\r\n42".length);
+  const prompt: StreamHit[] = [];
+  const later = new StreamWatch(window, at + "print(6*7)\r\n42\r\n".length, patterns, (hit) => prompt.push(hit));
+  assert.equal(prompt.length, 0);
+  assert.equal(later.checkCurrent()?.match.text, ">>>", "the unfinished last line counts");
+  assert.equal(new StreamWatch(window, window.position, patterns, () => {}).checkCurrent(), undefined);
+  watch.stop();
+  later.stop();
 });
 
-test("the window keeps the last lines; older ones are reported as dropped", () => {
-  const window = new StreamWindow();
-  let text = "";
-  for (let i = 0; i < WINDOW_MAX_LINES + 5; i++) text += `${i}\n`;
+test("a running watch sees every line however many arrive at once; a late one is told what was lost", () => {
+  const window = new StreamWindow(64 * 1024);
+  const hits: StreamHit[] = [];
+  const watch = new StreamWatch(window, 0, compilePatterns(["MARKER"], []), (hit) => hits.push(hit));
+  let text = "MARKER\n";
+  for (let i = 0; i < 50_000; i++) text += `${i}\n`;
   window.feed(bytes(text));
-  const kept = window.linesAfter(0);
-  assert.equal(kept.length, WINDOW_MAX_LINES);
-  assert.equal(kept[0]?.text, "5");
-  assert.ok(window.droppedUpTo > 0);
+  assert.equal(hits.length, 1);
+  watch.stop();
+  const late = new StreamWatch(window, 0, compilePatterns(["MARKER"], []), () => assert.fail("the marker is no longer kept"));
+  assert.equal(late.windowExceeded, true);
+  assert.equal(window.keptFrom, window.position - 64 * 1024);
+  const searched: StreamHit[] = [];
+  new StreamWatch(window, 0, compilePatterns([], ["^49999$"]), (hit) => searched.push(hit));
+  assert.equal(searched.length, 1, "what is kept is still searched");
+});
+
+test("searching a line that started before the position sees the whole line, matches only after", () => {
+  const window = new StreamWindow();
+  window.feed(bytes("abc"));
+  const at = window.position;
+  window.feed(bytes("def\n"));
+  const found: StreamHit[] = [];
+  new StreamWatch(window, at, compilePatterns([], ["^abcdef$", "^def$"]), (hit) => found.push(hit));
+  assert.equal(found.length, 0, "^ is the line's start, which came before the position");
+  new StreamWatch(window, at, compilePatterns([], ["de"]), (hit) => found.push(hit));
+  assert.equal(found[0]?.match.text, "de");
 });
 
 test("RE2: groups, named groups, empty matches skipped, lookaround refused", () => {

@@ -10,9 +10,16 @@
 /** One finished line: its text and where each character ended in the output. */
 export interface StreamLine {
   readonly text: string;
-  /** Position after character i is `ends[i]`; null when the characters were written one byte each from `base`. */
+  /** Position after unit i is `base + ends[i]` (a line rewritten in place), else see `runs`. */
   readonly ends: Uint32Array | null;
-  /** Position before the line's first character (used when `ends` is null). */
+  /**
+   * Runs written in order, as triples (first unit, position, step): unit i of
+   * a run ends at position + (i - first + 1) when step is 1 (each
+   * unit one byte after the previous), else at the position (step 0,
+   * one multi-byte character). Null with `ends` null: one byte per unit from `base`.
+   */
+  readonly runs: Float64Array | null;
+  /** Position before the line's first character. */
   readonly base: number;
   /** Position after the bytes that ended the line. */
   readonly end: number;
@@ -20,14 +27,39 @@ export interface StreamLine {
 
 /** Position just after character `index` of `line`. */
 export function endOf(line: StreamLine, index: number): number {
-  if (line.ends === null) return line.base + index + 1;
-  return line.base + (line.ends[index] ?? 0);
+  if (line.ends !== null) return line.base + (line.ends[index] ?? 0);
+  const runs = line.runs;
+  if (runs === null) return line.base + index + 1;
+  let lo = 0;
+  let hi = runs.length / 3 - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((runs[mid * 3] as number) <= index) lo = mid;
+    else hi = mid - 1;
+  }
+  const first = runs[lo * 3] as number;
+  const start = runs[lo * 3 + 1] as number;
+  return runs[lo * 3 + 2] === 1 ? start + index - first + 1 : start;
 }
 
 /** Longest line kept; a longer one is cut into pieces (bounds what a pattern scans). */
 export const MAX_LINE_CHARS = 16 * 1024;
 
 const enum State { ground, escape, csi, oscString, stringEscape, skipString }
+
+/** Printable ASCII decoded per run, not per byte: the common case is plain text. */
+function latin1Run(bytes: Uint8Array, from: number, to: number): string {
+  let out = "";
+  if (to - from <= 32) {
+    // Short runs (most lines of a flood): no subarray to allocate.
+    for (let at = from; at < to; at++) out += String.fromCharCode(bytes[at] as number);
+    return out;
+  }
+  for (let at = from; at < to; at += 8192) {
+    out += String.fromCharCode.apply(null, bytes.subarray(at, Math.min(to, at + 8192)) as unknown as number[]);
+  }
+  return out;
+}
 
 /** Turns output bytes into lines; `onLine` gets each finished one. */
 export class StreamProjector {
@@ -36,12 +68,20 @@ export class StreamProjector {
   /** UTF-8 sequence being assembled. */
   #utf8 = 0;
   #utf8Need = 0;
-  #chars: string[] = [];
-  #ends: number[] = [];
+  /** The current line's text. */
+  #text = "";
+  /** Runs written in order (see StreamLine.runs); null while unit i ends at `#base + i + 1`. */
+  #runs: number[] | null = null;
+  /** Position after each unit, once the line was rewritten in place (then `#runs` is null). */
+  #ends: number[] | null = null;
+  #base = 0;
   #col = 0;
-  #position = 0;
+  #position: number;
 
-  constructor(private readonly onLine: (line: StreamLine) => void) {}
+  /** `position`: where in the output the first byte fed to it lies. */
+  constructor(private readonly onLine: (line: StreamLine) => void, position = 0) {
+    this.#position = position;
+  }
 
   /** Bytes received so far: the session's output position. */
   get position(): number {
@@ -49,9 +89,19 @@ export class StreamProjector {
   }
 
   feed(bytes: Uint8Array): void {
-    for (let i = 0; i < bytes.length; i++) {
+    const origin = this.#position;
+    let i = 0;
+    while (i < bytes.length) {
       const byte = bytes[i] as number;
-      this.#position++;
+      if (this.#state === State.ground && this.#utf8Need === 0 && byte >= 0x20 && byte < 0x7f) {
+        let j = i + 1;
+        while (j < bytes.length && (bytes[j] as number) >= 0x20 && (bytes[j] as number) < 0x7f) j++;
+        this.#position = origin + i;
+        this.#putRun(latin1Run(bytes, i, j), origin + i);
+        i = j;
+        continue;
+      }
+      this.#position = origin + i + 1;
       switch (this.#state) {
         case State.ground:
           this.#ground(byte);
@@ -76,7 +126,9 @@ export class StreamProjector {
           this.#state = byte === 0x5c ? State.ground : State.skipString;
           break;
       }
+      i++;
     }
+    this.#position = origin + bytes.length;
   }
 
   /** The line being written (not yet ended); empty text when there is none. */
@@ -86,7 +138,7 @@ export class StreamProjector {
 
   /** Ends the current line (the program exited): it becomes a finished line. */
   finish(): void {
-    if (this.#chars.length > 0) this.#endLine();
+    if (this.#text.length > 0) this.#endLine();
   }
 
   #ground(byte: number): void {
@@ -119,10 +171,8 @@ export class StreamProjector {
         return;
       case 0x09: {
         const to = Math.min(MAX_LINE_CHARS, (Math.floor(this.#col / 8) + 1) * 8);
-        while (this.#col < to) {
-          if (this.#col >= this.#chars.length) this.#put(" ");
-          else this.#col++;
-        }
+        if (to > this.#text.length) this.#moveTo(to);
+        else this.#col = to;
         return;
       }
       case 0x1b:
@@ -144,14 +194,15 @@ export class StreamProjector {
 
   #csiFinal(final: string): void {
     const params = this.#csi;
-    if (/[<=>?]/.test(params[0] ?? "")) return; // private modes: nothing drawn
+    const first = params.charCodeAt(0);
+    if (first >= 0x3c && first <= 0x3f) return; // private modes (<=>?): nothing drawn
     const n = Math.max(1, Number.parseInt(params, 10) || 1);
     switch (final) {
       case "K": {
         const mode = Number.parseInt(params, 10) || 0;
         if (mode === 0) this.#truncate(this.#col);
         else if (mode === 2) this.#truncate(0);
-        else for (let i = 0; i < Math.min(this.#col + 1, this.#chars.length); i++) this.#chars[i] = " ";
+        else this.#overwrite(0, " ".repeat(Math.min(this.#col + 1, this.#text.length)), this.#position, true);
         return;
       }
       case "G":
@@ -176,56 +227,109 @@ export class StreamProjector {
     }
   }
 
+  /** Moves the cursor within the line; past its end, spaces fill the gap (as a terminal shows it). */
   #moveTo(col: number): void {
     const to = Math.min(MAX_LINE_CHARS - 1, Math.max(0, col));
-    while (this.#chars.length < to) this.#put(" ", this.#chars.length);
+    if (to > this.#text.length) {
+      this.#col = this.#text.length;
+      this.#overwrite(this.#col, " ".repeat(to - this.#text.length), this.#position, true);
+    }
     this.#col = to;
   }
 
   #truncate(from: number): void {
-    this.#chars.length = Math.min(this.#chars.length, from);
-    this.#ends.length = this.#chars.length;
+    if (from >= this.#text.length) return;
+    this.#units();
+    this.#text = this.#text.slice(0, from);
+    if (this.#ends !== null) this.#ends.length = from;
   }
 
-  #put(char: string, at = this.#col): void {
-    if (at >= MAX_LINE_CHARS) {
-      this.#endLine();
-      at = 0;
+  /** One character (possibly two UTF-16 units) whose last byte was just read. */
+  #put(char: string): void {
+    this.#overwrite(this.#col, char, this.#position, true);
+  }
+
+  /** A run of printable ASCII, byte i of it at position `start + i`. */
+  #putRun(run: string, start: number): void {
+    if (this.#col + run.length <= MAX_LINE_CHARS) {
+      this.#overwrite(this.#col, run, start);
+      this.#position = start + run.length;
+      return;
     }
-    this.#chars[at] = char;
-    this.#ends[at] = this.#position;
-    this.#col = at + 1;
+    let at = 0;
+    while (at < run.length) {
+      if (this.#col >= MAX_LINE_CHARS) this.#endLine();
+      const piece = run.slice(at, at + (MAX_LINE_CHARS - this.#col));
+      this.#overwrite(this.#col, piece, start + at);
+      at += piece.length;
+    }
+    this.#position = start + run.length;
+  }
+
+  /**
+   * Writes `text` at `col`. Unit i of it ends at `start + i + 1`, or, with
+   * `single` (one character, or padding), every unit ends at `start`.
+   */
+  #overwrite(col: number, text: string, start: number, single = false): void {
+    if (col >= MAX_LINE_CHARS) {
+      this.#endLine();
+      col = 0;
+    }
+    if (this.#text.length === 0) {
+      this.#base = single ? start - 1 : start;
+      this.#runs = null;
+      this.#ends = null;
+    }
+    if (col === this.#text.length && this.#ends === null) {
+      // Appending, the common case: one run, whatever its length.
+      const contiguous = this.#runs === null && (single ? text.length === 1 && start === this.#base + col + 1 : start === this.#base + col);
+      if (!contiguous) {
+        this.#runs ??= this.#text.length > 0 ? [0, this.#base, 1] : [];
+        this.#runs.push(col, start, single ? 0 : 1);
+      }
+      this.#text += text;
+    } else {
+      const ends = this.#units();
+      for (let i = 0; i < text.length; i++) ends[col + i] = single ? start : start + i + 1;
+      this.#text = this.#text.slice(0, col) + text + this.#text.slice(col + text.length);
+    }
+    this.#col = col + text.length;
+  }
+
+  /** The line is being rewritten in place: one position per unit from now on. */
+  #units(): number[] {
+    if (this.#ends !== null) return this.#ends;
+    const line = this.#line(this.#position);
+    const ends: number[] = [];
+    for (let i = 0; i < this.#text.length; i++) ends.push(endOf(line, i));
+    this.#ends = ends;
+    this.#runs = null;
+    return ends;
   }
 
   /** A vertical move: what was written so far on this line is a line of its own. */
   #breakLine(): void {
-    if (this.#chars.length > 0) this.#endLine();
+    if (this.#text.length > 0) this.#endLine();
     this.#col = 0;
   }
 
   #endLine(): void {
     const line = this.#line(this.#position);
-    this.#chars = [];
-    this.#ends = [];
+    this.#text = "";
+    this.#ends = null;
+    this.#runs = null;
     this.#col = 0;
     this.onLine(line);
   }
 
   #line(end: number): StreamLine {
-    const text = this.#chars.join("");
-    // One position per UTF-16 unit, so match offsets index them directly.
-    const ends: number[] = [];
-    this.#chars.forEach((char, i) => {
-      for (let unit = 0; unit < char.length; unit++) ends.push(this.#ends[i] ?? end);
-    });
-    const first = ends[0] ?? end;
+    const text = this.#text;
+    if (this.#ends === null) return { text, ends: null, runs: this.#runs === null ? null : Float64Array.from(this.#runs), base: this.#base, end };
     // Positions are stored relative to the line's base, which keeps them small.
-    const base = first - 1;
-    let contiguous = true;
-    for (let i = 0; contiguous && i < ends.length; i++) contiguous = ends[i] === first + i;
-    if (contiguous) return { text, ends: null, base, end };
-    const relative = new Uint32Array(ends.length);
-    for (let i = 0; i < ends.length; i++) relative[i] = (ends[i] as number) - base;
-    return { text, ends: relative, base, end };
+    let base = this.#base;
+    for (let i = 0; i < text.length; i++) base = Math.min(base, (this.#ends[i] ?? end) - 1);
+    const relative = new Uint32Array(text.length);
+    for (let i = 0; i < text.length; i++) relative[i] = (this.#ends[i] ?? end) - base;
+    return { text, ends: relative, runs: null, base, end };
   }
 }
