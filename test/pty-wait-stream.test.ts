@@ -5,7 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { endOf, MAX_LINE_CHARS, type StreamLine, StreamProjector } from "../lib/pty/stream-lines.ts";
 import { StreamWindow } from "../lib/pty/stream-window.ts";
-import { searchLine, type StreamHit, StreamWatch } from "../lib/pty/wait-stream.ts";
+import { type StreamHit, StreamWatch } from "../lib/pty/wait-stream.ts";
 import { compilePatterns, compileRegex, findFrom, PatternError } from "../lib/pty/wait-pattern.ts";
 import { backends, openSession } from "./pty-fixture.ts";
 
