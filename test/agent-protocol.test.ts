@@ -125,6 +125,24 @@ test("sessions: open, send, screen changed/hash, names, unknown key sends nothin
   c.close();
 });
 
+test("names: an exited session's name moves to a new one; the old is retired, readable by id", async () => {
+  const c = await client();
+  const first = (await c.call({ op: "open", argv: ["fake"], name: "rerun" })).session;
+  await c.call({ op: "send", session: "rerun", text: "exit", keys: ["Enter"] });
+  await waitFor(async () => !(await c.call({ op: "screen", session: first.id })).screen.alive, { what: "the first session to exit" });
+  const second = (await c.call({ op: "open", argv: ["fake"], name: "rerun" })).session;
+  assert.notEqual(second.id, first.id);
+  const { screen } = await c.call({ op: "screen", session: "rerun" });
+  assert.equal(screen.id, second.id, "the name means the new session");
+  assert.equal(screen.alive, true);
+  const { sessions } = await c.call({ op: "list" });
+  assert.deepEqual(sessions.filter((s) => s.name === "rerun").map((s) => [s.id, s.retired, s.alive]), [[first.id, true, false], [second.id, false, true]]);
+  assert.equal((await c.call({ op: "screen", session: first.id })).screen.exit?.code, 0, "the retired one is readable by id");
+  await assert.rejects(c.call({ op: "open", argv: ["fake"], name: "rerun" }), (e: AgentError) => e.code === "name_taken", "a live session keeps its name");
+  await c.call({ op: "close", session: second.id });
+  c.close();
+});
+
 test("fuzz: random frames, wrong types and huge lengths never disturb another session", async () => {
   const c = await client();
   const keep = await c.call({ op: "open", argv: ["fake"] });
