@@ -8,9 +8,9 @@ corral pty wait burst --ready --timeout 30s >/dev/null
 found=0
 for i in $(seq 1 50); do
   # The marker is built at run time, so the echoed command line does not contain it.
-  at=$(corral pty send burst "import sys; sys.stdout.write('MARK' + 'ER-$i\\n' + ''.join('%d\\n' % n for n in range(5000))); sys.stdout.flush()" --key Enter --json | jq .at)
-  # The wait starts after the burst has scrolled by (the ready wait first).
-  corral pty wait burst --after "$at" --ready --timeout 30s >/dev/null
+  # Sent, then waited until python is ready again: the burst has scrolled by
+  # before the text wait below even starts.
+  at=$(corral pty send burst "import sys; sys.stdout.write('MARK' + 'ER-$i\\n' + ''.join('%d\\n' % n for n in range(5000))); sys.stdout.flush()" --key Enter --wait-ready --timeout 30s --json | jq .at)
   reply=$(corral pty wait burst --after "$at" --text "MARKER-$i" --timeout 30s --json)
   [[ $(jq -r .match.text <<<"$reply") == "MARKER-$i" ]] && [[ $(jq -r .match.from <<<"$reply") == stream ]] && found=$((found + 1))
   pos=$(jq .match.position <<<"$reply")
