@@ -3,6 +3,7 @@
 // after a short deadline so a stuck agent cannot hang the shell.
 import { AgentClient } from "../lib/agent/client.ts";
 import { socketPath } from "../lib/agent/state-dir.ts";
+import { verifyAgentSocket } from "../lib/agent/agent-trust.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -15,7 +16,10 @@ async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]
     timer = setTimeout(() => resolve([]), DEADLINE_MS);
   });
   const answer = (async () => {
-    client = await AgentClient.open(socketPath(env));
+    const socket = socketPath(env);
+    client = await AgentClient.open(socket);
+    // Nothing goes to an agent that is not provably ours (agent-trust.ts); a refusal means no ids.
+    verifyAgentSocket(socket);
     await client.hello();
     return [...new Set(await ask(client))];
   })();

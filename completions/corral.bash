@@ -31,7 +31,7 @@ _corral_flags() {
     "fg") printf '%s\n' '--socket' '--help' '-h' ;;
     "bg") printf '%s\n' '--socket' '--help' '-h' ;;
     "reap") printf '%s\n' '--all' '--grace' '--json' '--socket' '--help' '-h' ;;
-    "probe") printf '%s\n' '--json' '--help' '-h' ;;
+    "probe") printf '%s\n' '--build' '--json' '--help' '-h' ;;
     "agent") printf '%s\n' '--help' '-h' ;;
     "agent start") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "agent stop") printf '%s\n' '--json' '--socket' '--help' '-h' ;;

@@ -36,6 +36,8 @@ export type ErrorCode =
   | "command_not_executable"
   | "timeout"
   | "version_mismatch"
+  /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
+  | "limit_exceeded"
   | "internal";
 
 export interface WireError {

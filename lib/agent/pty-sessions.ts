@@ -61,8 +61,12 @@ class PtyAgentSession implements AgentSession {
   position(): number {
     return this.pty.position;
   }
-  write(data: string | Uint8Array): Promise<number> {
-    return mapped(() => this.pty.write(data));
+  async write(data: string | Uint8Array): Promise<number> {
+    const at = await mapped(() => this.pty.write(data));
+    // The reply to a send waits while the program leaves its input untaken:
+    // a client streaming stdin sends its next slice at the program's pace.
+    await this.pty.inputDrained();
+    return at;
   }
   checkKeys(keys: readonly string[]): void {
     try {

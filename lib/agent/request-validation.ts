@@ -39,7 +39,7 @@ function parseBody(op: string, o: Obj): Request {
     case "hello":
       return { op, version: int(o, "version", 0, Number.MAX_SAFE_INTEGER) as number };
     case "open": {
-      const argv = strings(o, "argv");
+      const argv = execStrings(o, "argv");
       if (argv === undefined || argv.length === 0) throw bad('"argv" must be a non-empty array of strings');
       return clean({
         op,
@@ -47,9 +47,9 @@ function parseBody(op: string, o: Obj): Request {
         name: name(o),
         cols: optInt(o, "cols", 1, MAX_DIMENSION),
         rows: optInt(o, "rows", 1, MAX_DIMENSION),
-        cwd: str(o, "cwd"),
+        cwd: execString(o, "cwd"),
         env: env(o),
-        term: str(o, "term"),
+        term: execString(o, "term"),
         scrollback: optInt(o, "scrollback", 0, 1_000_000),
       });
     }
@@ -165,6 +165,23 @@ export function strings(o: Obj, key: string): string[] | undefined {
   return value as string[];
 }
 
+/**
+ * An optional string that reaches exec (a path, TERM): a NUL byte cannot
+ * pass through execve and would fail deep in spawn, so it is a bad request.
+ */
+export function execString(o: Obj, key: string): string | undefined {
+  const value = str(o, key);
+  if (value !== undefined && value.includes("\0")) throw bad(`"${key}" must not contain a NUL byte`);
+  return value;
+}
+
+/** An optional array of strings that reaches exec (argv): no NUL bytes. */
+export function execStrings(o: Obj, key: string): string[] | undefined {
+  const value = strings(o, key);
+  if (value !== undefined && value.some((v) => v.includes("\0"))) throw bad(`"${key}" must not contain a NUL byte`);
+  return value;
+}
+
 /** An optional environment; a bad entry is named by its key, never its value. */
 export function env(o: Obj): Record<string, string> | undefined {
   const value = o.env;
@@ -172,8 +189,8 @@ export function env(o: Obj): Record<string, string> | undefined {
   if (typeof value !== "object" || Array.isArray(value)) throw bad('"env" must be an object of string values');
   for (const [k, v] of Object.entries(value as Obj)) {
     // Name only: a value may be a secret and never goes into a message.
-    if (typeof v !== "string" || k.length === 0 || k.includes("=") || k.includes("\0")) {
-      throw bad(`"env" entry ${JSON.stringify(k.slice(0, 60))} must have a name without "=" and a string value`);
+    if (typeof v !== "string" || k.length === 0 || k.includes("=") || k.includes("\0") || v.includes("\0")) {
+      throw bad(`"env" entry ${JSON.stringify(k.slice(0, 60))} must have a name without "=" or NUL and a string value without NUL`);
     }
   }
   return value as Record<string, string>;

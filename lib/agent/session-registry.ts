@@ -15,6 +15,8 @@ export interface SessionEntry {
   /** Its name went to a newer session: found by id only. */
   retired: boolean;
   readonly session: AgentSession;
+  /** Lines the session's screen keeps above the visible grid (counted in the screen budget). */
+  readonly scrollback: number;
 }
 
 /** Sessions by id ("1", "2", ...) and by name (never all digits). */
@@ -22,12 +24,12 @@ export class SessionRegistry {
   #byId = new Map<string, SessionEntry>();
   #nextId = 1;
 
-  add(session: AgentSession, name: string | null): SessionEntry {
+  add(session: AgentSession, name: string | null, scrollback = 0): SessionEntry {
     if (name !== null) {
       this.#checkNameFree(name);
       for (const old of this.#byId.values()) if (old.name === name) old.retired = true;
     }
-    const entry: SessionEntry = { id: String(this.#nextId++), name, retired: false, session };
+    const entry: SessionEntry = { id: String(this.#nextId++), name, retired: false, session, scrollback };
     this.#byId.set(entry.id, entry);
     this.#trimExited();
     return entry;
@@ -64,6 +66,17 @@ export class SessionRegistry {
 
   all(): SessionEntry[] {
     return [...this.#byId.values()];
+  }
+
+  /** Terminal cells every held screen takes, cols x (rows + scrollback): the screen budget's measure. */
+  screenCells(except?: SessionEntry): number {
+    let cells = 0;
+    for (const entry of this.#byId.values()) {
+      if (entry === except) continue;
+      const { cols, rows } = entry.session.size();
+      cells += cols * (rows + entry.scrollback);
+    }
+    return cells;
   }
 
   /** Sessions whose program still runs: the ones that keep the agent up. */

@@ -121,6 +121,11 @@ export class PtySession {
     return at;
   }
 
+  /** Resolves once what was written is on its way to the program (bounded buffering; backpressure for senders). */
+  async inputDrained(): Promise<void> {
+    await this.#handle.inputDrained?.();
+  }
+
   /** Sends named keys (every name is checked before anything is sent); resolves with the output position when they went in. */
   async sendKeys(names: readonly string[]): Promise<number> {
     this.#assertRunning();
