@@ -4,7 +4,6 @@
 import { AgentClient } from "../lib/agent/client.ts";
 import { socketPath } from "../lib/agent/state-dir.ts";
 import { verifyAgentSocket } from "../lib/agent/agent-trust.ts";
-import { jobLabel } from "../lib/jobs/job-info.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -36,7 +35,7 @@ async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]
 export function sessionIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { sessions } = await client.call({ op: "list" });
-    return sessions.flatMap((s) => (s.name === null ? [s.session] : [s.name, s.session]));
+    return sessions.flatMap((s) => (s.name === null || s.retired ? [s.id] : [s.name, s.id]));
   });
 }
 
@@ -44,6 +43,6 @@ export function sessionIds(env: Env): Promise<readonly string[]> {
 export function jobIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
-    return jobs.flatMap((j) => (j.name === null ? [jobLabel(j.id)] : [jobLabel(j.id), j.name]));
+    return jobs.flatMap((j) => (j.name === null ? [j.id] : [j.id, j.name]));
   });
 }

@@ -57,7 +57,7 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
     const closed = replyBody(
       await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
     );
-    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session} ${describeExit(closed.exit)}\n`);
+    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session.id} ${describeExit(closed.session.exit)}\n`);
   });
 }
 
@@ -66,14 +66,14 @@ export async function ptyListAction(this: CorralContext, flags: ListFlags): Prom
   await withAgent(this, flags, async (client) => {
     const { sessions } = await client.call({ op: "list" });
     if (flags.json) {
-      this.process.stdout.write(`${JSON.stringify(sessions)}\n`);
+      this.process.stdout.write(`${JSON.stringify({ sessions })}\n`);
       return;
     }
     const rows = sessions.map((s) => [
-      s.session,
-      s.name ?? "-",
+      s.id,
+      s.name === null ? "-" : s.retired ? `[${s.name}]` : s.name,
       String(s.pid),
-      `${s.cols}x${s.rows}`,
+      `${s.size.cols}x${s.size.rows}`,
       s.alive ? "running" : describeExit(s.exit),
       formatAge(s.ageMs),
       s.argv.join(" "),
@@ -82,7 +82,7 @@ export async function ptyListAction(this: CorralContext, flags: ListFlags): Prom
   }, {
     start: false,
     whenAbsent: () => {
-      if (flags.json) this.process.stdout.write("[]\n");
+      if (flags.json) this.process.stdout.write('{"sessions":[]}\n');
     },
   });
 }

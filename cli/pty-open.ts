@@ -41,6 +41,6 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   }
   await withAgent(this, flags, async (client) => {
     const opened = await client.call(request);
-    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session}\n`);
+    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session.id}\n`);
   });
 }

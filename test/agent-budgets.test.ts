@@ -99,10 +99,10 @@ test("screen cells: limit-1 and limit fit, limit+1 is refused with what to do; r
   const opened: string[] = [];
   try {
     // 100 x 999 = 99,900 cells, then 10 x 10 = 100 more would be exactly 100,000.
-    opened.push((await c.call({ op: "open", argv: ["big"], cols: 100, rows: 999 })).session);
+    opened.push((await c.call({ op: "open", argv: ["big"], cols: 100, rows: 999 })).session.id);
     await assert.rejects(c.call({ op: "open", argv: ["two"], cols: 101, rows: 1 }), (e: AgentError) =>
       e.code === "limit_exceeded" && /needs 101 terminal cells .* already hold 99900 of its 100000; free some/.test(e.message));
-    opened.push((await c.call({ op: "open", argv: ["fits"], cols: 10, rows: 10 })).session);
+    opened.push((await c.call({ op: "open", argv: ["fits"], cols: 10, rows: 10 })).session.id);
     await assert.rejects(c.call({ op: "open", argv: ["one more"], cols: 1, rows: 1 }), (e: AgentError) => e.code === "limit_exceeded");
     // Scrollback counts: cols x (rows + scrollback).
     await assert.rejects(c.call({ op: "resize", session: opened[1] as string, cols: 11, rows: 10 }), (e: AgentError) =>
@@ -110,7 +110,7 @@ test("screen cells: limit-1 and limit fit, limit+1 is refused with what to do; r
     const shrunk = await c.call({ op: "resize", session: opened[0] as string, cols: 100, rows: 900 });
     assert.equal(shrunk.rows, 900);
     await assert.rejects(c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 100 }), (e: AgentError) => e.code === "limit_exceeded");
-    opened.push((await c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 98 })).session);
+    opened.push((await c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 98 })).session.id);
   } finally {
     for (const session of opened) await c.call({ op: "close", session, force: true });
     await c.call({ op: "reap", all: true, graceMs: 100 });
@@ -123,7 +123,7 @@ test("a client that does not read its replies is paused; its requests wait until
   const helpers: string[] = [];
   try {
     // Sessions with long names make each `list` reply about 10 KiB.
-    for (let i = 0; i < 40; i++) helpers.push((await c.call({ op: "open", argv: ["x".repeat(200)], cols: 2, rows: 2 })).session);
+    for (let i = 0; i < 40; i++) helpers.push((await c.call({ op: "open", argv: ["x".repeat(200)], cols: 2, rows: 2 })).session.id);
     const r = raw();
     r.sock.pause();
     r.json({ id: 1, op: "hello", version: PROTOCOL_VERSION });
@@ -147,7 +147,7 @@ test("a client that does not read its replies is paused; its requests wait until
     assert.equal(await markers(), PAIRS);
     r.sock.destroy();
   } finally {
-    for (const s of (await c.call({ op: "list" })).sessions) await c.call({ op: "close", session: s.session, force: true });
+    for (const s of (await c.call({ op: "list" })).sessions) await c.call({ op: "close", session: s.id, force: true });
     await c.call({ op: "reap", all: true, graceMs: 100 });
     c.close();
   }

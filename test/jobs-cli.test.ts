@@ -20,7 +20,7 @@ test("run --bg prints %N at once; the job is done with exit facts with nobody at
   const agent = withAgent(t, "jobs-bg");
   const id = (await agent.ok(["run", "--bg", "--", "sh", "-c", "echo out; echo err >&2; read x < /dev/null; exit 7"])).trim();
   assert.equal(id, "%1");
-  const done = await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1 && j.state === "done"), { what: "%1 done" });
+  const done = await waitFor(async () => (await jobs(agent)).find((j) => j.id === "%1" && j.state === "done"), { what: "%1 done" });
   assert.equal(done.status, 7);
   assert.equal(done.exit?.code, 7);
   assert.equal(done.mark, "+");

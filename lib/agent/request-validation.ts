@@ -3,6 +3,7 @@
 // answered with `bad_request` naming the field, never a crash.
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
 import { parseJobBody } from "./job-request-validation.ts";
+import { compileRegex, PatternError } from "../pty/wait-pattern.ts";
 
 /** A decoded JSON object; the field checkers below (shared with job-request-validation.ts) read it. */
 export type Obj = Record<string, unknown>;
@@ -53,29 +54,24 @@ function parseBody(op: string, o: Obj): Request {
       });
     }
     case "send":
-      return clean({ op, session: session(o), text: str(o, "text"), keys: strings(o, "keys"), bytes: base64(o) });
-    case "screen":
-      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
-    case "wait": {
-      const regex = str(o, "regex");
-      if (regex !== undefined) {
-        try {
-          new RegExp(regex);
-        } catch (error) {
-          throw bad(`"regex" is not a valid regular expression: ${(error as Error).message}`);
-        }
-      }
       return clean({
         op,
         session: session(o),
         text: str(o, "text"),
-        regex,
-        stableMs: optInt(o, "stableMs", 0, 2 ** 31 - 1),
-        exit: bool(o, "exit"),
-        new: bool(o, "new"),
-        timeoutMs: optInt(o, "timeoutMs", 0, 2 ** 31 - 1),
+        keys: strings(o, "keys"),
+        bytes: base64(o),
+        wait: sendWait(o),
       });
-    }
+    case "screen":
+      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
+    case "wait":
+      return clean({
+        op,
+        session: session(o),
+        ...waitConditions(o),
+        after: optInt(o, "after", 0, Number.MAX_SAFE_INTEGER),
+        new: bool(o, "new"),
+      });
     case "resize":
       return { op, session: session(o), cols: int(o, "cols", 1, MAX_DIMENSION) as number, rows: int(o, "rows", 1, MAX_DIMENSION) as number };
     case "close":
@@ -204,4 +200,44 @@ function base64(o: Obj): string | undefined {
   const value = str(o, "bytes");
   if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw bad('"bytes" must be base64');
   return value;
+}
+
+/** A wait's conditions; `text` and `regex` take one string or an array of them. */
+function waitConditions(o: Obj): Record<string, unknown> {
+  const regex = stringOrStrings(o, "regex");
+  for (const source of regex ?? []) {
+    try {
+      compileRegex(source);
+    } catch (error) {
+      if (error instanceof PatternError) throw bad(`"regex": ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    text: stringOrStrings(o, "text"),
+    regex,
+    stableMs: optInt(o, "stableMs", 0, 2 ** 31 - 1),
+    ready: bool(o, "ready"),
+    exit: bool(o, "exit"),
+    timeoutMs: optInt(o, "timeoutMs", 0, 2 ** 31 - 1),
+  };
+}
+
+/** `send`'s optional `wait`: an object of wait conditions. */
+function sendWait(o: Obj): Record<string, unknown> | undefined {
+  const value = o.wait;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw bad('"wait" must be an object of conditions, e.g. {"text": ["$ "]}');
+  const conditions = Object.fromEntries(Object.entries(waitConditions(value as Obj)).filter(([, v]) => v !== undefined));
+  if (Object.keys(conditions).every((k) => k === "timeoutMs")) {
+    throw bad('"wait" needs a condition: text, regex, stableMs, ready or exit');
+  }
+  return conditions;
+}
+
+/** An optional string or array of strings, as an array. */
+function stringOrStrings(o: Obj, key: string): string[] | undefined {
+  const value = o[key];
+  if (typeof value === "string") return [value];
+  return strings(o, key);
 }

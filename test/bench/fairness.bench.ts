@@ -60,22 +60,22 @@ try {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
   const quiet = await reader.call({ op: "open", argv: ["cat"], env, cols: 120, rows: 40 });
   const busy = await reader.call({ op: "open", argv: ["cat"], env, cols: 120, rows: 40 });
-  await reader.call({ op: "send", session: busy.session, text: "some text on the screen\r" });
+  await reader.call({ op: "send", session: busy.session.id, text: "some text on the screen\r" });
 
-  const calm = await sampleScreens(reader, quiet.session, () => true);
-  const calmFresh = [await freshConnection(agent.socket, quiet.session), await freshConnection(agent.socket, quiet.session)];
+  const calm = await sampleScreens(reader, quiet.session.id, () => true);
+  const calmFresh = [await freshConnection(agent.socket, quiet.session.id), await freshConnection(agent.socket, quiet.session.id)];
 
   let done = false;
-  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--burst", agent.socket, busy.session], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url), "--burst", agent.socket, busy.session.id], { stdio: ["pipe", "pipe", "inherit"] });
   await new Promise((resolve) => child.stdout.once("data", resolve));
   const burst = new Promise<void>((resolve) => child.once("exit", () => resolve())).then(() => (done = true));
   child.stdin.write("go\n");
   const burstStart = performance.now();
   const fresh: number[] = [];
   const freshLoop = (async () => {
-    while (!done) fresh.push(await freshConnection(agent.socket, quiet.session));
+    while (!done) fresh.push(await freshConnection(agent.socket, quiet.session.id));
   })();
-  const during = await sampleScreens(reader, quiet.session, () => done);
+  const during = await sampleScreens(reader, quiet.session.id, () => done);
   await Promise.all([burst, freshLoop]);
   const burstMs = performance.now() - burstStart;
   reader.close();

@@ -30,8 +30,7 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     const how = exit === null ? "unknown" : exit.signal ?? `status ${exit.code}`;
     ctx.log(`session ${entry.id} ended: ${how}`);
   });
-  const size = session.size();
-  return { session: entry.id, name: entry.name, pid: session.pid, cols: size.cols, rows: size.rows };
+  return { session: ctx.registry.info(entry) };
 }
 
 /**
