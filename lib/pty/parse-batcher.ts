@@ -2,13 +2,21 @@
 // waits and goes in as the next batch, so under a flood each write is large
 // (xterm's per-write cost is paid rarely) and text certain to scroll out of a
 // batch is skipped (scroll-skip.ts). A quiet session's output is written on
-// the next turn of the event loop, so reads and waits see it at once.
+// the next turn of the event loop, so reads and waits see it at once, and a
+// small batch is parsed there and then: xterm would parse it on a timer
+// (setTimeout 0, at least 1 ms in Node), which a screen read right after a
+// send paid in full (issue 9: most of a lockstep send+screen round trip).
 import { setImmediate } from "node:timers";
 import type { Terminal } from "@xterm/headless";
 import { type SkipContext, skipScrolledOut } from "./scroll-skip.ts";
 
 /** Largest single write handed to xterm (see flush). */
 const SLICE_BYTES = 64 * 1024;
+/**
+ * Batches up to this size are parsed at once (well under a millisecond);
+ * larger ones, a flood, keep xterm's timer so they grow while one is parsed.
+ */
+const PARSE_NOW_BYTES = 16 * 1024;
 
 /** Writes PTY output into one xterm terminal, one batch in flight at a time. */
 export class ParseBatcher {
@@ -19,13 +27,16 @@ export class ParseBatcher {
   #previousByte = -1;
   #disposed = false;
   #held = false;
+  readonly #parseNextWriteNow: () => boolean;
 
   constructor(
     private readonly term: Terminal,
     private readonly scrollback: number,
     /** Called when a batch is parsed, with how many received bytes it held. */
     private readonly onParsed: (bytes: number) => void,
-  ) {}
+  ) {
+    this.#parseNextWriteNow = parseNowHook(term);
+  }
 
   /** Bytes received and not yet parsed (queued or in flight). */
   get unparsedBytes(): number {
@@ -54,6 +65,7 @@ export class ParseBatcher {
     const context = skipContext(this.term, this.scrollback, this.#previousByte);
     const batch = context === undefined ? raw : skipScrolledOut(raw, context);
     this.#previousByte = raw[raw.length - 1] ?? -1;
+    if (batch.length <= PARSE_NOW_BYTES) this.#parseNextWriteNow();
     // xterm parses one write without yielding; in slices it returns to the
     // event loop every ~12 ms, so other sessions' reads are not held up.
     for (let at = 0; at < batch.length; at += SLICE_BYTES) {
@@ -99,6 +111,23 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
 
 // deno-lint-ignore no-explicit-any -- xterm keeps its parser and scroll region on a private core
 type XtermCore = any;
+
+/**
+ * Makes xterm parse the next write before `write` returns, the way it treats
+ * the first write after a keystroke (WriteBuffer.handleUserInput: an echo
+ * shows without a timer's delay). Only when xterm's own queue is empty: a
+ * write made from a write callback is already parsed in the running loop.
+ * Returns false (timer path) when this xterm keeps its write queue elsewhere.
+ */
+function parseNowHook(term: Terminal): () => boolean {
+  const writeBuffer = (term as unknown as { _core?: XtermCore })._core?._writeBuffer;
+  if (typeof writeBuffer?.handleUserInput !== "function" || !Array.isArray(writeBuffer._writeBuffer)) return () => false;
+  return () => {
+    if (writeBuffer._writeBuffer.length !== 0) return false;
+    writeBuffer.handleUserInput();
+    return true;
+  };
+}
 
 // The parser state and scroll region live on xterm's private core; when a
 // future xterm moves them, skipping switches itself off (never guesses).
