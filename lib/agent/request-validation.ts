@@ -3,6 +3,7 @@
 // answered with `bad_request` naming the field, never a crash.
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
 import { parseJobBody } from "./job-request-validation.ts";
+import { parseRecordBody, recordSpec } from "./record-request-validation.ts";
 
 /** A decoded JSON object; the field checkers below (shared with job-request-validation.ts) read it. */
 export type Obj = Record<string, unknown>;
@@ -50,12 +51,13 @@ function parseBody(op: string, o: Obj): Request {
         env: env(o),
         term: str(o, "term"),
         scrollback: optInt(o, "scrollback", 0, 1_000_000),
+        record: recordSpec(o),
       });
     }
     case "send":
       return clean({ op, session: session(o), text: str(o, "text"), keys: strings(o, "keys"), bytes: base64(o) });
     case "screen":
-      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
+      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000), styles: bool(o, "styles") });
     case "wait": {
       const regex = str(o, "regex");
       if (regex !== undefined) {
@@ -82,6 +84,9 @@ function parseBody(op: string, o: Obj): Request {
       return clean({ op, session: session(o), graceMs: optInt(o, "graceMs", 0, 2 ** 31 - 1), force: bool(o, "force") });
     case "attach":
       return clean({ op, session: session(o), cols: optInt(o, "cols", 1, MAX_DIMENSION), rows: optInt(o, "rows", 1, MAX_DIMENSION) });
+    case "record":
+    case "watch":
+      return parseRecordBody(op, o, session(o));
     case "job-start":
     case "jobs":
     case "job-read":
@@ -96,7 +101,7 @@ function parseBody(op: string, o: Obj): Request {
     default:
       throw new AgentError(
         "unknown_op",
-        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, agent-status, agent-stop, job-start, jobs, job-read, fg, bg, reap`,
+        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, record, watch, agent-status, agent-stop, job-start, jobs, job-read, fg, bg, reap`,
       );
   }
 }

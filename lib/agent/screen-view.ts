@@ -1,6 +1,6 @@
 // The screen reply (`pty screen --json`, connect's screen): the session's
 // own snapshot plus who it is and how its program ended.
-import type { ScreenView } from "./protocol.ts";
+import type { RecordingStatus, ScreenView } from "./protocol.ts";
 import type { ScreenOptions } from "./session-port.ts";
 import type { SessionEntry } from "./session-registry.ts";
 
@@ -20,5 +20,13 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     changed: screen.changed,
     alive: entry.session.alive(),
     exit: entry.session.exitFacts(),
+    ...(screen.styles !== undefined ? { styles: screen.styles } : {}),
+    ...recordingOf(entry),
   };
+}
+
+// Present once the session has had a recording: a script can see it stopped at --record-max.
+function recordingOf(entry: SessionEntry): { recording?: RecordingStatus } {
+  const status = entry.session.recording?.() ?? null;
+  return status === null ? {} : { recording: status };
 }

@@ -9,6 +9,7 @@ export function handleScreen(ctx: AgentContext, request: ScreenRequest): Promise
   const options = {
     ...(request.since !== undefined ? { since: request.since } : {}),
     ...(request.scrollback !== undefined ? { scrollback: Math.min(request.scrollback, 100_000) } : {}),
+    ...(request.styles === true ? { styles: true } : {}),
   };
   return screenView(entry, options);
 }
