@@ -130,9 +130,14 @@ export class CastRecorder {
 
   #event(code: "o" | "i" | "r", data: string): void {
     const seconds = Math.round(performance.now() - this.#start) / 1000;
-    const line = `[${seconds.toFixed(3)}, "${code}", ${JSON.stringify(data)}]`;
+    const eventLine = (text: string) => `[${seconds.toFixed(3)}, "${code}", ${JSON.stringify(text)}]`;
+    const line = eventLine(data);
     const max = this.spec.maxBytes;
-    if (max !== undefined && this.#bytes + Buffer.byteLength(line) + 1 > max - MARKER_ROOM) {
+    const room = max === undefined ? Infinity : max - MARKER_ROOM - this.#bytes - 1;
+    if (Buffer.byteLength(line) > room) {
+      // What fits of the last output goes in, so the file uses its room.
+      const part = code === "o" ? fittingPart(data, room, eventLine) : undefined;
+      if (part !== undefined) this.#line(eventLine(part));
       this.#stop(seconds, "max", `corral: recording stopped at --record-max ${max} bytes`);
       return;
     }
@@ -152,4 +157,17 @@ export class CastRecorder {
     this.#bytes += Buffer.byteLength(text);
     return true;
   }
+}
+
+/** The longest start of `data` whose event line fits in `room` bytes (never half a surrogate pair). */
+function fittingPart(data: string, room: number, eventLine: (text: string) => string): string | undefined {
+  let length = Math.min(data.length, Math.floor(room));
+  while (length > 0) {
+    const end = /[\ud800-\udbff]/.test(data[length - 1] ?? "") ? length - 1 : length;
+    const size = Buffer.byteLength(eventLine(data.slice(0, end)));
+    if (size <= room) return end > 0 ? data.slice(0, end) : undefined;
+    // Escapes and multi-byte characters make lines longer than their text: shrink in proportion.
+    length = Math.min(end - 1, Math.floor(end * room / size));
+  }
+  return undefined;
 }
