@@ -37,7 +37,7 @@ export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, s
       if (!flags.json && !flags.ansi) return;
     }
     if (flags.json) {
-      const { styles, ...rest } = screen;
+      const { styles: _styles, ...rest } = screen;
       this.process.stdout.write(`${JSON.stringify(flags.styles ? screen : rest)}\n`);
       return;
     }

@@ -24,7 +24,11 @@ function xtermFiles(): { js: string; css: string } {
 }
 
 /** Serves the view until the session ends or a signal comes. */
-export async function ptyViewAction(this: CorralContext, flags: ViewFlags, session: string): Promise<void> {
+export function ptyViewAction(this: CorralContext, flags: ViewFlags, session: string): Promise<void> {
+  return serveView(this, flags, session);
+}
+
+async function serveView(ctx: CorralContext, flags: ViewFlags, session: string): Promise<void> {
   let port: number;
   let files: { js: string; css: string };
   const host = flags.listen ?? "127.0.0.1";
@@ -33,11 +37,10 @@ export async function ptyViewAction(this: CorralContext, flags: ViewFlags, sessi
     if (host === "") throw new UsageError("--listen needs an address, e.g. --listen 127.0.0.1");
     files = xtermFiles();
   } catch (error) {
-    reportFailure(this, error);
+    reportFailure(ctx, error);
     return;
   }
-  const ctx = this;
-  await withAgent(this, flags, async (client) => {
+  await withAgent(ctx, flags, async (client) => {
     // Listening before asking: the exit may come in the same read as the reply.
     const ended = new Promise<string>((resolve) => {
       client.onEvent = (event) => {

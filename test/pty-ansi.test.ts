@@ -50,6 +50,7 @@ async function assertSameCells(name: string, expect: RegExp): Promise<void> {
       theirs = sgrCells(tmux("capture-pane", "-e", "-p", "-t", `keep:${name}`));
       while (ours.length > 0 && ours[ours.length - 1]?.length === 0) ours.pop();
       while (theirs.length > 0 && theirs[theirs.length - 1]?.length === 0) theirs.pop();
+      // deno-lint-ignore no-control-regex -- escapes are what is removed
       return expect.test(text.replace(/\x1b\[[0-9;:]*m/g, "")) && JSON.stringify(ours) === JSON.stringify(theirs);
     }, { timeoutMs: 20_000, intervalMs: 200, what: `${name}: --ansi to equal capture-pane -e` });
   } catch (error) {

@@ -59,8 +59,8 @@ test("--html: a self-contained page with the colours, the cursor and the caption
   const id = await colourfulSession();
   const html = await agent.ok(["pty", "screen", id, "--html", "-"]);
   assert.match(html, /^<!DOCTYPE html>/);
-  assert.match(html, /<span style="background:#cc0000">    <\/span>/);
-  assert.match(html, /<span style="background:#0087ff">    <\/span>/);
+  assert.match(html, /<span style="background:#cc0000"> {4}<\/span>/);
+  assert.match(html, /<span style="background:#0087ff"> {4}<\/span>/);
   assert.match(html, /<span style="color:#1e1e1e;background:#d3d7cf"> inv <\/span>/);
   assert.match(html, /<span class="wide">中<\/span><span class="wide">文<\/span>/);
   assert.match(html, /class="cursor"/);

@@ -18,7 +18,7 @@ after(async () => {
   for (const view of views) view.kill("SIGKILL");
   await agent.stop();
 });
-const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => spawnSync(p, ["--version"]).status === 0);
+const chromiumPath = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => spawnSync(p, ["--version"]).status === 0) ?? "";
 
 interface View {
   readonly url: string;
@@ -110,7 +110,7 @@ test("Ctrl-C ends the view with status 0; an unknown session exits 1", async () 
   await agent.ok(["pty", "close", id, "--force"]);
 });
 
-test("headless Chromium shows the session's text and follows it", { skip: chromiumPath === undefined && "chromium not installed (Debian: chromium)" }, async (t) => {
+test("headless Chromium shows the session's text and follows it", { skip: chromiumPath === "" && "chromium not installed (Debian: chromium)" }, async (t) => {
   const id = await bash();
   const view = await startView(id);
   const { chromium } = await import("playwright-core");
@@ -118,14 +118,16 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   t.after(() => browser.close());
   const page = await browser.newPage();
   await page.goto(view.url);
-  const rowsText = () => page.evaluate(() => document.querySelector(".xterm-rows")?.textContent ?? "");
+  // Expressions as text: they run in the page, where `document` is (this file has no DOM types).
+  const rowsText = () => page.evaluate<string>(`document.querySelector(".xterm-rows")?.textContent ?? ""`);
+  const pageStatus = () => page.evaluate<string>(`document.getElementById("status")?.textContent ?? ""`);
   await waitFor(async () => (await rowsText()).includes("first text"), { what: "the page to show the screen" });
-  assert.equal(await page.evaluate(() => document.getElementById("status")?.textContent), "live (read-only)");
+  assert.equal(await pageStatus(), "live (read-only)");
   await page.keyboard.type("echo from-the-page\n");
   await agent.ok(["pty", "send", id, "echo update-$((6*7))", "--key", "Enter"]);
   await waitFor(async () => (await rowsText()).includes("update-42"), { what: "the page to show new output" });
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
-  await waitFor(async () => (await page.evaluate(() => document.getElementById("status")?.textContent)) === "the program exited", { what: "the page to say the program exited" });
+  await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
   assert.equal((await view.exited).code, 0);
 });

@@ -50,6 +50,7 @@ export function sgrCells(text: string): SgrCell[][] {
     for (let i = 0; i < line.length; i++) {
       const ch = line[i] as string;
       if (ch === "\x1b") {
+        // deno-lint-ignore no-control-regex -- escapes are what is read
         const match = /^\x1b\[([0-9;:]*)m/.exec(line.slice(i));
         if (match === null) throw new Error(`unexpected escape in ${JSON.stringify(line.slice(i, i + 12))}`);
         applySgr((match[1] ?? "").split(/[;:]/).filter((x) => x !== "").map(Number), style);
