@@ -30,7 +30,8 @@ export function screenSvg(picture: ScreenPicture): string {
       if (!paint.bgIsDefault) {
         backgrounds.push(`<rect x="${px(padding + run.from * cw)}" y="${px(y)}" width="${px((run.to - run.from) * cw)}" height="${ch}" fill="${paint.bg}"/>`);
       }
-      if (run.invisible || run.text.trim() === "") continue;
+      // Spaces draw nothing unless a line goes through them (vim's cursorline underlines to the end).
+      if (run.invisible || (run.text.trim() === "" && !run.underline && !run.strikethrough && !run.overline)) continue;
       const cells = placeCells(run);
       const xs: string[] = [];
       let text = "";

@@ -5,7 +5,7 @@
 // time ends when the exit is reported, after every byte was parsed by the
 // emulator. Rounds alternate so a loaded machine colours all three alike,
 // after one uncounted warm-up round.
-import { mkdtempSync, rmSync, openSync, writeSync, closeSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, openSync, writeSync, closeSync, statSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { startAgent, fmt } from "./agent-bench-kit.ts";
@@ -30,15 +30,23 @@ const file = path.join(dir, "data.txt");
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const agent = startAgent("record");
 const times: Record<string, number[]> = { none: [], bounded: [], unbounded: [] };
+/** The agent's CPU time per run (ms): on a loaded machine a steadier figure than wall time. */
+const cpu: Record<string, number[]> = { none: [], bounded: [], unbounded: [] };
+const ticks = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10; // utime + stime, at 100 ticks a second
+};
 const sizes: Record<string, number> = {};
 try {
   const client = await agent.client();
   const run = async (kind: string, record: RecordingSpec | undefined) => {
     const start = performance.now();
+    const cpuStart = ticks(agent.pid);
     const opened = await client.call({ op: "open", argv: ["cat", file], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: dir, ...(record ? { record } : {}) });
     await client.call({ op: "wait", session: opened.session, exit: true, timeoutMs: 600_000 });
     await client.call({ op: "screen", session: opened.session });
     (times[kind] as number[]).push(performance.now() - start);
+    (cpu[kind] as number[]).push(ticks(agent.pid) - cpuStart);
     if (record) {
       // The file is complete once the recording reports it ended.
       for (let i = 0; i < 600; i++) {
@@ -54,6 +62,7 @@ try {
   // A first round warms the agent up (JIT, emulator code); it is not counted.
   await run("none", undefined);
   times.none = [];
+  cpu.none = [];
   for (let round = 0; round < ROUNDS; round++) {
     await run("none", undefined);
     await run("bounded", { path: path.join(dir, "bounded.cast"), maxBytes: 10 * 1048576 });
@@ -70,4 +79,8 @@ out(`cat ${MB} MB through a session, best of ${ROUNDS} rounds each`);
 out(`  no recording:               ${fmt(rate("none"), 1)} MB/s`);
 out(`  --record-max 10M:           ${fmt(rate("bounded"), 1)} MB/s (file ${fmt((sizes.bounded ?? 0) / 1048576, 2)} MiB)`);
 out(`  unbounded recording:        ${fmt(rate("unbounded"), 1)} MB/s (file ${fmt((sizes.unbounded ?? 0) / 1048576, 1)} MiB)`);
+out(`  every round (s): ${Object.entries(times).map(([kind, list]) => `${kind} ${list.map((ms) => fmt(ms / 1000, 2)).join(" ")}`).join("; ")}`);
+const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] as number;
+out(`  agent CPU per run, median: none ${fmt(median(cpu.none as number[]), 0)} ms, bounded ${fmt(median(cpu.bounded as number[]), 0)} ms, unbounded ${fmt(median(cpu.unbounded as number[]), 0)} ms`);
+out(`  CPU ratio bounded/none: ${fmt(median(cpu.bounded as number[]) / median(cpu.none as number[]), 2)}; unbounded/none: ${fmt(median(cpu.unbounded as number[]) / median(cpu.none as number[]), 2)}`);
 out(`  ratio bounded/none: ${fmt(rate("bounded") / rate("none"), 2)}; unbounded/none: ${fmt(rate("unbounded") / rate("none"), 2)} (aim: bounded >= 0.90)`);
