@@ -58,6 +58,14 @@ function checkFormats(flags: ScreenFlags): void {
 }
 
 function writeOut(ctx: CorralContext, file: string, text: string): void {
-  if (file === "-") ctx.process.stdout.write(text);
-  else writeFileSync(file, text);
+  if (file === "-") {
+    ctx.process.stdout.write(text);
+    return;
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    throw new UsageError(`cannot write ${file}: ${typeof code === "string" ? code : String(error)}; give a writable path (or - for stdout)`);
+  }
 }

@@ -9,14 +9,19 @@ import path from "node:path";
 import { privateAgent } from "./support/agent-harness.ts";
 import { asciinemaCat, haveAsciinema, playInto, readCast } from "./support/cast-playback.ts";
 import type { ScreenView } from "../lib/agent/protocol.ts";
+import { waitFor } from "./support/wait.ts";
 
 const agent = privateAgent("record");
 after(() => agent.stop());
 const noAsciinema = !haveAsciinema && "asciinema or script not installed (Debian: asciinema, bsdutils)";
 const quiet = ["--env", "PYTHONSTARTUP=", "--env", "PYTHONNOUSERSITE=1", "--env", "HOME=/nonexistent-corral-home"];
 
+/** The final screen, once the session's recording file is complete (closed with everything in it). */
 async function screenOf(session: string): Promise<ScreenView> {
-  return JSON.parse(await agent.ok(["pty", "screen", session, "--json", "--styles"])) as ScreenView;
+  return await waitFor(async () => {
+    const screen = JSON.parse(await agent.ok(["pty", "screen", session, "--json", "--styles"])) as ScreenView;
+    return screen.recording?.complete === true ? screen : undefined;
+  }, { what: `the recording of session ${session} to be complete` });
 }
 
 /** The recording, played by asciinema, shows exactly the final screen. */
@@ -41,11 +46,14 @@ test("vim editing a file: the recording plays back to the final screen", { skip:
   await agent.ok(["pty", "send", id, 'oecho "quoted" $HOME', "--key", "Escape"]);
   await agent.ok(["pty", "wait", id, "--text", 'echo "quoted"', "--timeout", "20s"]);
   await agent.ok(["pty", "wait", id, "--stable", "300ms", "--timeout", "20s"]);
-  // Killed where it stands: the file ends with vim's screen, not the shell's.
+  // vim waits for keys and draws nothing: the screen now is the screen when the recording stops.
+  const shown = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as ScreenView;
+  const stopped = JSON.parse(await agent.ok(["pty", "record", id, "--stop", "--json"])) as { recording: { complete: boolean } };
+  assert.equal(stopped.recording.complete, true, "--stop answers once the file is closed");
+  const final = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as ScreenView;
+  assert.equal(final.hash, shown.hash, "vim drew nothing while the recording stopped");
   await agent.ok(["pty", "close", id, "--force"]);
-  const final = await screenOf(id);
-  assert.equal(final.alive, false);
-  assert.ok(final.styles?.some((runs) => runs.some((run) => run.fg !== null)), "syntax colours are on the screen");
+  assert.ok(final.styles?.some((runs) => runs.some((run) => run.fg !== null && run.text.includes("# a comment"))), "syntax colours are on the screen");
   const cast = readCast(file);
   assert.equal(cast.header.width, 70);
   assert.equal(cast.header.height, 15);
@@ -93,6 +101,7 @@ test("pty record on an open session: starts with the screen as it is", { skip: n
   assert.deepEqual(played.styles, final.styles);
   assert.equal(final.recording?.path, file);
   assert.equal(final.recording?.active, false);
+  assert.equal(final.recording?.bytes, statSync(file).size);
 });
 
 test("a flood stays within --record-max and ends with a marker; pty screen --json says so", async () => {
@@ -100,7 +109,7 @@ test("a flood stays within --record-max and ends with a marker; pty screen --jso
   const max = 64 * 1024;
   const id = (await agent.ok(["pty", "open", "--record", file, "--record-max", "64k", "--", "sh", "-c", "yes 'flood line' | head -c 20000000; echo done"])).trim();
   await agent.ok(["pty", "wait", id, "--exit", "--timeout", "120s"]);
-  const screen = JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as ScreenView;
+  const screen = await screenOf(id);
   assert.equal(screen.recording?.stopped, "max");
   assert.equal(screen.recording?.maxBytes, max);
   assert.ok(statSync(file).size <= max, `file ${statSync(file).size} bytes, bound ${max}`);

@@ -17,6 +17,8 @@ export class CastFile {
   #writing: Promise<void> | undefined;
   #error: Error | undefined;
   #closed = false;
+  #closing: Promise<void> | undefined;
+  #done = false;
 
   private constructor(handle: FileHandle) {
     this.#handle = handle;
@@ -29,6 +31,11 @@ export class CastFile {
    */
   static async create(path: string): Promise<CastFile> {
     return new CastFile(await open(path, "w", 0o600));
+  }
+
+  /** Everything is written and the file is closed. */
+  get closed(): boolean {
+    return this.#done;
   }
 
   /** Why writing failed, once it did. */
@@ -62,11 +69,14 @@ export class CastFile {
     this.#writing = undefined;
   }
 
-  /** Writes what is queued and closes the file; idempotent. */
-  async close(): Promise<void> {
-    if (this.#closed) return;
+  /** Writes what is queued and closes the file; idempotent (every call resolves once it is closed). */
+  close(): Promise<void> {
     this.#closed = true;
-    while (this.#writing !== undefined) await this.#writing;
-    await this.#handle.close().catch(() => {});
+    this.#closing ??= (async () => {
+      while (this.#writing !== undefined) await this.#writing;
+      await this.#handle.close().catch(() => {});
+      this.#done = true;
+    })();
+    return this.#closing;
   }
 }

@@ -43,6 +43,8 @@ export interface RecordingStatus {
   /** Why it stopped early ("max", "backlog", "error: ..."), or null while it runs or after a normal end. */
   readonly stopped: string | null;
   readonly active: boolean;
+  /** The file is closed with everything in it: safe to read or play. */
+  readonly complete: boolean;
 }
 
 /** One recording in progress. */
@@ -92,6 +94,7 @@ export class CastRecorder {
       input: this.spec.input === true,
       stopped: error !== undefined ? `error: ${error.message}` : this.#stopped,
       active: this.#active,
+      complete: this.#file.closed,
     };
   }
 

@@ -15,7 +15,8 @@ export class SessionRecording {
   #session: PtySession | undefined;
   #term: string;
   #current: { recorder: CastRecorder; detach: () => void } | undefined;
-  #last: RecordingStatus | null = null;
+  /** The last recording that ended (its status goes on changing until its file is closed). */
+  #last: CastRecorder | null = null;
 
   constructor(term: string) {
     this.#term = term;
@@ -23,7 +24,7 @@ export class SessionRecording {
 
   /** The status of the current recording, or of the last one. */
   get status(): RecordingStatus | null {
-    return this.#current?.recorder.status ?? this.#last;
+    return (this.#current?.recorder ?? this.#last)?.status ?? null;
   }
 
   /**
@@ -57,7 +58,7 @@ export class SessionRecording {
       recorder.begin({ cols: snapshot.size.cols, rows: snapshot.size.rows, term: this.#term, title: commandTitle(session.argv) });
       recorder.outputText(redrawSequence(styles, snapshot));
       if (session.alive) this.#wire(recorder);
-      else this.#last = recorder.status;
+      else this.#last = recorder;
     });
     if (!session.alive) await recorder.end();
     return recorder.status;
@@ -66,12 +67,12 @@ export class SessionRecording {
   /** Ends the current recording (the file stays); resolves once it is closed. */
   async stop(): Promise<RecordingStatus | null> {
     const current = this.#current;
-    if (current === undefined) return this.#last;
+    if (current === undefined) return this.status;
     this.#current = undefined;
+    this.#last = current.recorder;
     current.detach();
     await current.recorder.end();
-    this.#last = current.recorder.status;
-    return this.#last;
+    return current.recorder.status;
   }
 
   #wire(recorder: CastRecorder): void {

@@ -23,6 +23,8 @@ assert_contains "$header" '"version":2'
 assert_contains "$header" '"width":80'
 assert_contains "$header" '"height":24'
 assert_contains "$header" '"title":"sh prog.sh"'
+# The agent finishes writing the file just after the job ends.
+wait_until 30 grep -q 'nice to meet you, Ada' run.cast
 grep -q '"i", "Ada' run.cast || fail "typed input is recorded with --record-input: $(cat run.cast)"
 assert_eq "$(stat -c %a run.cast)" 600
 
@@ -38,6 +40,7 @@ wait_until 60 grep -q 'what is your name' quiet.cast
 tmx send-keys -t t -l 'secret'
 tmx send-keys -t t Enter
 wait_until 60 test -s status
+wait_until 30 grep -q 'nice to meet you, secret' quiet.cast
 if grep -q '"i",' quiet.cast; then fail "input events without --record-input"; fi
 
 set +e
