@@ -52,6 +52,8 @@ export class SessionRecording {
   async start(spec: RecordingSpec): Promise<RecordingStatus> {
     const session = this.#session;
     if (session === undefined) throw new Error("no session to record");
+    // The same file again: the running recording must let go of it before it is truncated.
+    if (this.#current?.recorder.spec.path === spec.path) await this.stop();
     const recorder = await CastRecorder.create(spec);
     await this.stop();
     await session.atSettledScreen((snapshot, styles) => {

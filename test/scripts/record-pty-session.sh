@@ -19,6 +19,11 @@ assert_contains "$(cat demo.html)" '<span style="background:#4e9a06">full</span>
 assert_eq "$(corral pty record demo late.cast)" "$PWD/late.cast"
 corral pty send demo 'echo second part' --key Enter
 corral pty wait demo --regex '^second part$' --timeout 20s >/dev/null
+# Recording again into the same file starts it over, and it stays well formed.
+corral pty record demo late.cast >/dev/null
+corral pty record demo --stop >/dev/null
+[[ $(grep -c '"version":2' late.cast) == 1 ]] || fail "late.cast restarted in place holds one header: $(cat late.cast)"
+corral pty record demo late.cast >/dev/null
 corral pty record demo --stop >/dev/null
 status=$(corral pty screen demo --json)
 assert_contains "$status" '"recording":{"path":"'"$PWD"'/late.cast"'
