@@ -114,10 +114,11 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   const id = await bash();
   const view = await startView(id);
   const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+  // As root on CI: no sandbox; a small /dev/shm in containers: use /tmp. Generous deadlines on a loaded machine.
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox", "--disable-dev-shm-usage"], timeout: 120_000 });
   t.after(() => browser.close());
   const page = await browser.newPage();
-  await page.goto(view.url);
+  await page.goto(view.url, { timeout: 120_000 });
   // Expressions as text: they run in the page, where `document` is (this file has no DOM types).
   const rowsText = () => page.evaluate<string>(`document.querySelector(".xterm-rows")?.textContent ?? ""`);
   const pageStatus = () => page.evaluate<string>(`document.getElementById("status")?.textContent ?? ""`);
