@@ -6,8 +6,11 @@ import { closeCollectStores, openCollectStores } from "./collect-stores.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import { reportFacts } from "./run-action.ts";
+import { checkFactsTarget } from "./facts-output.ts";
 import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
+import { credentialNames, noteDroppedEnv } from "./env-dropped-note.ts";
 import { spillsNatively } from "../lib/spawn/backend-choice.ts";
 
 /** The command function of `corral collect` (loaded lazily by cli/collect.ts). */
@@ -22,6 +25,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
   const headBytes = flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes);
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
+  const factsTarget = checkFactsTarget(flags.facts, false);
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
   // Under the guardian the spill file is the child's own stdout (no copy through JavaScript).
@@ -40,12 +44,14 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   await closeCollectStores(stores, this.process.stderr);
   if (result === null) return;
   if (flags.json) {
-    await writeAll(this.process.stdout, [new TextEncoder().encode(jsonReport(argv, result.facts, stores))]);
+    await writeAll(this.process.stdout, [new TextEncoder().encode(jsonReport(argv, result.facts, stores, credentialNames(checked.dropped)))]);
   } else {
     await writeAll(this.process.stdout, plainReport(stores.stdout));
     if (stores.stderr !== null) await writeAll(this.process.stderr, plainReport(stores.stderr));
   }
-  await reportFacts(this, flags, result.facts);
+  await reportFacts(this, flags, result.facts, factsTarget);
+  dieIfKilledBy(this, result.forwarded, result.facts);
+  if (!flags.json) noteDroppedEnv(this, result.facts, checked.dropped, flags.explain);
 }
 
 function sizeFlag(flag: string, text: string): number {

@@ -13,14 +13,20 @@ export interface StreamReport {
   readonly elided: number;
   readonly truncated: boolean;
   readonly spill: string | null;
+  /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
+  readonly spillError: string | null;
 }
 
-/** The `--json` object: argv, exit facts, and `stdout`+`stderr` or `output`. */
-export function jsonReport(argv: readonly string[], facts: ExitFacts, stores: CollectStores): string {
+/**
+ * The `--json` object: argv, exit facts, `stdout`+`stderr` or `output`, and
+ * `envDropped` (names of variables scrubbed from the command's environment)
+ * when the caller knows them.
+ */
+export function jsonReport(argv: readonly string[], facts: ExitFacts, stores: CollectStores, envDropped?: readonly string[]): string {
   const streams = stores.stderr === null
     ? { output: streamReport(stores.stdout) }
     : { stdout: streamReport(stores.stdout), stderr: streamReport(stores.stderr) };
-  return JSON.stringify({ argv, exit: facts, ...streams }) + "\n";
+  return JSON.stringify({ argv, exit: facts, ...streams, ...(envDropped === undefined ? {} : { envDropped }) }) + "\n";
 }
 
 function streamReport(store: BoundedStore): StreamReport {
@@ -33,6 +39,7 @@ function streamReport(store: BoundedStore): StreamReport {
     elided: snapshot.elided,
     truncated: snapshot.truncated,
     spill: store.spillPath,
+    spillError: store.spillError?.message ?? null,
   };
 }
 
@@ -46,7 +53,9 @@ const NEWLINE = 0x0a;
 export function plainReport(store: BoundedStore): Uint8Array[] {
   const { head, tail, elided } = store.snapshot();
   if (elided === 0) return [head, tail];
-  const where = store.spillPath === null ? "not kept" : `full output in ${store.spillPath}`;
+  const where = store.spillPath === null
+    ? "not kept"
+    : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elided} bytes elided; ${where}]\n`);
   return [head, marker, tail];

@@ -126,13 +126,13 @@ test("JSON shape and exit status mirroring", async () => {
   const result = await corral(["collect", "--json", "--", "sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.equal(result.code, 5);
   const report = JSON.parse(result.stdout.toString()) as Report;
-  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr"]);
+  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr", "envDropped"]);
   assert.deepEqual(report.argv, ["sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.deepEqual(Object.keys(report.exit), ["code", "signal", "timedOut", "forced", "durationMs", "outputComplete"]);
   assert.equal(report.exit.code, 5);
   assert.equal(report.exit.outputComplete, true);
-  assert.deepEqual(report.stdout, { bytes: 4, head: "out\n", tail: "", elided: 0, truncated: false, spill: null });
-  assert.deepEqual(report.stderr, { bytes: 4, head: "err\n", tail: "", elided: 0, truncated: false, spill: null });
+  assert.deepEqual(report.stdout, { bytes: 4, head: "out\n", tail: "", elided: 0, truncated: false, spill: null, spillError: null });
+  assert.deepEqual(report.stderr, { bytes: 4, head: "err\n", tail: "", elided: 0, truncated: false, spill: null, spillError: null });
   const timed = await corral(["collect", "--json", "--timeout", "500ms", "--", "sleep", "600"]);
   assert.equal(timed.code, 124);
   assert.equal((JSON.parse(timed.stdout.toString()) as Report).exit.timedOut, true);
