@@ -26,7 +26,10 @@ export interface SelfCommand {
 /**
  * The argv that runs `corral <args>` with the same runtime and entry script
  * as this process. Node keeps its exec flags (e.g. `--import tsx` when run
- * from sources); Deno gets `--allow-all --quiet`.
+ * from sources); Deno gets `--allow-all --quiet --node-modules-dir=manual`:
+ * an installed copy has no deno.json, and without the flag Deno does not
+ * load node-pty from the package's node_modules (no PTY backend for an agent
+ * without the guardian); a source checkout's deno.json says the same.
  */
 export function selfCommand(args: readonly string[]): SelfCommand {
   const script = process.argv[1];
@@ -35,7 +38,7 @@ export function selfCommand(args: readonly string[]): SelfCommand {
   const cwd = path.dirname(entry);
   switch (currentRuntime()) {
     case "deno":
-      return { file: process.execPath, args: ["run", "--allow-all", "--quiet", entry, ...args], cwd };
+      return { file: process.execPath, args: ["run", "--allow-all", "--quiet", "--node-modules-dir=manual", entry, ...args], cwd };
     case "bun":
       return { file: process.execPath, args: [entry, ...args], cwd };
     case "node":
