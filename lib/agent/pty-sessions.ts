@@ -78,8 +78,10 @@ class PtyAgentSession implements AgentSession {
       throw asAgentError(error);
     }
   }
-  sendKeys(keys: readonly string[]): Promise<number> {
-    return mapped(() => this.pty.sendKeys(keys));
+  async sendKeys(keys: readonly string[], typed?: string): Promise<number> {
+    const at = await mapped(() => this.pty.sendKeys(keys, typed));
+    if (typed !== undefined && typed.length > 0) await this.pty.inputDrained(); // as write(): the sender waits for the program
+    return at;
   }
   async screen(options: ScreenOptions): Promise<SessionScreen> {
     const { rows, ...rest } = await mapped(() => this.pty.screen(options));

@@ -78,8 +78,8 @@ export interface AgentSession {
   write(data: string | Uint8Array): Promise<number>;
   /** Throws AgentError unknown_key naming the first unknown key; sends nothing. */
   checkKeys(keys: readonly string[]): void;
-  /** Sends named keys (DESIGN.md 4.5), following application-cursor mode. */
-  sendKeys(keys: readonly string[]): Promise<number>;
+  /** Sends named keys (DESIGN.md 4.5), following application-cursor mode, after `typed` text in the same write. */
+  sendKeys(keys: readonly string[], typed?: string): Promise<number>;
   screen(options: ScreenOptions): Promise<SessionScreen>;
   /** Resolves with the condition that fired, or "timeout". */
   wait(options: WaitOptions): Promise<WaitOutcome>;

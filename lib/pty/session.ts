@@ -131,12 +131,17 @@ export class PtySession {
     await this.#handle.inputDrained?.();
   }
 
-  /** Sends named keys (every name is checked before anything is sent); resolves with the output position when they went in. */
-  async sendKeys(names: readonly string[]): Promise<number> {
+  /**
+   * Sends named keys (every name is checked before anything is sent), after
+   * `typed` text when given, in one write: the program gets text and keys
+   * in one read, and its echo comes back in fewer chunks. Resolves with the
+   * output position when they went in.
+   */
+  async sendKeys(names: readonly string[], typed = ""): Promise<number> {
     this.#assertRunning();
     // The cursor-key mode must reflect every byte received so far.
     await this.#screen.settled();
-    const bytes = encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
+    const bytes = typed + encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
     this.#assertRunning();
     const at = this.position;
     this.#handle.write(bytes);

@@ -61,9 +61,9 @@ export class FakeSession implements AgentSession {
   checkKeys(keys: readonly string[]): void {
     for (const key of keys) if (!(key.toLowerCase() in KNOWN_KEYS)) throw new AgentError("unknown_key", `unknown key "${key}"`);
   }
-  sendKeys(keys: readonly string[]): Promise<number> {
+  sendKeys(keys: readonly string[], typed = ""): Promise<number> {
     this.checkKeys(keys);
-    return this.write(keys.map((k) => KNOWN_KEYS[k.toLowerCase()]).join(""));
+    return this.write(typed + keys.map((k) => KNOWN_KEYS[k.toLowerCase()]).join(""));
   }
   screen(options: { since?: string; peek?: boolean }): Promise<SessionScreen> {
     const lines = this.lines.slice(-this.#rows);

@@ -18,18 +18,23 @@ export async function handleSend(ctx: AgentContext, request: SendRequest, signal
   let sent = 0;
   // Every key name is checked before the text goes out: a typo sends nothing.
   if (request.keys !== undefined) session.checkKeys(request.keys);
-  const parts: Array<() => Promise<number>> = [];
-  if (request.text !== undefined && request.text.length > 0) parts.push(() => session.write(request.text as string));
-  if (request.keys !== undefined && request.keys.length > 0) parts.push(() => session.sendKeys(request.keys as string[]));
+  // Each write with how many of the request's parts (text, keys, bytes) it carries.
+  const writes: Array<{ parts: number; write: () => Promise<number> }> = [];
+  const text = request.text !== undefined && request.text.length > 0 ? request.text : undefined;
+  const keys = request.keys !== undefined && request.keys.length > 0 ? request.keys : undefined;
+  // Text then keys go in one write (one frame to the guardian, one read for the program).
+  if (text !== undefined && keys !== undefined) writes.push({ parts: 2, write: () => session.sendKeys(keys, text) });
+  else if (text !== undefined) writes.push({ parts: 1, write: () => session.write(text) });
+  else if (keys !== undefined) writes.push({ parts: 1, write: () => session.sendKeys(keys) });
   if (request.bytes !== undefined && request.bytes.length > 0) {
     const bytes = new Uint8Array(Buffer.from(request.bytes, "base64"));
-    parts.push(() => session.write(bytes));
+    writes.push({ parts: 1, write: () => session.write(bytes) });
   }
   let at: number | undefined;
-  for (const part of parts) {
-    const wentIn = await part();
+  for (const { parts, write } of writes) {
+    const wentIn = await write();
     at ??= wentIn;
-    sent++;
+    sent += parts;
   }
   at ??= session.position();
   if (request.wait === undefined) return { sent, at };
