@@ -3,6 +3,7 @@
 // background jobs and PTY tees all keep their output here.
 import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
+import { rangeLineFeeds } from "./file-lines.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -144,7 +145,12 @@ export class BoundedStore {
    */
   adoptTail(tail: Uint8Array, total: number): void {
     if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
-    this.#window.adoptTail(tail, total);
+    const gapFrom = this.#window.totalBytes;
+    const gapTo = total - tail.length;
+    const gap = this.#externalSpill !== null && gapTo > gapFrom
+      ? rangeLineFeeds(this.#externalSpill, gapFrom, gapTo)
+      : { lineFeeds: 0, lastByte: -1 };
+    this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
     if (this.#followers.length > 0) this.#wakeFollowers();
   }
 

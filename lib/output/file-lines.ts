@@ -1,0 +1,47 @@
+// Line feeds in a byte range of a file: the lines of a stream's middle that
+// another writer spilled (the guardian's --spill-direct fast path), which
+// this process never saw go by.
+import { closeSync, openSync, readSync } from "node:fs";
+import { countLineFeeds } from "./retained-window.ts";
+
+/** What a range of a file holds, for line accounting. */
+export interface RangeLines {
+  readonly lineFeeds: number;
+  /** The range's last byte, -1 when it is empty or could not be read. */
+  readonly lastByte: number;
+}
+
+const READ_BYTES = 1024 * 1024;
+
+/**
+ * Counts line feeds in [from, to) of `path`. Synchronous on purpose: it runs
+ * once, after the child exited, when nothing else is waiting on this process;
+ * a short or unreadable file counts what could be read.
+ */
+export function rangeLineFeeds(path: string, from: number, to: number): RangeLines {
+  if (to <= from) return { lineFeeds: 0, lastByte: -1 };
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return { lineFeeds: 0, lastByte: -1 };
+  }
+  const buffer = new Uint8Array(Math.min(READ_BYTES, to - from));
+  let lineFeeds = 0;
+  let lastByte = -1;
+  try {
+    for (let at = from; at < to;) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, to - at), at);
+      if (n <= 0) break;
+      const got = buffer.subarray(0, n);
+      lineFeeds += countLineFeeds(got);
+      lastByte = got[n - 1] as number;
+      at += n;
+    }
+  } catch {
+    // what was counted stands
+  } finally {
+    closeSync(fd);
+  }
+  return { lineFeeds, lastByte };
+}
