@@ -73,6 +73,16 @@ export class BoundedStore {
     return this.#window.totalBytes;
   }
 
+  /** Lines so far (line feeds, plus an unterminated last line); see RetainedSnapshot.lines. */
+  get lines(): number {
+    return this.#window.lines;
+  }
+
+  /** The last bytes held in memory, at most `n`: what a progress line quotes. */
+  lastBytes(n: number): Uint8Array {
+    return this.#window.lastBytes(n);
+  }
+
   /** The limits it was opened with (a native writer needs the same ones). */
   get headBytes(): number {
     return this.#window.headBytes;

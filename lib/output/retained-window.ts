@@ -90,6 +90,21 @@ export class RetainedWindow {
     return this.#head.length + this.#ring.length;
   }
 
+  /** Lines so far, counted as RetainedSnapshot.lines (cheap: no copy). */
+  get lines(): number {
+    return this.#lineFeeds + (this.#lastByte !== -1 && this.#lastByte !== LF ? 1 : 0);
+  }
+
+  /** A copy of the stream's last bytes held in memory, at most `n` (for a progress line). */
+  lastBytes(n: number): Uint8Array {
+    if (this.#tailLen > 0) {
+      const k = Math.min(n, this.#tailLen);
+      return this.#tailCopy(this.#tailLen - k, k);
+    }
+    if (this.#total !== this.#headLen) return new Uint8Array(0);
+    return this.#head.slice(Math.max(0, this.#headLen - n), this.#headLen);
+  }
+
   /** First offset of the tail window; below it (and past the head) is lost. */
   get tailStart(): number {
     return this.#total - this.#tailLen;
