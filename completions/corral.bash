@@ -9,6 +9,7 @@ _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' ;;
+    "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'status' ;;
   esac
 }
@@ -17,7 +18,7 @@ _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
     "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
-    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--head-bytes' '--job' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
+    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
     "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
     "pty send") printf '%s\n' '--key' '--socket' '--stdin' '--help' '-h' ;;
@@ -27,7 +28,9 @@ _corral_flags() {
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;
-    "jobs") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "jobs") printf '%s\n' '--help' '-h' ;;
+    "jobs list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "jobs wait") printf '%s\n' '--any' '--json' '--socket' '--timeout' '--help' '-h' ;;
     "fg") printf '%s\n' '--socket' '--help' '-h' ;;
     "bg") printf '%s\n' '--socket' '--help' '-h' ;;
     "reap") printf '%s\n' '--all' '--grace' '--json' '--socket' '--help' '-h' ;;
@@ -60,12 +63,16 @@ _corral_value_kind() {
     "collect --facts") echo 'file' ;;
     "collect --from") echo 'any:offset' ;;
     "collect --grace") echo 'any:dur' ;;
+    "collect --group") echo 'any:title' ;;
     "collect --head-bytes") echo 'any:size' ;;
+    "collect --head-lines") echo 'any:n' ;;
+    "collect --heartbeat") echo 'any:dur' ;;
     "collect --job") echo 'jobs' ;;
     "collect --keep-env") echo 'any:name' ;;
     "collect --max-bytes") echo 'any:size' ;;
     "collect --socket") echo 'file' ;;
     "collect --spill") echo 'file' ;;
+    "collect --tail-lines") echo 'any:n' ;;
     "collect --timeout") echo 'any:dur' ;;
     "pty open --cols") echo 'any:n' ;;
     "pty open --cwd") echo 'dir' ;;
@@ -90,7 +97,9 @@ _corral_value_kind() {
     "pty close --socket") echo 'file' ;;
     "pty list --socket") echo 'file' ;;
     "pty attach --socket") echo 'file' ;;
-    "jobs --socket") echo 'file' ;;
+    "jobs list --socket") echo 'file' ;;
+    "jobs wait --socket") echo 'file' ;;
+    "jobs wait --timeout") echo 'any:dur' ;;
     "fg --socket") echo 'file' ;;
     "bg --socket") echo 'file' ;;
     "reap --grace") echo 'any:dur' ;;
@@ -118,6 +127,7 @@ _corral_positional_kind() {
     "pty resize 0") echo 'sessions' ;;
     "pty close 0") echo 'sessions' ;;
     "pty attach 0") echo 'sessions' ;;
+    "jobs wait "*) echo 'jobs' ;;
     "fg 0") echo 'jobs' ;;
     "bg 0") echo 'jobs' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;

@@ -88,7 +88,7 @@ test("bad line counts and heartbeats are usage errors (exit 2) naming the flag",
   for (const [flag, value] of [["--head-lines", "-1"], ["--tail-lines", "ten"], ["--heartbeat", "soon"]] as const) {
     const result = await corral(["collect", flag, value, "--", "true"], { env: noCi });
     assert.equal(result.code, 2, `${flag} ${value}`);
-    assert.match(result.stderr, new RegExp(`^corral: ${flag}`));
+    assert.match(result.stderr, new RegExp(`corral: ${flag}`));
   }
 });
 
