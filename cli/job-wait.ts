@@ -37,11 +37,16 @@ async function waitForJobs(ctx: CorralContext, client: AgentClient, ids: readonl
   const { stdout, stderr } = ctx.process;
   // Names, %+ and %- are resolved once, now: %+ may name another job later.
   const waiting = new Set<number>();
+  const watched: JobInfo[] = [];
   if (ids.length === 0) {
-    for (const job of (await client.call({ op: "jobs" })).jobs) if (job.state !== "done") waiting.add(job.id);
+    for (const job of (await client.call({ op: "jobs" })).jobs) if (job.state !== "done") watched.push(job);
   } else {
-    for (const id of ids) waiting.add((await client.call({ op: "job-read", job: id, from: 0, maxBytes: 1 })).job.id);
+    for (const id of ids) watched.push((await client.call({ op: "job-read", job: id, from: 0, maxBytes: 1 })).job);
   }
+  for (const job of watched) waiting.add(job.id);
+  // Said at once, so a CI log (or a script) knows what is being waited for.
+  const names = [...new Map(watched.map((j) => [j.id, j.name === null ? `%${j.id}` : `%${j.id} (${j.name})`])).values()];
+  stderr.write(names.length === 0 ? "corral: jobs wait: no jobs running\n" : `corral: waiting for ${names.join(", ")}\n`);
   const deadline = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
   let firstFailure: number | undefined;
   const ended = (job: JobInfo | undefined, id: number): boolean => {
