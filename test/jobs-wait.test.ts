@@ -89,3 +89,26 @@ test("jobs wait: all succeeded is 0; --any returns with the first; --json lines;
   const malformed = startWait(agent, ["a/b"]);
   assert.equal(await malformed.exited, 2);
 });
+
+test("collect --job ID --tail-lines N reads the last N lines, from the spill or from what is kept", async (t) => {
+  const agent = agentFor(t, "tail-lines");
+  const spill = path.join(agent.dir, "all.log");
+  await agent.ok(["run", "--bg", "--name", "spilled", "--head-bytes", "100", "--max-bytes", "1000", "--spill", spill, "--", "seq", "1", "100000"]);
+  await agent.ok(["run", "--bg", "--name", "kept", "--head-bytes", "100", "--max-bytes", "1000", "--", "seq", "1", "100000"]);
+  await agent.ok(["run", "--bg", "--name", "short", "--", "printf", "a\\nb\\nc"]);
+  await agent.run(["jobs", "wait", "spilled", "kept", "short"]);
+  const lines = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `${from + i}\n`).join("");
+  for (const n of [0, 1, 3, 20_000]) {
+    const out = await agent.run(["collect", "--job", "spilled", "--tail-lines", String(n)]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout.toString(), n === 0 ? "" : lines(100_001 - n, 100_000), `${n} lines`);
+  }
+  const kept = await agent.run(["collect", "--job", "kept", "--tail-lines", "500"]);
+  assert.match(kept.stderr, /fewer than 500 lines are still kept \(no spill file\); starting at the first whole line/);
+  const shown = kept.stdout.toString();
+  assert.equal(shown, lines(Number(shown.split("\n")[0]), 100_000), "whole lines only");
+  for (const [n, want] of [[2, "b\nc"], [3, "a\nb\nc"], [4, "a\nb\nc"]] as const) {
+    assert.equal((await agent.run(["collect", "--job", "short", "--tail-lines", String(n)])).stdout.toString(), want, `${n} lines`);
+  }
+  assert.equal((await agent.run(["collect", "--job", "short", "--tail-lines", "1", "--from", "0"])).code, 2);
+});

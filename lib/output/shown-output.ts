@@ -127,7 +127,7 @@ function endOfFirstLines(bytes: Uint8Array, n: number): number {
 }
 
 /** Offset where the last n lines begin (a last line without LF counts), 0 when there are no more. */
-function startOfLastLines(bytes: Uint8Array, n: number): number {
+export function startOfLastLines(bytes: Uint8Array, n: number): number {
   if (n === 0) return bytes.length;
   let end = bytes.length;
   if (end > 0 && bytes[end - 1] === LF) end--;
