@@ -179,6 +179,7 @@ test("--group: GitHub Actions and GitLab folding markers, a plain title elsewher
   const gitlab = await corral(step, { env: { ...noCi, GITLAB_CI: "true" } });
   assert.match(
     gitlab.stdout.toString(),
+    // deno-lint-ignore no-control-regex
     /^\x1b\[0Ksection_start:\d+:(corral_unit_tests_\d+)\[collapsed=true\]\r\x1b\[0Kunit tests\ninside\n\x1b\[0Ksection_end:\d+:\1\r\x1b\[0K\n$/,
   );
   const plain = await corral(step, { env: noCi });
