@@ -135,3 +135,16 @@ test("a binary stream without line ends: byte limits decide, one line", () => {
   assert.equal(out.lines, 1);
   assert.equal(out.elidedLines, 0);
 });
+
+test("line feeds counted four bytes at a time agree with a byte loop at every offset and length", async () => {
+  const { countLineFeeds } = await import("../lib/output/retained-window.ts");
+  const data = new Uint8Array(300);
+  for (let i = 0; i < data.length; i++) data[i] = [0x0a, 0x0b, 0x8a, 0x0a, 0x30, 0xff][(i * 7) % 6] as number;
+  for (let from = 0; from < 8; from++) {
+    for (let length = 0; length < 200; length += 3) {
+      const part = data.subarray(from, from + length);
+      assert.equal(countLineFeeds(part), part.filter((b) => b === 0x0a).length, `${from}+${length}`);
+    }
+  }
+  assert.equal(countLineFeeds(new Uint8Array(1000).fill(0x0a)), 1000);
+});

@@ -1,9 +1,9 @@
 // One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
-import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
+import { countLineFeeds, type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
-import { rangeLineFeeds } from "./file-lines.ts";
+import { byteAt, fileLineFeeds, rangeLineFeeds, type RangeLines } from "./file-lines.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -158,7 +158,7 @@ export class BoundedStore {
     const gapFrom = this.#window.totalBytes;
     const gapTo = total - tail.length;
     const gap = this.#externalSpill !== null && gapTo > gapFrom
-      ? rangeLineFeeds(this.#externalSpill, gapFrom, gapTo)
+      ? gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail)
       : { lineFeeds: 0, lastByte: -1 };
     this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
     if (this.#followers.length > 0) this.#wakeFollowers();
@@ -237,4 +237,15 @@ export class BoundedStore {
     }
     this.#followers = keep;
   }
+}
+
+/**
+ * Lines of the part of another writer's spill this process never saw:
+ * the whole file's count (wc) minus what the window and the tail hold, or
+ * the range counted here when that is not possible.
+ */
+function gapLines(path: string, from: number, to: number, total: number, feedsBefore: number, tail: Uint8Array): RangeLines {
+  const whole = fileLineFeeds(path, total);
+  if (whole === null) return rangeLineFeeds(path, from, to);
+  return { lineFeeds: Math.max(0, whole - feedsBefore - countLineFeeds(tail)), lastByte: byteAt(path, to - 1) };
 }

@@ -1,7 +1,8 @@
 // Line feeds in a byte range of a file: the lines of a stream's middle that
 // another writer spilled (the guardian's --spill-direct fast path), which
 // this process never saw go by.
-import { closeSync, openSync, readSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { countLineFeeds } from "./retained-window.ts";
 
 /** What a range of a file holds, for line accounting. */
@@ -44,4 +45,39 @@ export function rangeLineFeeds(path: string, from: number, to: number): RangeLin
     closeSync(fd);
   }
   return { lineFeeds, lastByte };
+}
+
+/**
+ * Line feeds in the whole file `path` when it is exactly `size` bytes long,
+ * counted by `wc -l` (coreutils scans with vector instructions: a 1 GiB
+ * spill in a small fraction of the CPU a JavaScript loop needs); null when
+ * the size differs or wc is not there, so the caller counts its own way.
+ */
+export function fileLineFeeds(path: string, size: number): number | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    if (fstatSync(fd).size !== size) return null;
+    const result = spawnSync("wc", ["-l"], { stdio: [fd, "pipe", "ignore"], encoding: "utf8" });
+    const count = /^\s*(\d+)\s*$/.exec(result.stdout ?? "");
+    return result.status === 0 && count ? Number(count[1]) : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The byte at `offset` of `path`, -1 when it cannot be read. */
+export function byteAt(path: string, offset: number): number {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const one = new Uint8Array(1);
+    return readSync(fd, one, 0, 1, offset) === 1 ? one[0] as number : -1;
+  } catch {
+    return -1;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
