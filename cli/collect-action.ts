@@ -12,8 +12,11 @@ import { groupMarkers } from "./ci-group.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import { reportFacts } from "./run-action.ts";
+import { checkFactsTarget } from "./facts-output.ts";
 import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
+import { credentialNames, noteDroppedEnv } from "./env-dropped-note.ts";
 import { spillsNatively } from "../lib/spawn/backend-choice.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -34,6 +37,8 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const heartbeatMs = heartbeatPeriod(flags.heartbeat, config, env);
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
   if (flags.group === "") throw new UsageError("--group needs a title, e.g. --group tests");
+  // With --live, stdout carries the command's output: --facts - would mix into it.
+  const factsTarget = checkFactsTarget(flags.facts, flags.live);
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
   // Under the guardian the spill file is the child's own stdout (no copy
@@ -68,19 +73,23 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
     heartbeat.stop();
   }
   await closeCollectStores(stores, stderr);
+  const envDropped = credentialNames(checked.dropped);
   if (result !== null) {
     if (flags.live) {
-      const report = flags.json ? [encode(jsonReport(argv, result.facts, stores, lines))] : liveSummary(stores);
+      const report = flags.json ? [encode(jsonReport(argv, result.facts, stores, lines, envDropped))] : liveSummary(stores);
       await writeAll(stderr, report);
     } else if (flags.json) {
-      await writeAll(stdout, [encode(jsonReport(argv, result.facts, stores, lines))]);
+      await writeAll(stdout, [encode(jsonReport(argv, result.facts, stores, lines, envDropped))]);
     } else {
       await writeAll(stdout, plainReport(stores.stdout, lines));
       if (stores.stderr !== null) await writeAll(stderr, plainReport(stores.stderr, lines));
     }
   }
   if (group !== null && group.end !== "") await writeAll(markerStream, [encode(group.end)]);
-  if (result !== null) await reportFacts(this, flags, result.facts);
+  if (result === null) return;
+  await reportFacts(this, flags, result.facts, factsTarget);
+  dieIfKilledBy(this, result.forwarded, result.facts);
+  if (!flags.json) noteDroppedEnv(this, result.facts, checked.dropped, flags.explain);
 }
 
 function storeList(stores: CollectStores): BoundedStore[] {

@@ -27,14 +27,26 @@ export interface StreamReport {
   readonly cutBy: { readonly head: CutBy; readonly tail: CutBy };
   readonly truncated: boolean;
   readonly spill: string | null;
+  /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
+  readonly spillError: string | null;
 }
 
-/** The `--json` object: argv, exit facts, and `stdout`+`stderr` or `output`. */
-export function jsonReport(argv: readonly string[], facts: ExitFacts, stores: CollectStores, lines: LineLimits = {}): string {
+/**
+ * The `--json` object: argv, exit facts, `stdout`+`stderr` or `output`, and
+ * `envDropped` (names of variables scrubbed from the command's environment)
+ * when the caller knows them.
+ */
+export function jsonReport(
+  argv: readonly string[],
+  facts: ExitFacts,
+  stores: CollectStores,
+  lines: LineLimits = {},
+  envDropped?: readonly string[],
+): string {
   const streams = stores.stderr === null
     ? { output: streamReport(stores.stdout, lines) }
     : { stdout: streamReport(stores.stdout, lines), stderr: streamReport(stores.stderr, lines) };
-  return JSON.stringify({ argv, exit: facts, ...streams }) + "\n";
+  return JSON.stringify({ argv, exit: facts, ...streams, ...(envDropped === undefined ? {} : { envDropped }) }) + "\n";
 }
 
 /** What is shown of a store under these line limits (and the 4 KiB line snap). */
@@ -60,6 +72,7 @@ function streamReport(store: BoundedStore, lines: LineLimits): StreamReport {
     cutBy: { head: shown.headCutBy, tail: shown.tailCutBy },
     truncated: shown.elided > 0,
     spill: store.spillPath,
+    spillError: store.spillError?.message ?? null,
   };
 }
 
@@ -88,7 +101,9 @@ export function plainReport(store: BoundedStore, lines: LineLimits = {}): Uint8A
   const shown = shownOf(store, lines);
   const { head, tail } = shown;
   if (shown.elided === 0) return [head, tail];
-  const where = store.spillPath === null ? "not kept" : `full output in ${store.spillPath}`;
+  const where = store.spillPath === null
+    ? "not kept"
+    : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elisionSummary(shown)}; ${where}]\n`);
   return [head, marker, tail];

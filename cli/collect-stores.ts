@@ -1,7 +1,7 @@
 // The bounded stores `collect` captures into: one per stream, or one for
 // both with --merge. Spill files are FILE.stdout/FILE.stderr for separate
 // streams and FILE itself for a merged one.
-import { closeSync, openSync } from "node:fs";
+import { closeSync, constants, openSync } from "node:fs";
 import { BoundedStore, SpillError } from "../lib/output/bounded-store.ts";
 import { UsageError } from "./exit-status.ts";
 
@@ -29,7 +29,8 @@ export async function openCollectStores(limits: StoreLimits): Promise<CollectSto
     }
     // Created here so a bad path is still a usage error before the child runs.
     try {
-      closeSync(openSync(spillPath, "w"));
+      // Created here so a bad path is exit 2 before the command starts; a symlink is refused.
+      closeSync(openSync(spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666));
     } catch (error) {
       throw new SpillError(spillPath, "open", error);
     }

@@ -1,6 +1,8 @@
 // `collect --job ID`: a job's output by byte offset, never consumed; with
 // --follow until the job ends, then its status. `collect --tty -- CMD`: a
 // command that needs a terminal, captured bounded like any collect.
+import { checkFactsTarget } from "./facts-output.ts";
+import { dieIfKilledBy, FORWARDED_SIGNALS } from "./signal-death.ts";
 import { Buffer } from "node:buffer";
 import process from "node:process";
 import type { CorralContext } from "./context.ts";
@@ -100,10 +102,12 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const lines = lineLimitFlags(flags);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
   const { request } = await prepareJob(ctx, flags, argv, true);
+  const factsTarget = checkFactsTarget(flags.facts, false);
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: true });
   const store = stores.stdout;
   let client: AgentClient | undefined;
   let job: JobInfo | undefined;
+  let forwarded: NodeJS.Signals | null = null;
   try {
     client = await reachAgent(ctx, flags);
     // The agent keeps a bounded copy too; this one is what we print. Limits of ours apply.
@@ -122,14 +126,17 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     });
     const { spill: _ours, ...rest } = request;
     // Cancelled (SIGINT, SIGTERM, SIGHUP): the command's tree goes, and we still report how it ended.
-    const cancel = (signal: NodeJS.Signals) => sendJobControl(c, { op: "job-signal", signal });
-    const signals: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
-    for (const signal of signals) process.on(signal, cancel);
+    const cancel = (signal: NodeJS.Signals) => {
+      forwarded ??= signal;
+      sendJobControl(c, { op: "job-signal", signal });
+    };
+    const handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => cancel(signal)] as const);
+    for (const [signal, handler] of handlers) process.on(signal, handler);
     try {
       await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...terminalSize() });
       job = (await ended) ?? undefined;
     } finally {
-      for (const signal of signals) process.off(signal, cancel);
+      for (const [signal, handler] of handlers) process.off(signal, handler);
     }
   } catch (error) {
     reportFailure(ctx, error);
@@ -150,6 +157,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
     const { reportFacts } = await import("./run-action.ts");
-    await reportFacts(ctx, flags, exit);
+    await reportFacts(ctx, flags, exit, factsTarget);
   }
+  dieIfKilledBy(ctx, forwarded, exit);
 }

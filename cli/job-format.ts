@@ -13,7 +13,8 @@ export function describeEnd(exit: ExitFacts | null): string {
   if (exit === null) return "end unknown";
   if (exit.timedOut) return "timed out";
   if (exit.signal !== null) return `killed by ${exit.signal}`;
-  return exit.code === null ? "end unknown" : `exit ${exit.code}`;
+  if (exit.code !== null) return `exit ${exit.code}`;
+  return exit.supervisorLost ? `end unknown: supervisor lost (guardian ${exit.supervisorLost.cause})` : "end unknown";
 }
 
 /** `running`, `stopped`, or `done (exit 0)`. */

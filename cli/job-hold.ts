@@ -8,6 +8,7 @@ import { AgentUnavailableError } from "../lib/agent/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../lib/agent/protocol.ts";
 import { TerminalHold } from "./job-terminal.ts";
 import { describeEnd, stoppedLine } from "./job-format.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
 
 /**
  * Runs the attaching request with this terminal; returns the exit status
@@ -35,7 +36,10 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
       ctx.process.stderr.write(`\n${stoppedLine(end.job)}\n`);
       return ExitStatus.parked;
     }
-    if (end.kind === "done") return end.job.status ?? ExitStatus.corralFailure;
+    if (end.kind === "done") {
+      if (end.job.exit !== null) dieIfKilledBy(ctx, hold.forwarded, end.job.exit);
+      return end.job.status ?? ExitStatus.corralFailure;
+    }
     ctx.process.stderr.write(`corral: lost the job's terminal: ${end.why}; corral jobs shows its state\n`);
     return ExitStatus.corralFailure;
   } catch (error) {

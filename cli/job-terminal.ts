@@ -10,6 +10,7 @@ import { Buffer } from "node:buffer";
 import type { AgentClient } from "../lib/agent/client.ts";
 import { encodeFrame } from "../lib/native/frame.ts";
 import { Tag, type JobAttachEvent, type JobInfo } from "../lib/agent/protocol.ts";
+import { FORWARDED_SIGNALS } from "./signal-death.ts";
 
 /** How holding the terminal ended. */
 export type HoldEnd =
@@ -19,7 +20,7 @@ export type HoldEnd =
 
 /** Signals that would stop or kill a client whose terminal is in raw mode. */
 const CAUGHT: readonly NodeJS.Signals[] = ["SIGTTOU", "SIGTTIN"];
-const ENDING: readonly NodeJS.Signals[] = ["SIGTERM", "SIGHUP", "SIGINT"];
+const ENDING = FORWARDED_SIGNALS;
 /** How often the window size is compared, for terminals that send no SIGWINCH. */
 const SIZE_CHECK_MS = 500;
 
@@ -46,6 +47,7 @@ export class TerminalHold {
   /** Input typed before the job's terminal is attached; null once it flows. */
   #held: Uint8Array[] | null = [];
   #released = false;
+  #forwarded: NodeJS.Signals | null = null;
 
   /** Wires output and events at once: call before the request that attaches, so nothing is missed. */
   constructor(readonly client: AgentClient) {
@@ -70,8 +72,14 @@ export class TerminalHold {
     this.#on("SIGTSTP", () => {
       if (!this.#raw) this.#sendControl({ op: "job-signal", signal: "SIGTSTP" });
     });
-    // Ended from outside: the job is terminated (its whole tree), then we return its status.
-    for (const signal of ENDING) this.#on(signal, () => this.#sendControl({ op: "job-signal", signal }));
+    // Ended from outside: the job is terminated (its whole tree, that signal first), then we
+    // return its status, or die of the signal when it killed the job.
+    for (const signal of ENDING) {
+      this.#on(signal, () => {
+        this.#forwarded ??= signal;
+        this.#sendControl({ op: "job-signal", signal });
+      });
+    }
     const restore = () => this.#restoreMode();
     process.on("exit", restore);
     this.#undo.push(() => process.off("exit", restore));
@@ -99,6 +107,11 @@ export class TerminalHold {
       stdin.off("data", onInput);
       stdin.pause();
     });
+  }
+
+  /** The first signal corral received and forwarded to the job, or null. */
+  get forwarded(): NodeJS.Signals | null {
+    return this.#forwarded;
   }
 
   /** The job has a terminal of its own: what was typed so far goes to it, and all that follows. */

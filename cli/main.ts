@@ -5,6 +5,7 @@ import process from "node:process";
 import { app } from "./app.ts";
 import type { CorralProcess } from "./context.ts";
 import { ExitStatus } from "./exit-status.ts";
+import { dieOfSignal } from "./signal-death.ts";
 
 const corralProcess: CorralProcess = {
   stdout: process.stdout,
@@ -23,3 +24,5 @@ if (typeof code === "number" && code < 0) {
 } else {
   process.exitCode = typeof code === "number" ? code : ExitStatus.ok;
 }
+
+if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);

@@ -6,7 +6,10 @@ import type { RunFlags } from "./run-flags.ts";
 import type { RunJobFlags } from "./job-flags.ts";
 import { UsageError } from "./exit-status.ts";
 import { prepareRun } from "./run-options.ts";
+import { checkFactsTarget, type FactsTarget, writeFacts } from "./facts-output.ts";
 import { runSupervised } from "./run-supervised.ts";
+import { dieIfKilledBy } from "./signal-death.ts";
+import { noteDroppedEnv } from "./env-dropped-note.ts";
 
 /** The command function of `corral run` (loaded lazily by cli/run.ts). */
 export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
@@ -16,22 +19,23 @@ export async function runAction(this: CorralContext, flags: RunFlags & Partial<R
   if ((flags.name ?? flags.maxBytes ?? flags.headBytes ?? flags.spill ?? flags.socket) !== undefined) {
     throw new UsageError("--name, --max-bytes, --head-bytes, --spill and --socket go with --bg or --tty, e.g. corral run --bg --name job -- CMD");
   }
+  const factsTarget = checkFactsTarget(flags.facts, true);
   const prepared = await prepareRun(this, flags, argv, { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const outcome = await runSupervised(this, prepared, flags.explain);
   if (outcome === null) return;
-  await reportFacts(this, flags, outcome.facts);
+  await reportFacts(this, flags, outcome.facts, factsTarget);
+  dieIfKilledBy(this, outcome.forwarded, outcome.facts);
+  noteDroppedEnv(this, outcome.facts, prepared.dropped, flags.explain);
 }
 
-/** Writes `--facts FILE` and sets the exit status from the facts. */
-export async function reportFacts(context: CorralContext, flags: RunFlags, facts: ExitFacts): Promise<void> {
+/**
+ * Sets the exit status from the facts and writes `--facts` (last: `--facts -`
+ * comes after everything else on stdout). `target` is the value checked
+ * before the command started; where none was, stdout is corral's own.
+ */
+export async function reportFacts(context: CorralContext, flags: RunFlags, facts: ExitFacts, target?: FactsTarget): Promise<void> {
   context.process.exitCode = exitStatusOf(facts);
-  if (flags.facts === undefined) return;
-  const { writeFile } = await import("node:fs/promises");
-  try {
-    await writeFile(flags.facts, JSON.stringify(facts) + "\n");
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    context.process.stderr.write(`corral: --facts ${flags.facts}: cannot write (${code}); give a writable path\n`);
-    context.process.exitCode = 125;
-  }
+  const checked = target ?? checkFactsTarget(flags.facts, false);
+  if (checked === undefined || flags.facts === undefined) return;
+  await writeFacts(context, checked, flags.facts, facts);
 }

@@ -18,6 +18,8 @@ export interface PreparedRun {
   readonly spec: SpawnSpec;
   /** Lines for `--explain` (names only, never values). */
   readonly explain: readonly string[];
+  /** Names of variables scrubbed from the child's environment (never values). */
+  readonly dropped: readonly string[];
 }
 
 /** The stdio part of a spec, chosen by the command. */
@@ -68,7 +70,7 @@ export async function prepareRun(
     ...(timeoutMs === undefined || timeoutMs === 0 ? {} : { timeoutMs }),
     leaveRunning: flags.leaveRunning,
   };
-  return { config, spec, explain };
+  return { config, spec, explain, dropped: childEnv.dropped };
 }
 
 /** The effective config; a bad config file is a usage error (exit 2). */

@@ -1,27 +1,32 @@
-// SIGINT/SIGTERM/SIGHUP sent to corral go to the child's whole group, then
-// escalate to SIGKILL after the grace (terminate does both); corral itself
-// stays alive until the tree is gone, so it never exits leaving it behind.
+// SIGINT/SIGTERM/SIGHUP/SIGQUIT sent to corral go to the child's whole tree,
+// then escalate to SIGKILL after the grace (terminate does both); corral
+// itself stays alive until the tree is gone, so it never exits leaving it
+// behind, and then dies of the same signal if the child did (signal-death.ts).
 // The handlers go in before the child is spawned: a signal that arrives
 // while it starts is held and delivered as soon as there is a group.
 import process from "node:process";
 import type { SupervisedProcess } from "../lib/spawn/backend.ts";
-
-const FORWARDED: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+import { FORWARDED_SIGNALS } from "./signal-death.ts";
 
 /** Catches the forwarded signals for the lifetime of one child. */
 export class SignalForwarder {
   #child: SupervisedProcess | null = null;
-  #pending: NodeJS.Signals | null = null;
-  readonly #handlers = FORWARDED.map((signal) => [signal, () => this.#received(signal)] as const);
+  #forwarded: NodeJS.Signals | null = null;
+  readonly #handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => this.#received(signal)] as const);
 
   constructor() {
     for (const [signal, handler] of this.#handlers) process.on(signal, handler);
   }
 
+  /** The first signal received (the one the child's tree got first), or null. */
+  get forwarded(): NodeJS.Signals | null {
+    return this.#forwarded;
+  }
+
   /** The child now exists: deliver a signal that came while it started. */
   attach(child: SupervisedProcess): void {
     this.#child = child;
-    if (this.#pending !== null) void child.terminate({ signal: this.#pending });
+    if (this.#forwarded !== null) void child.terminate({ signal: this.#forwarded });
   }
 
   /** Restores the runtime's default handling. */
@@ -30,7 +35,8 @@ export class SignalForwarder {
   }
 
   #received(signal: NodeJS.Signals): void {
-    if (this.#child === null) this.#pending ??= signal;
-    else void this.#child.terminate({ signal });
+    // terminate() is idempotent: later signals neither restart nor shorten it.
+    this.#forwarded ??= signal;
+    void this.#child?.terminate({ signal: this.#forwarded });
   }
 }

@@ -10,12 +10,17 @@ import type { CorralContext } from "./context.ts";
 import type { PreparedRun } from "./run-options.ts";
 import { SignalForwarder } from "./run-signals.ts";
 
+/** How the child ended, plus the signal corral forwarded to it (null when none). */
+export interface RunOutcome extends SupervisionResult {
+  readonly forwarded: NodeJS.Signals | null;
+}
+
 /** Runs the prepared spec to the end; null when it could not start (status already set). */
 export async function runSupervised(
   context: CorralContext,
   prepared: PreparedRun,
   explain: boolean,
-): Promise<SupervisionResult | null> {
+): Promise<RunOutcome | null> {
   const { stderr } = context.process;
   const forwarder = new SignalForwarder();
   let child;
@@ -43,10 +48,16 @@ export async function runSupervised(
   }
   try {
     const result = await child.exited;
+    const lost = result.facts.supervisorLost;
+    if (lost !== undefined) {
+      const exit = result.facts.code === null && result.facts.signal === null ? "the child's exit is unknown" : "the child's exit was already known";
+      stderr.write(`corral: supervisor lost: the guardian (pid ${lost.pid}) ${lost.cause} while supervising pid ${child.pid}; ${exit}; ${lost.cleanup}\n`);
+    }
+    for (const fault of result.faults ?? []) stderr.write(`corral: guardian: ${fault}\n`);
     if (result.uncertain.length > 0) {
       stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
     }
-    return result;
+    return { ...result, forwarded: forwarder.forwarded };
   } finally {
     forwarder.remove();
   }

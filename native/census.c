@@ -125,13 +125,66 @@ static void add_member(struct census *cs, pid_t pid, unsigned long long start) {
   cs->n++;
 }
 
+/*
+ * Without a listing of /proc (hidepid, a sandbox, an injected EACCES), the
+ * tree can still be found by descent: every member is a descendant of ours
+ * (we are its subreaper), and /proc/PID/task/PID/children names each
+ * process's children. Returns 0 when that walk worked.
+ */
+static int scan_by_descent(struct census *cs) {
+  pid_t queue[CENSUS_MAX];
+  size_t head = 0, tail = 0;
+  queue[tail++] = getpid();
+  int ok = 1;
+  while (head < tail) {
+    pid_t p = queue[head++];
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)p, (int)p);
+    FILE *f = fopen(path, "re");
+    if (f == NULL) {
+      if (p == getpid()) return -1; /* not even our own children: nothing to go by */
+      continue;                     /* that process is gone */
+    }
+    long kid;
+    while (fscanf(f, "%ld", &kid) == 1) {
+      if (tail >= CENSUS_MAX) { cs->overflow = 1; ok = 0; break; }
+      queue[tail++] = (pid_t)kid;
+    }
+    fclose(f);
+  }
+  for (size_t i = 1; i < tail; i++) {
+    pid_t pp, pg, sid;
+    unsigned long long start;
+    char state;
+    if (proc_stat(queue[i], &pp, &pg, &sid, &start, &state) != 0 || state == 'Z' || state == 'X') continue;
+    int seen = 0;
+    for (size_t k = 0; k < cs->n && !seen; k++) seen = cs->m[k].pid == queue[i] && cs->m[k].start_time == start;
+    if (!seen) add_member(cs, queue[i], start);
+  }
+  return ok ? 0 : -1;
+}
+
 size_t census_scan(struct census *cs, pid_t pgid, pid_t sid) {
-  DIR *d = opendir("/proc");
-  if (d == NULL) {
+  pid_t pp0, pg0, sid0;
+  unsigned long long st0;
+  char state0;
+  /* Our own stat must read: if it does not, no stat does, and an empty census would be a lie. */
+  if (proc_stat(getpid(), &pp0, &pg0, &sid0, &st0, &state0) != 0) {
+    cs->proc_listed = 0;
+    cs->list_errno = errno ? errno : EIO;
     cs->proc_ok = 0;
     return 0;
   }
+  DIR *d = opendir("/proc");
+  if (d == NULL) {
+    cs->proc_listed = 0;
+    cs->list_errno = errno;
+    size_t before = cs->n;
+    cs->proc_ok = scan_by_descent(cs) == 0;
+    return cs->n - before;
+  }
   cs->proc_ok = 1;
+  cs->proc_listed = 1;
   size_t cap = 1024, n = 0;
   struct entry *e = malloc(cap * sizeof *e);
   if (e == NULL) abort();
@@ -202,6 +255,11 @@ void census_signal(struct census *cs, int sig) {
     int rc = 0;
     if (m->pidfd >= 0) {
       rc = pidfd_signal_compat(m->pidfd, sig);
+      /* pidfd_send_signal refused (EPERM from a seccomp filter, ENOSYS): kill(2), the start time checked first. */
+      if (rc != 0 && errno != ESRCH) {
+        cs->signal_errno = errno;
+        rc = member_gone(m) ? 0 : kill(m->pid, sig);
+      }
     } else if (!member_gone(m)) {
       /* No pidfd here: the start time was just checked; the window is the best POSIX offers. */
       rc = kill(m->pid, sig);

@@ -83,6 +83,12 @@ uint32_t get_u32(const unsigned char *p) {
 
 uint16_t get_u16(const unsigned char *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 
+void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+  while (nanosleep(&ts, &ts) != 0) {
+  }
+}
+
 long long now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);

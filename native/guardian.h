@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 1
+#define GUARDIAN_PROTOCOL_VERSION 2
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -27,9 +27,9 @@
 #define REQ_RESIZE 0x03      /* u32 id, u16 rows, u16 cols */
 #define REQ_SIGNAL 0x04      /* u32 id, u8 target, u8 signo */
 #define REQ_CLOSE_STDIN 0x05 /* u32 id */
-#define REQ_TERMINATE 0x06   /* u32 id, u32 grace ms */
+#define REQ_TERMINATE 0x06   /* u32 id, u32 grace ms [, u8 first signal: 0 = SIGTERM] */
 #define REQ_RELEASE 0x07     /* u32 id: exit, leaving the tree running */
-#define REQ_SHUTDOWN 0x08    /* u32 id, u32 grace ms: terminate, then exit */
+#define REQ_SHUTDOWN 0x08    /* u32 id, u32 grace ms [, u8 first signal]: terminate, then exit */
 
 /* guardian -> owner */
 #define EV_WELCOME 0x41      /* JSON */
@@ -45,6 +45,7 @@
 #define EV_ERROR 0x4b        /* JSON, then the connection is closed */
 #define EV_TAIL 0x4c         /* u8 stream, bytes: the last bytes of a spilled stream */
 #define EV_SPILLED 0x4d      /* JSON */
+#define EV_FAULT 0x4e        /* JSON: a syscall on a supervision path failed (what, syscall, errno, stream) */
 
 #define SIGNAL_TARGET_CHILD 0
 #define SIGNAL_TARGET_FOREGROUND 1
@@ -118,8 +119,11 @@ struct member {
 struct census {
   struct member *m;
   size_t n, cap;
-  int proc_ok;
+  int proc_ok;      /* the census is complete: /proc listed, or every descendant found through children files */
+  int proc_listed;  /* opendir("/proc") worked */
+  int list_errno;   /* why it did not */
   int overflow;
+  int signal_errno; /* errno of a failed pidfd_send_signal that kill(2) then replaced (0: none) */
 };
 /* Adds every member not yet known; returns how many were added. */
 size_t census_scan(struct census *cs, pid_t pgid, pid_t sid);
@@ -139,6 +143,7 @@ int probe_run(void);
 
 /* ---- monotonic clock ---- */
 long long now_ms(void);
+void sleep_ms(long ms); /* nanosleep, not poll: a pause that works when poll(2) does not */
 
 /* ---- the event loop ---- */
 int guardian_run(struct options *o);

@@ -29,9 +29,12 @@
 #include "state.h"
 
 static int sig_write_fd = -1;
+/* Set by the handler as well as written to the self-pipe: a pipe that cannot be read loses no SIGTERM. */
+static volatile sig_atomic_t term_flag = 0;
 
 static void on_signal(int sig) {
   int saved = errno;
+  if (sig == SIGTERM) term_flag = 1;
   unsigned char b = (unsigned char)sig;
   ssize_t w = write(sig_write_fd, &b, 1);
   (void)w;
@@ -87,7 +90,9 @@ static int setup_socket(struct guardian *g) {
 void send_exited(struct guardian *g) {
   char json[128];
   int st = g->status;
-  if (WIFSIGNALED(st)) {
+  if (st == -1) {
+    snprintf(json, sizeof json, "{\"code\":null,\"signal\":null,\"core\":false}"); /* wait_failed: the status is lost */
+  } else if (WIFSIGNALED(st)) {
     snprintf(json, sizeof json, "{\"code\":null,\"signal\":%d,\"core\":%s}", WTERMSIG(st),
 #ifdef WCOREDUMP
              WCOREDUMP(st) ? "true" : "false"
@@ -134,10 +139,40 @@ void child_start(struct guardian *g) {
   owner_json(g, EV_STARTED, json);
 }
 
+/*
+ * waitpid keeps failing while the child is unreaped (it never should): once
+ * /proc shows the child a zombie, or gone, it has exited, with a status that
+ * cannot be had. EXITED then carries no code and no signal, and the fault
+ * says why, rather than the owner waiting for ever.
+ */
+static void wait_failed(struct guardian *g, int err) {
+  owner_fault(g, "waiting for the child's exit status", "wait4", err, 0);
+  if (g->wait_errno == 0) g->wait_failing_since = now_ms();
+  g->wait_errno = err;
+  pid_t pp, pg, sid;
+  unsigned long long st;
+  char state = '?';
+  int gone = proc_stat(g->c.pid, &pp, &pg, &sid, &st, &state) != 0 || st != g->c.start_time || state == 'Z' || state == 'X';
+  /* EINTR is worth retrying for a while; the child's end is decided after a second of failures. */
+  if (!gone || now_ms() - g->wait_failing_since < 1000) return;
+  g->reaped = 1;
+  g->status = -1;
+  for (int i = 1; i < 3; i++) {
+    if (g->s[i].fd >= 0 && !g->o->pty) stream_readable(g, i, 0);
+  }
+  spill_direct_summary(g, 1);
+  if (!g->o->pty || g->s[1].fd < 0) send_exited(g);
+  else g->drain_deadline = now_ms() + g->o->drain_ms;
+}
+
 void reap(struct guardian *g) {
   for (;;) {
     int st = 0;
     pid_t pid = waitpid(-1, &st, WNOHANG | WUNTRACED | WCONTINUED);
+    if (pid < 0 && g->started && !g->spawn_failed && !g->reaped && g->c.pid > 0) {
+      wait_failed(g, errno); /* ECHILD too: the child is ours until it is reaped */
+      return;
+    }
     if (pid <= 0) return;
     if (pid != g->c.pid || g->reaped) continue; /* an orphan we adopted as subreaper */
     if (WIFSTOPPED(st)) {
@@ -168,10 +203,21 @@ void reap(struct guardian *g) {
 static void drain_signals(struct guardian *g) {
   unsigned char buf[64];
   ssize_t n;
-  while ((n = read(g->sig_pipe[0], buf, sizeof buf)) > 0) {
-    for (ssize_t i = 0; i < n; i++) {
-      if (buf[i] == SIGTERM) terminate_start(g, g->o->grace_ms, 0, 0, 1);
+  int eintr = 0;
+  for (;;) {
+    n = read(g->sig_pipe[0], buf, sizeof buf);
+    if (n > 0) continue;
+    if (n < 0 && errno == EINTR && ++eintr < 100) continue;
+    if (n < 0 && errno != EAGAIN) {
+      /* Unreadable: stop polling it (it would stay readable: a spin) and look at the flags on a timer. */
+      owner_fault(g, "reading the guardian's signal pipe (signals are now checked every 20 ms)", "read", errno, 0);
+      g->sig_pipe_broken = 1;
     }
+    break;
+  }
+  if (term_flag) {
+    term_flag = 0;
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   reap(g);
 }
@@ -185,7 +231,7 @@ static void timers(struct guardian *g, long long now) {
   if (!g->ever_owned && now >= g->connect_deadline) g->quit = 1;
   if (g->linger_deadline && now >= g->linger_deadline && !g->authed) {
     g->linger_deadline = 0;
-    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
 }
@@ -194,7 +240,8 @@ static void serve(struct guardian *g) {
   struct pollfd p[8];
   while (!g->quit) {
     int n = 0, i_listen = -1, i_conn = -1, i_in = -1, i_s[3] = {-1, -1, -1};
-    p[n] = (struct pollfd){g->sig_pipe[0], POLLIN, 0}; n++;
+    /* A broken self-pipe is not polled (fd -1 is skipped by poll): the flags are checked on the timer. */
+    p[n] = (struct pollfd){g->sig_pipe_broken ? -1 : g->sig_pipe[0], POLLIN, 0}; n++;
     i_listen = n; p[n++] = (struct pollfd){g->listen_fd, POLLIN, 0};
     if (g->conn_fd >= 0) {
       /* Input the child has not taken yet is bounded too: past the limit, the owner's frames wait. */
@@ -217,11 +264,29 @@ static void serve(struct guardian *g) {
     due = earliest(due, g->linger_deadline);
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
+    if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
     int timeout = due == 0 ? -1 : due <= now ? 0 : (int)(due - now);
     int rc = poll(p, (nfds_t)n, timeout);
-    if (rc < 0 && errno != EINTR) break;
+    /*
+     * EINTR (a signal) is handled below as an empty round, a few times in a
+     * row. Past that (poll keeps failing, whatever the error) the loop must
+     * neither spin nor stop: it pauses 5 ms and tries every descriptor as if
+     * ready (all are non-blocking), so the child is still supervised and the
+     * owner still answered.
+     */
+    if (rc < 0 && errno == EINTR && ++g->poll_failures < 4) {
+      rc = 0;
+    } else if (rc < 0) {
+      owner_fault(g, "waiting for events (every descriptor is now tried every 5 ms)", "poll", errno, 0);
+      sleep_ms(timeout == 0 ? 0 : 5);
+      for (int k = 0; k < n; k++) p[k].revents = p[k].fd < 0 ? 0 : p[k].events;
+      rc = n;
+    } else {
+      g->poll_failures = 0;
+    }
+    if (g->sig_pipe_broken || term_flag) drain_signals(g);
     if (rc > 0) {
-      if (p[0].revents) drain_signals(g);
+      if (p[0].revents && !g->sig_pipe_broken) drain_signals(g);
       if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
       if (i_conn >= 0 && g->conn_fd >= 0 && p[i_conn].revents) {
         if (p[i_conn].revents & (POLLIN | POLLHUP | POLLERR)) {
@@ -248,7 +313,9 @@ static void final_flush(struct guardian *g) {
   long long until = now_ms() + 2000;
   while (g->conn_fd >= 0 && bytes_len(&g->out) > 0 && now_ms() < until) {
     struct pollfd p = {g->conn_fd, POLLOUT, 0};
-    if (poll(&p, 1, 100) > 0) owner_flush(g);
+    int rc = poll(&p, 1, 100);
+    if (rc < 0) sleep_ms(5); /* poll failing: the write below is non-blocking anyway */
+    if (rc != 0) owner_flush(g);
   }
 }
 

@@ -13,6 +13,7 @@
 #endif
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,19 @@
 #include "state.h"
 
 void owner_json(struct guardian *g, int tag, const char *json) { frame_put(&g->out, tag, json, strlen(json)); }
+
+void owner_fault(struct guardian *g, const char *what, const char *syscall, int err, int stream) {
+  for (int i = 0; i < g->n_faults_sent; i++) {
+    if (g->faults_sent[i] == what) return;
+  }
+  if (g->n_faults_sent < (int)(sizeof g->faults_sent / sizeof g->faults_sent[0])) g->faults_sent[g->n_faults_sent++] = what;
+  char json[768], esc_what[256], esc_msg[256];
+  json_escape(esc_what, sizeof esc_what, what);
+  json_escape(esc_msg, sizeof esc_msg, strerror(err));
+  snprintf(json, sizeof json, "{\"what\":\"%s\",\"syscall\":\"%s\",\"errno\":%d,\"message\":\"%s\",\"stream\":%d}", esc_what,
+           syscall, err, esc_msg, stream);
+  owner_json(g, EV_FAULT, json);
+}
 
 void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message) {
   char json[768], esc[512];
@@ -88,7 +102,7 @@ void owner_lost(struct guardian *g) {
   if (!g->authed) return;
   g->authed = 0;
   if (g->o->linger_ms == 0 || !g->started) {
-    terminate_start(g, g->o->grace_ms, 0, 0, 1);
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   } else {
     g->linger_deadline = now_ms() + g->o->linger_ms;
   }
@@ -157,6 +171,16 @@ static void dispatch(struct guardian *g, int tag, const unsigned char *b, size_t
     protocol_error(g, "unknown-tag", msg);
     return;
   }
+  /* terminate and shutdown may carry a ninth byte: the first signal (a forwarded SIGINT, say) */
+  int first_signal = SIGTERM;
+  if ((tag == REQ_TERMINATE || tag == REQ_SHUTDOWN) && n == need[tag] + 1) {
+    n--;
+    if (b[8] != 0) first_signal = b[8];
+    if (first_signal > 64) {
+      owner_reply(g, get_u32(b), "bad-signal", "signal numbers run from 1 to 64");
+      return;
+    }
+  }
   if (n != need[tag]) {
     char msg[96];
     snprintf(msg, sizeof msg, "request tag 0x%02x needs a %zu-byte body, got %zu", tag, need[tag], n);
@@ -178,8 +202,8 @@ static void dispatch(struct guardian *g, int tag, const unsigned char *b, size_t
     }
     case REQ_SIGNAL: signal_target(g, id, b[4], b[5]); break;
     case REQ_CLOSE_STDIN: stdin_close(g, id); break;
-    case REQ_TERMINATE: terminate_start(g, (long)get_u32(b + 4), 1, id, 0); break;
-    case REQ_SHUTDOWN: terminate_start(g, (long)get_u32(b + 4), 1, id, 1); break;
+    case REQ_TERMINATE: terminate_start(g, (long)get_u32(b + 4), 1, id, 0, first_signal); break;
+    case REQ_SHUTDOWN: terminate_start(g, (long)get_u32(b + 4), 1, id, 1, first_signal); break;
     case REQ_RELEASE:
       owner_reply(g, id, NULL, NULL);
       g->quit = 1;

@@ -19,6 +19,10 @@ struct stream {
   int spill_failed; /* errno of a failed spill write, 0 otherwise */
   uint64_t total;   /* bytes read from the child so far (direct spill: file size last reported) */
   uint64_t head_sent; /* direct spill: head bytes already framed */
+  uint64_t spilled;   /* bytes the spill file holds (all of the stream before a failure) */
+  /* After a spill failure the tail is kept here instead (the file is incomplete): a ring of tail_bytes. */
+  unsigned char *ring;
+  uint64_t ring_len, ring_pos;
   int eof;
 };
 
@@ -52,11 +56,20 @@ struct guardian {
 
   /* terminate */
   int term_active, exit_after_term, term_forced;
+  int term_signal; /* the first signal of this terminate (SIGTERM unless a forwarded one) */
   long long term_deadline, last_scan;
   struct census cs;
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+
+  /* faults already reported (by their `what`, a string literal): each is said once */
+  const char *faults_sent[16];
+  int n_faults_sent;
+  int wait_errno;      /* waitpid failed while the child was unreaped */
+  long long wait_failing_since;
+  int sig_pipe_broken; /* the self-pipe could not be read: signals are taken from flags, on a timer */
+  int poll_failures;   /* consecutive failed polls */
 };
 
 /* owner.c */
@@ -66,6 +79,8 @@ void owner_flush(struct guardian *g);
 void owner_lost(struct guardian *g);
 void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message);
 void owner_json(struct guardian *g, int tag, const char *json);
+/* A syscall on a supervision path failed: said once per `what` (a string literal); stream 0 when none. */
+void owner_fault(struct guardian *g, const char *what, const char *syscall, int err, int stream);
 
 /* streams.c */
 void streams_open_spills(struct guardian *g);
@@ -76,7 +91,7 @@ void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);
 void stdin_close(struct guardian *g, uint32_t id);
 
 /* terminate.c */
-void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after);
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);
 void terminate_step(struct guardian *g);
 void signal_target(struct guardian *g, uint32_t id, int target, int signo);
 

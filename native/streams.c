@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -34,7 +35,8 @@ void streams_open_spills(struct guardian *g) {
   for (int i = 1; i < 3; i++) {
     g->s[i].spill_fd = -1;
     if (g->o->spill_path[i] == NULL) continue;
-    g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0666); /* umask applies, as in a shell redirection */
+    /* umask applies, as in a shell redirection; a symlink planted at the path is refused, not followed */
+    g->s[i].spill_fd = open(g->o->spill_path[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0666);
     if (g->s[i].spill_fd < 0) g->s[i].spill_failed = errno;
     else if (g->o->spill_direct) g->o->direct_fd[i] = g->s[i].spill_fd;
   }
@@ -84,38 +86,109 @@ void spill_direct_summary(struct guardian *g, int final_eof) {
   }
 }
 
-static void spill_write(struct stream *s, const unsigned char *p, size_t n) {
-  while (n > 0 && !s->spill_failed) {
+/* The last tail_bytes of the stream, kept in memory once the spill file stopped taking them. */
+static void ring_add(struct guardian *g, struct stream *s, const unsigned char *p, size_t n) {
+  uint64_t cap = g->o->tail_bytes;
+  if (s->ring == NULL || cap == 0 || n == 0) return;
+  if (n >= cap) {
+    memcpy(s->ring, p + (n - cap), (size_t)cap);
+    s->ring_pos = 0;
+    s->ring_len = cap;
+    return;
+  }
+  size_t first = (size_t)(cap - s->ring_pos) < n ? (size_t)(cap - s->ring_pos) : n;
+  memcpy(s->ring + s->ring_pos, p, first);
+  memcpy(s->ring, p + first, n - first);
+  s->ring_pos = (s->ring_pos + n) % cap;
+  s->ring_len = s->ring_len + n > cap ? cap : s->ring_len + n;
+}
+
+/*
+ * The spill file cannot take more (ENOSPC, EIO, a quota): the child must
+ * not notice. Its output keeps being read; the tail is kept here, seeded
+ * from what the file already holds (page cache), and sent at EOF with the
+ * error, so the owner shows the right tail and says the file is incomplete.
+ */
+static void spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
+  if (s->spill_failed) return;
+  s->spill_failed = err;
+  uint64_t cap = g->o->tail_bytes;
+  if (cap > 0) {
+    s->ring = malloc((size_t)cap);
+    if (s->ring == NULL) abort(); /* out of memory: nothing sensible is left to do */
+    uint64_t k = s->spilled < cap ? s->spilled : cap;
+    uint64_t got = 0;
+    while (got < k) {
+      ssize_t r = pread(s->spill_fd, s->ring + got, (size_t)(k - got), (off_t)(s->spilled - k + got));
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      got += (uint64_t)r;
+    }
+    s->ring_len = got;
+    s->ring_pos = got % cap;
+    /* Bytes the file lost to a failed read-back cannot be shown: the tail then starts later. */
+    if (got < k) s->ring_len = s->ring_pos = 0;
+  }
+  ring_add(g, s, rest, n);
+}
+
+static void spill_write(struct guardian *g, struct stream *s, const unsigned char *p, size_t n) {
+  if (s->spill_failed) { ring_add(g, s, p, n); return; }
+  while (n > 0) {
     ssize_t w = write(s->spill_fd, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w < 0) { s->spill_failed = errno; return; }
+    if (w <= 0) { spill_fail(g, s, w < 0 ? errno : ENOSPC, p, n); return; }
+    s->spilled += (uint64_t)w;
     p += w;
     n -= (size_t)w;
+  }
+}
+
+/* Sends the ring's bytes, oldest first, as the stream's tail. */
+static void ring_send(struct guardian *g, int i) {
+  struct stream *s = &g->s[i];
+  uint64_t cap = g->o->tail_bytes;
+  uint64_t at = s->ring_len < cap ? 0 : s->ring_pos;
+  for (uint64_t left = s->ring_len; left > 0;) {
+    size_t run = (size_t)(cap - at) < left ? (size_t)(cap - at) : (size_t)left;
+    if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
+    frame_put2(&g->out, EV_TAIL, (unsigned char)i, s->ring + at, run);
+    at = (at + run) % cap;
+    left -= run;
   }
 }
 
 /* End of a spilled stream: the tail from the file, then the totals. */
 static void spill_finish(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
+  int tail_sent = 0;
   if (s->spill_fd < 0) {
     if (s->spill_failed == 0) return;
+  } else if (s->spill_failed) {
+    ring_send(g, i); /* the file is incomplete: the tail kept in memory is the stream's */
+    tail_sent = s->ring != NULL || g->o->tail_bytes == 0;
   } else {
     uint64_t tail = s->total < g->o->tail_bytes ? s->total : g->o->tail_bytes;
     unsigned char buf[OUTPUT_CHUNK];
-    for (uint64_t off = s->total - tail; off < s->total && !s->spill_failed;) {
+    tail_sent = 1;
+    for (uint64_t off = s->total - tail; off < s->total;) {
       size_t want = s->total - off < sizeof buf ? (size_t)(s->total - off) : sizeof buf;
       ssize_t r = pread(s->spill_fd, buf, want, (off_t)off);
-      if (r <= 0) { s->spill_failed = r < 0 ? errno : EIO; break; }
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) { s->spill_failed = r < 0 ? errno : EIO; tail_sent = 0; break; }
       frame_put2(&g->out, EV_TAIL, (unsigned char)i, buf, (size_t)r);
       off += (uint64_t)r;
     }
-    close(s->spill_fd);
-    s->spill_fd = -1;
   }
+  if (s->spill_fd >= 0) close(s->spill_fd);
+  s->spill_fd = -1;
+  free(s->ring);
+  s->ring = NULL;
   char json[512], esc[256];
   json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
-  snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s}", i, (unsigned long long)s->total,
-           s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null", s->spill_failed ? "\"" : "");
+  snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s,\"errno\":%d,\"tailSent\":%s}", i,
+           (unsigned long long)s->total, s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null",
+           s->spill_failed ? "\"" : "", s->spill_failed, tail_sent ? "true" : "false");
   owner_json(g, EV_SPILLED, json);
 }
 
@@ -150,8 +223,8 @@ void stream_readable(struct guardian *g, int i, int discard) {
       r = splice(s->fd, NULL, s->spill_fd, NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (r < 0 && errno == EINVAL) spilling = 0; /* a file system without splice: copy instead */
       else {
-        if (r < 0 && errno != EAGAIN && errno != EINTR) { s->spill_failed = errno; continue; }
-        if (r > 0) s->total += (uint64_t)r;
+        if (r < 0 && errno != EAGAIN && errno != EINTR) { spill_fail(g, s, errno, NULL, 0); continue; }
+        if (r > 0) { s->total += (uint64_t)r; s->spilled += (uint64_t)r; }
         if (r == 0) { stream_eof(g, i); return; }
         if (r < 0) return;
         continue;
@@ -164,26 +237,31 @@ void stream_readable(struct guardian *g, int i, int discard) {
     }
     /* Fill one frame from several reads (a PTY gives at most a few KiB a read): fewer, larger events. */
     size_t fill = 0;
-    int ended = 0, drained = 0;
-    while (fill < want) {
+    int ended = 0, drained = 0, read_err = 0;
+    for (int eintr = 0; fill < want;) {
       r = read(s->fd, buf + fill, want - fill);
       if (r > 0) { fill += (size_t)r; continue; }
-      if (r < 0 && errno == EINTR) continue;
-      if (r < 0 && errno == EAGAIN) drained = 1;
-      else ended = 1; /* EOF, or EIO from a PTY master whose slave side is all closed */
+      if (r < 0 && errno == EINTR && ++eintr < 100) continue; /* retried, but not for ever */
+      if (r < 0 && (errno == EAGAIN || errno == EINTR)) drained = 1;
+      else {
+        ended = 1; /* EOF, or EIO from a PTY master whose slave side is all closed */
+        if (r < 0 && s->fd != g->c.master) read_err = errno; /* on a pipe, an error is not an EOF */
+      }
       break;
     }
     if (fill > 0) {
       int in_head = s->total < g->o->head_bytes;
       s->total += fill;
       if (s->spill_fd >= 0) {
-        spill_write(s, buf, fill);
+        spill_write(g, s, buf, fill);
         if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);
       } else if (!discard) {
         frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);
       }
     }
     if (ended) {
+      /* The output cannot be complete: said, then the stream ends (the loop must not spin on it). */
+      if (read_err) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", read_err, i);
       stream_eof(g, i);
       return;
     }

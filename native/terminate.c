@@ -1,6 +1,8 @@
 /*
- * terminate(grace) as a census (DESIGN.md 4.2): SIGTERM and SIGCONT to every
- * member found, members found later get the same; after the grace, freeze
+ * terminate(grace) as a census (DESIGN.md 4.2): SIGTERM (or the first signal
+ * the owner names: a SIGINT corral forwards must not be followed by SIGTERM,
+ * or a child that handles SIGINT and exits 0 would be killed) and SIGCONT to
+ * every member found, members found later get the same; after the grace, freeze
  * what is left with SIGSTOP and rescan until the set stops changing, then
  * SIGKILL, and confirm each exit through its pidfd. The receipt says
  * "confirmed" with the members, or "uncertain" with the pids it could not
@@ -16,7 +18,6 @@
 #define _XOPEN_SOURCE 700
 #endif
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,12 +49,13 @@ static void signal_new(struct census *cs, size_t from, int sig) {
   tail.m = cs->m + from;
   tail.n = cs->n - from;
   census_signal(&tail, sig);
+  if (tail.signal_errno) cs->signal_errno = tail.signal_errno;
 }
 
 static void scan_and_term(struct guardian *g) {
   size_t before = g->cs.n;
   scan(g, &g->cs);
-  signal_new(&g->cs, before, SIGTERM);
+  signal_new(&g->cs, before, g->term_signal);
   signal_new(&g->cs, before, SIGCONT);
 }
 
@@ -82,9 +84,13 @@ static void finish(struct guardian *g) {
   }
   bytes_append(&rest, "],\"uncertain\":[", 15);
   int k = 0;
+  if (!cs->proc_listed) owner_fault(g, "reading /proc for the census", "openat/read", cs->list_errno, 0);
+  if (cs->signal_errno) owner_fault(g, "signalling the tree through pidfds (kill(2) was used instead)", "pidfd_send_signal", cs->signal_errno, 0);
   if (!cs->proc_ok) {
-    const char *u = "{\"pid\":null,\"reason\":\"/proc unreadable: descendants outside the process group cannot be found\"}";
-    bytes_append(&rest, u, strlen(u));
+    /* Named by the child's pid (a real pid: what the tree is known by), not null. */
+    snprintf(item, sizeof item, "{\"pid\":%d,\"reason\":\"/proc unreadable: descendants outside the process group cannot be found\"}",
+             (int)g->c.pid);
+    bytes_append(&rest, item, strlen(item));
     k++;
   }
   if (cs->overflow) {
@@ -115,7 +121,7 @@ static void finish(struct guardian *g) {
   if (g->exit_after_term) g->quit = 1;
 }
 
-void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after) {
+void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal) {
   if (has_id) {
     if (g->n_term_ids >= MAX_WAITERS) {
       owner_reply(g, id, "busy", "too many terminate requests pending");
@@ -131,11 +137,12 @@ void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id,
   }
   g->term_active = 1;
   g->term_forced = 0;
+  g->term_signal = first_signal;
   g->term_deadline = deadline;
   memset(&g->cs, 0, sizeof g->cs);
   scan_and_term(g);
   if (!g->cs.proc_ok && pinned(g, g->c.pgid) > 0 && g->c.pgid != getpgrp()) {
-    kill(-g->c.pgid, SIGTERM);
+    kill(-g->c.pgid, first_signal);
     kill(-g->c.pgid, SIGCONT);
   }
 }
@@ -158,7 +165,7 @@ static void kill_phase(struct guardian *g) {
   long long until = now_ms() + g->o->kill_wait_ms;
   while (census_refresh(cs) > 0 && now_ms() < until) {
     reap(g);
-    poll(NULL, 0, 5);
+    sleep_ms(5);
   }
   reap(g);
   finish(g);

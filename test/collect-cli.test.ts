@@ -131,14 +131,14 @@ test("JSON shape and exit status mirroring", async () => {
   const result = await corral(["collect", "--json", "--", "sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.equal(result.code, 5);
   const report = JSON.parse(result.stdout.toString()) as Report;
-  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr"]);
+  assert.deepEqual(Object.keys(report), ["argv", "exit", "stdout", "stderr", "envDropped"]);
   assert.deepEqual(report.argv, ["sh", "-c", "echo out; echo err >&2; exit 5"]);
   assert.deepEqual(Object.keys(report.exit), ["code", "signal", "timedOut", "forced", "durationMs", "outputComplete"]);
   assert.equal(report.exit.code, 5);
   assert.equal(report.exit.outputComplete, true);
   const stream = (text: string) => ({
     bytes: 4, lines: 1, head: text, tail: "", elided: 0, elidedLines: 0, headLines: 1, tailLines: 0,
-    cutBy: { head: null, tail: null }, truncated: false, spill: null,
+    cutBy: { head: null, tail: null }, truncated: false, spill: null, spillError: null,
   });
   assert.deepEqual(report.stdout, stream("out\n"));
   assert.deepEqual(report.stderr, stream("err\n"));

@@ -73,7 +73,7 @@ test("spill fast path: the guardian writes the file; the owner gets head, tail a
   g.on("tail", (_s, b) => tail.push(Buffer.from(b)));
   const spilled = new Promise((resolve) => g.on("spilled", resolve));
   await g.exited;
-  assert.deepEqual(await spilled, { stream: 1, total: data.length, error: null });
+  assert.deepEqual(await spilled, { stream: 1, total: data.length, error: null, errno: 0, tailSent: true });
   assert.equal(Buffer.compare(out.bytes(), data.subarray(0, 1000)), 0, "head");
   assert.equal(Buffer.compare(Buffer.concat(tail), data.subarray(data.length - 70_000)), 0, "tail");
   assert.equal(Buffer.compare(readFileSync(spill), data), 0, "spill file");
@@ -92,7 +92,7 @@ test("spill with less output than head and tail: the head frames and the tail bo
   await waitFor(() => spilled.length === 2, { what: "both streams spilled" });
   assert.equal(out.text(), "short");
   assert.equal(Buffer.concat(tail).toString(), "short");
-  assert.deepEqual(spilled.sort((a, b) => a.stream - b.stream), [{ stream: 1, total: 5, error: null }, { stream: 2, total: 0, error: null }]);
+  assert.deepEqual(spilled.sort((a, b) => a.stream - b.stream), [{ stream: 1, total: 5, error: null, errno: 0, tailSent: true }, { stream: 2, total: 0, error: null, errno: 0, tailSent: true }]);
   assert.equal(readFileSync(spill, "utf8"), "short");
 });
 

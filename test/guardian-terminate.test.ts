@@ -106,3 +106,29 @@ setInterval(() => {}, 1000);
   assert.equal(isAlive(escapee), false);
   assert.equal(isAlive(pids.child), false);
 });
+
+test("terminate with a first signal: SIGINT alone reaches the tree (no SIGTERM behind it), and a child that handles it exits 0", { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const log = path.join(dir, "signals.log");
+  const ready = path.join(dir, "ready");
+  // Records every signal; on SIGINT it cleans up for a while, then exits 0.
+  const script = [
+    "import signal, sys, time",
+    `log = open(${JSON.stringify(log)}, "a", buffering=1)`,
+    "def on_term(n, f): log.write('TERM\\n')",
+    "def on_int(n, f):",
+    "    log.write('INT\\n'); time.sleep(0.5); sys.exit(0)",
+    "signal.signal(signal.SIGTERM, on_term)",
+    "signal.signal(signal.SIGINT, on_int)",
+    `open(${JSON.stringify(ready)}, "w").close()`,
+    "while True: time.sleep(1)",
+  ].join("\n");
+  const g = startGuardian(t, { argv: [python, "-c", script], mode: "pipe" }, bin.plain, dir);
+  await g.started;
+  await waitFor(() => existsSync(ready), { what: "the child's handlers" });
+  const receipt = await g.terminate(10_000, "SIGINT");
+  assert.equal(receipt.status, "confirmed", JSON.stringify(receipt));
+  assert.equal(receipt.forced, false);
+  assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
+  assert.equal(readFileSync(log, "utf8"), "INT\n");
+});

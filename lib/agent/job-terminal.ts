@@ -49,8 +49,9 @@ export class JobTerminal implements AttachMode {
       if (message.op === "job-signal" && job.state !== "done") {
         // Ctrl-Z at a terminal that is not the job's own (a pipe job in fg): stop it, as a shell would.
         if (message.signal === "SIGTSTP") void job.process.stopAll().catch(() => {});
-        // The person's corral got SIGTERM/SIGHUP/SIGINT: the foreground job goes, whole tree.
-        else void job.process.terminate(this.graceMs);
+        // The person's corral got SIGTERM/SIGHUP/SIGINT/SIGQUIT: the foreground job goes, whole
+        // tree, that signal first (so corral can die of the same signal when the job did).
+        else void job.process.terminate(this.graceMs, forwardedSignal(message.signal));
       }
       if (message.op === "attach-resize" && typeof message.cols === "number" && typeof message.rows === "number") {
         if (job.state !== "done") job.process.resize(clampSize(message.cols), clampSize(message.rows));
@@ -109,4 +110,9 @@ export class JobTerminal implements AttachMode {
     }
     this.socket.end();
   }
+}
+
+/** The signals a client may forward to its job; anything else terminates with SIGTERM. */
+function forwardedSignal(signal: unknown): NodeJS.Signals {
+  return signal === "SIGINT" || signal === "SIGHUP" || signal === "SIGQUIT" ? signal : "SIGTERM";
 }

@@ -8,7 +8,7 @@ import type { EnvAssignment } from "./assignment.ts";
 export interface ChildEnvOptions {
   /** The caller's environment. */
   readonly base: Readonly<Record<string, string | undefined>>;
-  /** Name globs dropped from `base` (config `env.scrub`). */
+  /** Word patterns dropped from `base` (config `env.scrub`; see name-pattern.ts). */
   readonly scrubPatterns: readonly string[];
   /** Name globs kept even when a scrub pattern matches (config `env.keep`). */
   readonly keepPatterns?: readonly string[];
@@ -33,7 +33,7 @@ export interface ChildEnv {
 
 /** Builds a child's environment per DESIGN.md 4.7. */
 export function buildChildEnv(options: ChildEnvOptions): ChildEnv {
-  const scrub = new NamePatterns(options.scrubPatterns);
+  const scrub = new NamePatterns(options.scrubPatterns, "words");
   const keep = new NamePatterns(options.keepPatterns ?? []);
   const keepNames = new NamePatterns(options.keepNames ?? []);
   const env: Record<string, string> = {};

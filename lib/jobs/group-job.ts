@@ -56,10 +56,10 @@ class GroupJob implements JobProcess {
     return Promise.reject(new Error("stopping needs the guardian's stop events"));
   }
 
-  async terminate(graceMs: number): Promise<Receipt> {
+  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     const child = this.child;
     if (child === null) return { status: "confirmed", forced: false, reason: null };
-    return receiptOfGroup(await child.terminate({ graceMs }));
+    return receiptOfGroup(await child.terminate({ graceMs, signal: firstSignal }));
   }
 
   pause(): void {

@@ -9,7 +9,8 @@ import { GuardianError, type Guardian } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent } from "../native/guardian-protocol.ts";
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts, SupervisorLoss } from "../spawn/exit-facts.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { SpawnError } from "../spawn/spawn-error.ts";
 import { removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
@@ -24,6 +25,9 @@ import { receiptOfCensus, uncertain } from "./receipts.ts";
  * outlives a crashed agent for long.
  */
 export const JOB_LINGER_MS = 60_000;
+
+/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+const UNANSWERED_MARGIN_MS = 10_000;
 
 type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
 
@@ -73,11 +77,22 @@ class GuardianJob implements JobProcess {
     await this.guardian.signal("SIGSTOP", "tree");
   }
 
-  async terminate(graceMs: number): Promise<Receipt> {
+  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    // A guardian that does not answer within the grace plus a margin is
+    // killed: its connection closes and the loss path (afterLoss) cleans up.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.guardian.process?.kill("SIGKILL");
+        reject(new Error(`no receipt within ${graceMs + UNANSWERED_MARGIN_MS} ms; the guardian was killed`));
+      }, graceMs + UNANSWERED_MARGIN_MS);
+    });
     try {
-      return receiptOfCensus(await this.guardian.terminate(graceMs));
+      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -143,7 +158,10 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
   let eof = launch.mode === "pty";
   let ended = false;
   let exitSeen = false;
+  let faulted = false;
   guardian.on("eof", () => (eof = true));
+  // A stream's read failed in the guardian (issue 15): its EOF does not make the output complete.
+  guardian.on("fault", (f) => (faulted ||= f.stream !== 0));
   guardian.on("stopped", (signal) => job.emit("stopped", signal));
   guardian.on("continued", () => job.emit("continued"));
   const finish = (facts: ExitFacts, receipt: Receipt) => {
@@ -160,18 +178,48 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
     void guardian.shutdown(launch.graceMs).then(
       (census) => {
         const receipt = receiptOfCensus(census);
-        finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof, receipt: census }), receipt);
+        finish(exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof && !faulted, receipt: census }), receipt);
       },
-      (error: Error) => {
-        const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: eof });
-        finish(facts, uncertain(`the guardian did not confirm the tree gone: ${error.message}`));
+      () => {
+        // The exit is known, but the guardian died before it cleaned up the tree.
+        void afterLoss(guardian, launch.graceMs).then(({ loss, receipt, forced }) => {
+          const facts = exitFactsOf(exited, { timedOut: false, durationMs, outputComplete: false });
+          finish({ ...facts, forced, supervisorLost: loss }, receipt);
+        });
       },
     );
   });
   guardian.on("close", () => {
     if (ended || exitSeen) return;
     const durationMs = Math.round(performance.now() - startedAt);
-    const facts: ExitFacts = { code: null, signal: null, timedOut: false, forced: false, durationMs, outputComplete: false };
-    finish(facts, uncertain("the guardian went away before it reported the exit"));
+    void afterLoss(guardian, launch.graceMs).then(({ loss, receipt, forced }) => {
+      const facts: ExitFacts = { code: null, signal: null, timedOut: false, forced, durationMs, outputComplete: false, supervisorLost: loss };
+      finish(facts, receipt);
+    });
   });
+}
+
+/**
+ * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
+ * terminates what it can still identify from the child's recorded identity
+ * (lib/spawn/orphaned-tree.ts), and the loss is the job's own fact.
+ */
+async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
+  const how = await Promise.race([
+    guardian.processExit ?? Promise.resolve(undefined),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
+  ]);
+  const cause = how === undefined
+    ? "stopped answering"
+    : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+  const child = guardian.child;
+  if (child === undefined) {
+    return { loss: { pid: guardian.pid, cause, cleanup: "its child was never reported started" }, receipt: uncertain(`the guardian ${cause} before it reported its child`), forced: false };
+  }
+  const tree = await terminateOrphanedTree(child, graceMs);
+  const cleanup = describeOrphanedTree(tree);
+  const receipt: Receipt = tree.left.length === 0 && !tree.procUnreadable
+    ? { status: "confirmed", forced: tree.forced, reason: null }
+    : uncertain(`supervisor lost (the guardian ${cause}); ${cleanup}`, tree.forced);
+  return { loss: { pid: guardian.pid, cause, cleanup }, receipt, forced: tree.forced };
 }

@@ -40,8 +40,11 @@ export interface JobProcess {
   continueAll(): Promise<void>;
   /** SIGSTOP to every process of the job: Ctrl-Z for a job without a terminal of its own. */
   stopAll(): Promise<void>;
-  /** SIGTERM the whole tree, SIGKILL after the grace; the receipt says if it was seen gone. */
-  terminate(graceMs: number): Promise<Receipt>;
+  /**
+   * SIGTERM (or `firstSignal`: a signal the person's corral forwards) to the
+   * whole tree, SIGKILL after the grace; the receipt says if it was seen gone.
+   */
+  terminate(graceMs: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
   /** Flow control while the output store's spill catches up. */
   pause(): void;
   resume(): void;

@@ -7,7 +7,8 @@ import process from "node:process";
 import { connectGuardian } from "../native/guardian-launch.ts";
 import { type GuardianRecord, readRecords, removeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
-import { stillRuns, treeMembers, identityOf } from "./proc-identity.ts";
+import { stillRuns } from "./proc-identity.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { confirmed, receiptOfCensus, uncertain } from "./receipts.ts";
 
 /** What reap did about one guardian a dead agent left behind. */
@@ -79,42 +80,15 @@ async function throughGuardian(record: GuardianRecord, graceMs: number): Promise
   }
 }
 
-/** What is still in the child's group or session (started no earlier than the child). */
+/** What is still identifiable of the child's tree (lib/spawn/orphaned-tree.ts): its group, session and descendants. */
 async function terminateLeftovers(record: GuardianRecord, graceMs: number): Promise<{ action: string; receipt: Receipt } | null> {
   const child = record.child;
   if (child === null) return null;
-  // A group or session id names the child's tree only while no stranger
-  // holds it: the kernel hands out a pid equal to a live pgid/sid never, so
-  // once the id's own pid runs with another start time, the old tree is gone
-  // and the id now belongs to someone else (pid reuse; pid_max may be small).
-  const stillOurs = (id: number) => {
-    const holder = identityOf(id);
-    return holder === undefined || holder.startTime === child.startTime ? id : 0;
-  };
-  const members = () =>
-    treeMembers(stillOurs(child.pgid), stillOurs(child.sid))
-      .filter((pid) => (identityOf(pid)?.startTime ?? 0) >= child.startTime);
-  const found = members();
-  if (found.length === 0) return null;
-  for (const pid of found) signal(pid, "SIGTERM");
-  let forced = false;
-  if (!await gone(() => members().length > 0, graceMs)) {
-    forced = true;
-    for (const pid of members()) signal(pid, "SIGKILL");
-    await gone(() => members().length > 0, KILL_CONFIRM_MS);
-  }
-  const left = members();
-  const action = `terminated ${found.length} leftover process(es) of its tree`;
-  if (left.length === 0) return { action, receipt: confirmed(forced) };
-  return { action, receipt: uncertain(`still present after SIGKILL: pids ${left.join(", ")}`, forced) };
-}
-
-function signal(pid: number, name: NodeJS.Signals): void {
-  try {
-    process.kill(pid, name);
-  } catch {
-    // gone already
-  }
+  const tree = await terminateOrphanedTree(child, graceMs);
+  if (tree.terminated.length === 0 && !tree.procUnreadable) return null;
+  const action = `terminated ${tree.terminated.length} leftover process(es) of its tree`;
+  if (tree.left.length === 0 && !tree.procUnreadable) return { action, receipt: confirmed(tree.forced) };
+  return { action, receipt: uncertain(describeOrphanedTree(tree), tree.forced) };
 }
 
 /** Polls until `present()` is false or `ms` passed; true when it went. */

@@ -8,7 +8,7 @@ import type net from "node:net";
 import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, encodeRequest,
-  type ExitedEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
+  type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
 import { signalNumber } from "../spawn/exit-facts.ts";
@@ -26,6 +26,8 @@ export interface GuardianEvents {
   /** A spilled stream's last bytes (collect --spill fast path), sent at its EOF. */
   tail: (stream: StreamId, bytes: Uint8Array) => void;
   spilled: (e: SpilledEvent) => void;
+  /** A syscall on a supervision path failed in the guardian (it carries on; the owner reports it). */
+  fault: (e: FaultEvent) => void;
   /** The guardian reported a protocol error, or its frames could not be decoded. */
   protocolError: (e: GuardianErrorEvent) => void;
   /** The connection to the guardian closed (the guardian exited, or detach()). */
@@ -79,7 +81,7 @@ export class Guardian {
 
   #listeners: Listeners = {
     welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
-    spilled: [], protocolError: [], close: [],
+    spilled: [], fault: [], protocolError: [], close: [],
   };
   #socket: net.Socket | undefined;
   #outbox: Uint8Array[] = [];
@@ -138,14 +140,19 @@ export class Guardian {
     return this.#request(Req.signal, (id) => encodeRequest.signal(id, SignalTarget[target], signo)).then(() => {});
   }
 
-  /** SIGTERM the whole tree, SIGKILL what outlives the grace; resolves with the receipt. Idempotent. */
-  terminate(graceMs: number): Promise<TerminateReceipt> {
-    return this.#request(Req.terminate, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  /**
+   * SIGTERM (or `firstSignal`, e.g. a forwarded SIGINT) to the whole tree,
+   * SIGKILL what outlives the grace; resolves with the receipt. Idempotent.
+   */
+  terminate(graceMs: number, firstSignal: string | number = "SIGTERM"): Promise<TerminateReceipt> {
+    const signo = firstSignalNumber(firstSignal);
+    return this.#request(Req.terminate, (id) => encodeRequest.idGrace(id, graceMs, signo)) as Promise<TerminateReceipt>;
   }
 
   /** terminate, then the guardian exits. */
-  shutdown(graceMs: number): Promise<TerminateReceipt> {
-    return this.#request(Req.shutdown, (id) => encodeRequest.idGrace(id, graceMs)) as Promise<TerminateReceipt>;
+  shutdown(graceMs: number, firstSignal: string | number = "SIGTERM"): Promise<TerminateReceipt> {
+    const signo = firstSignalNumber(firstSignal);
+    return this.#request(Req.shutdown, (id) => encodeRequest.idGrace(id, graceMs, signo)) as Promise<TerminateReceipt>;
   }
 
   /** The guardian exits and leaves the tree running (`--leave-running`). */
@@ -288,6 +295,9 @@ export class Guardian {
       case Ev.spilled:
         this.#emit("spilled", decodeJson<SpilledEvent>(body));
         break;
+      case Ev.fault:
+        this.#emit("fault", decodeJson<FaultEvent>(body));
+        break;
       case Ev.error: {
         const e = decodeJson<GuardianErrorEvent>(body);
         this.#settle.ready[1](new GuardianError(e.code, e.message));
@@ -312,4 +322,10 @@ export class Guardian {
     this.#settle.closed();
     this.#emit("close");
   }
+}
+
+/** A terminate's first signal as a number; an unknown name falls back to SIGTERM rather than no signal at all. */
+function firstSignalNumber(signal: string | number): number {
+  const signo = typeof signal === "number" ? signal : signalNumber(signal);
+  return signo > 0 && signo <= 64 ? signo : 15;
 }

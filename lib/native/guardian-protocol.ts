@@ -4,7 +4,7 @@
 // Bump GUARDIAN_PROTOCOL_VERSION here and in native/guardian.h together.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 1;
+export const GUARDIAN_PROTOCOL_VERSION = 2;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -41,6 +41,7 @@ export const Ev = {
   error: 0x4b,
   tail: 0x4c,
   spilled: 0x4d,
+  fault: 0x4e,
 } as const;
 
 /** Output streams as numbered on the wire (a PTY's output is stream 1). */
@@ -175,6 +176,26 @@ export interface SpilledEvent {
   readonly error: string | null;
   /** Present (true) for --spill-direct summaries. */
   readonly direct?: boolean;
+  /** errno of the failure (0 when none); absent from --spill-direct summaries. */
+  readonly errno?: number;
+  /**
+   * The tail frames just before this event are the stream's last bytes: read
+   * back from the file, or, after the file failed, kept in the guardian's memory.
+   */
+  readonly tailSent?: boolean;
+}
+
+/**
+ * A syscall on a supervision path failed (read EIO, poll, wait4, a pidfd
+ * signal, /proc): said once per `what`. `stream` (1, 2) when that stream's
+ * output is incomplete because of it, else 0.
+ */
+export interface FaultEvent {
+  readonly what: string;
+  readonly syscall: string;
+  readonly errno: number;
+  readonly message: string;
+  readonly stream: 0 | StreamId;
 }
 
 /** A protocol error; the guardian closes the connection after it. */
@@ -205,11 +226,13 @@ export const encodeRequest = {
     new DataView(b.buffer).setUint32(0, id);
     return b;
   },
-  idGrace(id: number, graceMs: number): Uint8Array {
-    const b = new Uint8Array(8);
+  /** terminate/shutdown; a first signal other than SIGTERM (15) rides in a ninth byte. */
+  idGrace(id: number, graceMs: number, firstSignal = 15): Uint8Array {
+    const b = new Uint8Array(firstSignal === 15 ? 8 : 9);
     const v = new DataView(b.buffer);
     v.setUint32(0, id);
     v.setUint32(4, Math.max(0, Math.min(0xffffffff, Math.round(graceMs))));
+    if (firstSignal !== 15) b[8] = firstSignal;
     return b;
   },
 };

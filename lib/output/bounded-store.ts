@@ -43,6 +43,7 @@ export class BoundedStore {
   readonly #spill: SpillFile | null;
   readonly #externalSpill: string | null;
   readonly #highWater: number;
+  #externalError: SpillError | null = null;
   #closing: Promise<void> | null = null;
   #closed = false;
   #followers: Follower[] = [];
@@ -103,7 +104,17 @@ export class BoundedStore {
 
   /** The first spill write error, if any: the spill is incomplete from there on. */
   get spillError(): SpillError | null {
-    return this.#spill?.error ?? null;
+    return this.#spill?.error ?? this.#externalError;
+  }
+
+  /**
+   * The other writer of an external spill could not write all of it (a full
+   * disk): the file is incomplete, and spillError says so as it would for a
+   * spill this store wrote itself. `code` is the errno name ("ENOSPC").
+   */
+  externalSpillFailed(code: string, message: string): void {
+    if (this.#externalSpill === null || this.#externalError !== null) return;
+    this.#externalError = new SpillError(this.#externalSpill, "write", Object.assign(new Error(message), { code }));
   }
 
   /** Head + tail bytes held (never more than headBytes + tailBytes). */
@@ -210,7 +221,7 @@ export class BoundedStore {
     const end = Math.min(fromMemory.retainedFrom, offset + maxBytes);
     if (this.#externalSpill !== null) {
       // Someone else's file is complete only once the stream has ended.
-      if (!this.#closed) return fromMemory;
+      if (!this.#closed || this.#externalError !== null) return fromMemory;
       const bytes = await readFileRange(this.#externalSpill, offset, end - offset).catch(() => new Uint8Array(0));
       return bytes.length === 0 ? fromMemory : { kind: "data", offset, bytes, nextOffset: offset + bytes.length };
     }

@@ -23,6 +23,7 @@ function describeCode(code: string): string {
     ENOTDIR: "a parent is not a directory",
     ENOSPC: "no space left on the device",
     EROFS: "read-only file system",
+    ELOOP: "it is a symbolic link, which corral does not follow (give the real path)",
   };
   return known[code] ?? code;
 }

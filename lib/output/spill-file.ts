@@ -34,11 +34,17 @@ export class SpillFile {
     this.#fd = fd;
   }
 
-  /** Creates or truncates `path` (mode 0666 & umask, as a shell redirection). */
+  /**
+   * Creates or truncates `path` (mode 0666 & umask, as a shell redirection).
+   * A symbolic link at the last component is refused (ELOOP), not followed:
+   * a link planted in a shared directory must not aim corral's writes at
+   * another file (issue 15).
+   */
   static open(path: string): Promise<SpillFile> {
     return new Promise((resolve, reject) => {
-      // w+ so lost ranges can be read back through the same descriptor.
-      fs.open(path, "w+", (err, fd) => {
+      // Read and write, so lost ranges can be read back through the same descriptor.
+      const { O_RDWR, O_CREAT, O_TRUNC, O_NOFOLLOW } = fs.constants;
+      fs.open(path, O_RDWR | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o666, (err, fd) => {
         if (err) reject(new SpillError(path, "open", err));
         else resolve(new SpillFile(path, fd));
       });

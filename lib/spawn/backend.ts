@@ -45,6 +45,8 @@ export interface SupervisionResult {
   readonly facts: ExitFacts;
   /** Pids that could not be confirmed gone after SIGKILL (empty normally). */
   readonly uncertain: readonly number[];
+  /** What went wrong in supervision itself (a failed syscall in the guardian), one sentence each. */
+  readonly faults?: readonly string[];
 }
 
 /** One way of supervising children (process group, guardian). */

@@ -15,9 +15,29 @@ export interface ExitFacts {
   readonly durationMs: number;
   /** Every output pipe reached EOF (false when a descendant kept one open). */
   readonly outputComplete: boolean;
+  /**
+   * Present only when the supervisor (the guardian) died before it could
+   * report: then code and signal are null unless its exit was already known,
+   * and corral terminated what it could still identify itself.
+   */
+  readonly supervisorLost?: SupervisorLoss;
 }
 
-/** The exit status a shell would report for these facts (DESIGN.md 4.1). */
+/** The supervisor died (SIGKILL, the OOM killer): its own fact, never dressed up as the child's status. */
+export interface SupervisorLoss {
+  /** The guardian's pid. */
+  readonly pid: number;
+  /** How it ended, in words ("killed by SIGKILL"). */
+  readonly cause: string;
+  /** What corral then did about the tree itself, and what it could not do. */
+  readonly cleanup: string;
+}
+
+/**
+ * The exit status a shell would report for these facts (DESIGN.md 4.1). A
+ * lost supervisor with no known exit is corral's own failure (125), not a
+ * status the child never had.
+ */
 export function exitStatusOf(facts: ExitFacts): number {
   if (facts.timedOut) return 124;
   if (facts.signal !== null) return 128 + signalNumber(facts.signal);

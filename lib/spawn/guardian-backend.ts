@@ -4,7 +4,7 @@
 // its waitpid. Same SupervisedProcess shape as the process-group backend:
 // run and collect do not change.
 import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
+import os, { constants as osConstants } from "node:os";
 import path from "node:path";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
@@ -13,7 +13,7 @@ import { SpawnError } from "./spawn-error.ts";
 import type { TerminateOptions, TerminationReport } from "./terminate.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { Guardian } from "../native/guardian-client.ts";
-import type { GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
+import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -33,6 +33,8 @@ interface ExternalSpillSink extends ByteSink {
   readonly headBytes: number;
   readonly tailBytes: number;
   adoptTail(tail: Uint8Array, total: number): void;
+  /** The guardian could not write the whole spill file: it is incomplete from there on. */
+  externalSpillFailed(code: string, message: string): void;
 }
 
 function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
@@ -57,7 +59,10 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   const launch: GuardianLaunch = {
     ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
     ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
-    ...(limits ? { spillDirect: true, headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
+    // Not --spill-direct: with the file as the child's own stdout, a full disk
+    // would fail the child's writes (issue 15). Through a pipe the guardian
+    // splices into the file and, when the file cannot grow, keeps the tail.
+    ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -94,6 +99,8 @@ class StreamRoute {
   readonly readable: Readable | null;
   readonly #sink: ByteSink | null;
   eof = false;
+  /** The guardian itself reported EOF (not just a closed connection): only then is the output complete. */
+  eofReported = false;
   /** Resolves at the stream's EOF (or when the guardian's connection closed). */
   readonly ended: Promise<void>;
   #resolveEnded!: () => void;
@@ -129,10 +136,16 @@ class GuardianProcess implements SupervisedProcess {
   readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
   /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
   readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
-  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number }>> = {};
+  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number; error: { code: string; message: string } | null }>> = {};
   #termination: Promise<TerminationReport> | null = null;
   #receipt: TerminateReceipt | undefined;
   #timedOut = false;
+  /** Failed syscalls the guardian reported, and receipt notes without a pid. */
+  readonly #faults: string[] = [];
+  /** A stream's output is incomplete because of a fault. */
+  #outputFault = false;
+  /** corral killed a guardian that stopped answering (see #answered). */
+  #unresponsive = false;
 
   constructor(readonly guardian: Guardian, readonly resolved: ResolvedSpawn, readonly startedAt: number) {
     const { spec } = resolved;
@@ -142,14 +155,25 @@ class GuardianProcess implements SupervisedProcess {
     this.stdout = this.#routes[1]?.readable ?? null;
     this.stderr = this.#routes[2]?.readable ?? null;
     guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
-    guardian.on("eof", (stream) => this.#routes[stream]?.end());
+    guardian.on("eof", (stream) => {
+      const route = this.#routes[stream];
+      if (route) route.eofReported = true;
+      route?.end();
+    });
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
     guardian.on("spilled", (e) => {
-      if (e.error === null) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total };
+      const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
+      // A failed spill still has the right tail when the guardian kept it (tailSent).
+      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error };
+      else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error };
       this.#tails[e.stream] = [];
     });
     guardian.on("close", () => {
       for (const route of Object.values(this.#routes)) route.end();
+    });
+    guardian.on("fault", (f) => {
+      if (f.stream !== 0) this.#outputFault = true;
+      this.#faults.push(`${f.what}: ${f.syscall} failed (${f.message})`);
     });
     this.stdin = spec.stdin === "pipe"
       ? new Writable({
@@ -161,11 +185,12 @@ class GuardianProcess implements SupervisedProcess {
 
   terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
     this.#termination ??= (async () => {
-      const first = options.signal;
-      if (first !== undefined && first !== "SIGTERM") await this.guardian.signal(first, "tree").catch(() => {});
-      const receipt = await this.guardian.terminate(options.graceMs ?? this.resolved.spec.graceMs);
+      // The first signal rides in the terminate request itself: a separate signal followed by
+      // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
+      const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
+      const receipt = await this.#answered(this.guardian.terminate(graceMs, options.signal ?? "SIGTERM"), graceMs);
       this.#receipt = receipt;
-      return reportOf(receipt);
+      return this.#reportOf(receipt);
     })().catch(() => ({ forced: false, uncertain: [] }));
     return this.#termination;
   }
@@ -177,11 +202,40 @@ class GuardianProcess implements SupervisedProcess {
    * /proc and a round trip (some 3 ms of every run).
    */
   #terminateAndExit(): Promise<TerminationReport> {
-    this.#termination = this.guardian.shutdown(this.resolved.spec.graceMs).then((receipt) => {
+    const graceMs = this.resolved.spec.graceMs;
+    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => {
       this.#receipt = receipt;
-      return reportOf(receipt);
+      return this.#reportOf(receipt);
     }).catch(() => ({ forced: false, uncertain: [] }));
     return this.#termination;
+  }
+
+  /**
+   * A terminate answers within its grace plus the guardian's SIGKILL wait;
+   * a guardian that does not (stuck, spinning) is killed, so corral always
+   * answers SIGTERM: the loss path then cleans up what it can identify.
+   */
+  async #answered<T>(request: Promise<T>, graceMs: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.#unresponsive = true;
+        this.guardian.process?.kill("SIGKILL");
+        reject(new Error("the guardian did not answer a terminate"));
+      }, graceMs + UNANSWERED_MARGIN_MS);
+    });
+    try {
+      return await Promise.race([request, stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #reportOf(receipt: TerminateReceipt): TerminationReport {
+    for (const u of receipt.uncertain) {
+      if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
+    }
+    return reportOf(receipt);
   }
 
   supervise(): void {
@@ -197,43 +251,116 @@ class GuardianProcess implements SupervisedProcess {
     const onAbort = () => void this.terminate();
     abort?.addEventListener("abort", onAbort, { once: true });
     if (abort?.aborted === true) onAbort();
-    const exited = await this.guardian.exited.catch(() => ({ code: null, signal: 9, core: false }));
+    const exited = await this.guardian.exited.catch(() => null);
     const durationMs = Math.round(monotonicMs() - this.startedAt);
     clearTimeout(timer);
     abort?.removeEventListener("abort", onAbort);
+    if (exited === null) return this.#afterLoss(null, durationMs);
     const outputComplete = await this.#waitForEof(graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
+    let answered = true;
     if (this.#termination !== null) {
       report = await this.terminate();
-      await this.guardian.shutdown(0).catch(() => {});
+      answered = await this.guardian.shutdown(0).then(() => true, () => false);
     } else if (leaveRunning === true) {
-      await this.guardian.release().catch(() => {});
+      answered = await this.guardian.release().then(() => true, () => false);
     } else {
       report = await this.#terminateAndExit();
+      answered = this.#receipt !== undefined;
     }
+    // The child's exit is known, but the guardian died before it cleaned up.
+    if (!answered && this.#receipt === undefined && leaveRunning !== true) return this.#afterLoss(exited, durationMs);
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     // The last spilled picture is final now that the tree is gone.
     for (const stream of [1, 2] as const) {
       const picture = this.#spilled[stream];
       const sink = externalSpill(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
-      if (picture && sink) sink.adoptTail(picture.tail, picture.total);
+      if (picture === undefined || sink === null) continue;
+      // total -1: the tail could not be had from the guardian; the live head and bytes stand.
+      if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total);
+      if (picture.error !== null) sink.externalSpillFailed(picture.error.code, picture.error.message);
     }
-    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
-    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain };
+    const complete = outputComplete && !this.#outputFault;
+    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete: complete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
+    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain, ...this.#faultList() };
+  }
+
+  #faultList(): { faults?: readonly string[] } {
+    return this.#faults.length === 0 ? {} : { faults: [...this.#faults] };
+  }
+
+  /**
+   * The guardian died (SIGKILL, OOM) before it reported the exit
+   * (`exited` null) or before it cleaned up the tree: corral terminates what
+   * it can still identify itself, and the loss becomes its own fact.
+   */
+  async #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
+    const guardianPid = this.guardian.pid;
+    let how = await withinMs(this.guardian.processExit, 200);
+    this.guardian.detach();
+    for (const route of Object.values(this.#routes)) route.end();
+    const child = this.guardian.child;
+    const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    // A guardian still alive (on its way out, or stuck) still parents what it adopted.
+    const tree = child === undefined
+      ? { terminated: [], forced: false, left: [], procUnreadable: false }
+      : await terminateOrphanedTree(child, this.resolved.spec.graceMs, how === undefined ? guardianPid : 0);
+    how ??= await withinMs(this.guardian.processExit, 2000);
+    if (how === undefined) {
+      this.#unresponsive = true;
+      this.guardian.process?.kill("SIGKILL");
+    }
+    const cause = this.#unresponsive
+      ? "stopped answering (corral killed it)"
+      : how === undefined
+      ? "stopped answering"
+      : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+    const known = exited ?? { code: null, signal: null, core: false };
+    const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
+    return {
+      facts: {
+        ...base,
+        forced: tree.forced,
+        supervisorLost: { pid: guardianPid, cause, cleanup: describeOrphanedTree(tree) },
+      },
+      uncertain: tree.left,
+      ...this.#faultList(),
+    };
   }
 
   /** True when every routed stream reached EOF within `ms` (a grandchild may hold one open). */
   async #waitForEof(ms: number): Promise<boolean> {
     const routes = Object.values(this.#routes);
-    if (routes.every((r) => r.eof)) return true;
+    if (routes.every((r) => r.eof)) return routes.every((r) => r.eofReported);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
     try {
-      return await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+      const ended = await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+      return ended && routes.every((r) => r.eofReported);
     } finally {
       clearTimeout(timer);
     }
+  }
+}
+
+/** "ENOSPC" for 28: the code Node would give the same failure. */
+function errnoName(n: number): string {
+  for (const [name, value] of Object.entries(osConstants.errno)) {
+    if (value === n) return name;
+  }
+  return `errno ${n}`;
+}
+
+/** The promise's value, or undefined when it did not settle within `ms`. */
+async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (promise === undefined) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -247,9 +374,11 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+const UNANSWERED_MARGIN_MS = 10_000;
+
 function reportOf(receipt: TerminateReceipt): TerminationReport {
-  return {
-    forced: receipt.forced,
-    uncertain: receipt.status === "confirmed" ? [] : receipt.uncertain.map((u) => u.pid ?? -1),
-  };
+  // Only real pids: a note without one (/proc unreadable) goes to the faults.
+  const pids = receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
+  return { forced: receipt.forced, uncertain: receipt.status === "confirmed" ? [] : pids };
 }
