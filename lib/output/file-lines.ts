@@ -31,7 +31,8 @@ export function rangeLineFeeds(path: string, from: number, to: number): RangeLin
   let lineFeeds = 0;
   let lastByte = -1;
   try {
-    for (let at = from; at < to;) {
+    let at = from;
+    for (; at < to;) {
       const n = readSync(fd, buffer, 0, Math.min(buffer.length, to - at), at);
       if (n <= 0) break;
       const got = buffer.subarray(0, n);
@@ -39,8 +40,10 @@ export function rangeLineFeeds(path: string, from: number, to: number): RangeLin
       lastByte = got[n - 1] as number;
       at += n;
     }
+    if (at < to) lastByte = -1; // the file ends early: its last byte is not the range's
   } catch {
     // what was counted stands
+    lastByte = -1;
   } finally {
     closeSync(fd);
   }

@@ -197,7 +197,9 @@ export class RetainedWindow {
       // stays as it is (short, if it never filled). Its line feeds are
       // counted by whoever saw it (gapLineFeeds).
       this.#lineFeeds += gapLineFeeds;
-      this.#beforeTail = gapLastByte;
+      // Unknown (the other writer's file is short: a full disk): take the
+      // tail as starting a line rather than hide a line that may be whole.
+      this.#beforeTail = gapLastByte === -1 ? LF : gapLastByte;
       this.#lastByte = gapLastByte;
       this.#headSealed = true;
       this.#tailLen = 0;
