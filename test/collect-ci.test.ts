@@ -150,6 +150,22 @@ test("--heartbeat 1s on a 3-second quiet step prints about three lines: elapsed,
   assert.equal(result.stdout.toString(), "working on it\n", "heartbeats never touch stdout");
 });
 
+test("--heartbeat with --spill on the guardian's fast path: bytes from the spill file, the last line from its end", async (t) => {
+  const dir = tempDir(t);
+  const result = await corral(["collect", "--heartbeat", "1s", "--spill", path.join(dir, "s"), "--", "sh", "-c", "echo working on it; sleep 3"], { env: noCi });
+  assert.equal(result.code, 0, result.stderr);
+  const beats = heartbeats(result.stderr);
+  assert.ok(beats.length >= 2, result.stderr);
+  // Lines are left out when the guardian writes the file (nobody counts them while it runs).
+  assert.match(beats[0] as string, /, 14 bytes(, 1 lines)? so far; last line: working on it$/);
+});
+
+test("--live --facts - is refused: stdout carries the command's output", async () => {
+  const result = await corral(["collect", "--live", "--facts", "-", "--", "true"], { env: noCi });
+  assert.equal(result.code, 2);
+  assert.match(result.stderr, /--facts - is refused here/);
+});
+
 test("--live --heartbeat 1s: no heartbeat while output keeps flowing", async () => {
   // Writes without pause for about 3 seconds.
   const script = "end=$(($(date +%s) + 4)); while [ \"$(date +%s)\" -lt \"$end\" ]; do echo tick; done";
