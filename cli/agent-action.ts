@@ -10,6 +10,7 @@ import { AgentUnavailableError, connectOrStart } from "../lib/agent/auto-start.t
 import { AgentError, type AgentStatus } from "../lib/agent/protocol.ts";
 import type { AgentClient } from "../lib/agent/client.ts";
 import { loadConfig } from "../lib/config/load.ts";
+import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
 
 export interface AgentFlags extends SocketFlag {
   readonly json: boolean;
@@ -138,7 +139,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
         cols: config.terminal.cols,
         rows: config.terminal.rows,
         term: config.terminal.term,
-        scrollback: 0,
+        scrollback: DEFAULT_SCROLLBACK,
         waitTimeoutMs: 60_000,
         closeGraceMs: config.graceMs,
       },

@@ -10,6 +10,7 @@ import { AgentError, type ErrorCode } from "../lib/agent/protocol.ts";
 import { socketPath, StateDirError } from "../lib/agent/state-dir.ts";
 import { ConfigError } from "../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
+import { errorLine } from "./error-line.ts";
 
 // Re-exported for callers written before socket-flag.ts; definitions should
 // import from ./socket-flag.ts to keep start-up light.
@@ -47,6 +48,7 @@ const STATUS_OF: Record<ErrorCode, number> = {
   command_not_found: ExitStatus.notFound,
   command_not_executable: ExitStatus.notExecutable,
   spawn_failed: ExitStatus.corralFailure,
+  limit_exceeded: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
 };
 
@@ -55,7 +57,8 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   let status: number = ExitStatus.corralFailure;
   let message: string;
   if (error instanceof AgentError) {
-    status = STATUS_OF[error.code];
+    // A code this client does not know (a newer agent) is still a failure.
+    status = STATUS_OF[error.code] ?? ExitStatus.corralFailure;
     message = error.message;
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     status = ExitStatus.usage;
@@ -65,7 +68,7 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   } else {
     message = error instanceof Error ? error.message : String(error);
   }
-  ctx.process.stderr.write(`corral: ${message.replace(/\s*\n\s*/g, " ")}\n`);
+  ctx.process.stderr.write(errorLine(message));
   ctx.process.exitCode = status;
 }
 

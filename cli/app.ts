@@ -1,10 +1,11 @@
-// The stricli application built from the registry, shared by main.ts and the
+// The stricli application built from the registry, shared by run-app.ts and the
 // completion generator.
 import { buildApplication, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { rootRoutes } from "./registry.ts";
 import { CORRAL_VERSION } from "./version.ts";
 import { ExitStatus, UsageError } from "./exit-status.ts";
+import { oneLine } from "./error-line.ts";
 
 export const app = buildApplication<CorralContext>(rootRoutes, {
   name: "corral",
@@ -15,12 +16,12 @@ export const app = buildApplication<CorralContext>(rootRoutes, {
     loadText: () => ({
       ...text_en,
       exceptionWhileRunningCommand: (exc: unknown) =>
-        exc instanceof Error ? `corral: ${exc.message}` : `corral: ${String(exc)}`,
-      commandErrorResult: (err: Error) => `corral: ${err.message}`,
+        `corral: ${oneLine(exc instanceof Error ? exc.message : String(exc))}`,
+      commandErrorResult: (err: Error) => `corral: ${oneLine(err.message)}`,
       // stricli's own usage errors (unknown flag, missing value, unknown
       // command) get the same prefix and a pointer to the help.
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) =>
-        `corral: ${text_en.exceptionWhileParsingArguments(exc, ansiColor)} (see --help)`,
+        `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
       noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
         `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,
     }),

@@ -4,6 +4,7 @@
 import { closeSync, constants, openSync } from "node:fs";
 import { BoundedStore, SpillError } from "../lib/output/bounded-store.ts";
 import { UsageError } from "./exit-status.ts";
+import { errorLine } from "./error-line.ts";
 
 /** The store(s) of one `collect` run. */
 export interface CollectStores {
@@ -58,6 +59,6 @@ export async function closeCollectStores(stores: CollectStores, stderr: NodeJS.W
       // reported below from spillError
     }
     const failed = store.spillError;
-    if (failed !== null) stderr.write(`corral: --spill: ${failed.message}; the spill file is incomplete\n`);
+    if (failed !== null) stderr.write(errorLine(`--spill: ${failed.message}; the spill file is incomplete`));
   }
 }

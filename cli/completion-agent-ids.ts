@@ -3,7 +3,7 @@
 // after a short deadline so a stuck agent cannot hang the shell.
 import { AgentClient } from "../lib/agent/client.ts";
 import { socketPath } from "../lib/agent/state-dir.ts";
-import { jobLabel } from "../lib/jobs/job-info.ts";
+import { verifyAgentSocket } from "../lib/agent/agent-trust.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -16,7 +16,10 @@ async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]
     timer = setTimeout(() => resolve([]), DEADLINE_MS);
   });
   const answer = (async () => {
-    client = await AgentClient.open(socketPath(env));
+    const socket = socketPath(env);
+    client = await AgentClient.open(socket);
+    // Nothing goes to an agent that is not provably ours (agent-trust.ts); a refusal means no ids.
+    verifyAgentSocket(socket);
     await client.hello();
     return [...new Set(await ask(client))];
   })();
@@ -32,7 +35,7 @@ async function askAgent(env: Env, ask: (client: AgentClient) => Promise<string[]
 export function sessionIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { sessions } = await client.call({ op: "list" });
-    return sessions.flatMap((s) => (s.name === null ? [s.session] : [s.name, s.session]));
+    return sessions.flatMap((s) => (s.name === null || s.retired ? [s.id] : [s.name, s.id]));
   });
 }
 
@@ -40,6 +43,6 @@ export function sessionIds(env: Env): Promise<readonly string[]> {
 export function jobIds(env: Env): Promise<readonly string[]> {
   return askAgent(env, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
-    return jobs.flatMap((j) => (j.name === null ? [jobLabel(j.id)] : [jobLabel(j.id), j.name]));
+    return jobs.flatMap((j) => (j.name === null ? [j.id] : [j.id, j.name]));
   });
 }

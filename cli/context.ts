@@ -1,5 +1,5 @@
 // The context every command function runs with. Commands report their exit
-// status by setting `process.exitCode` (or `dieOf`); cli/main.ts maps
+// status by setting `process.exitCode` (or `dieOf`); cli/run-app.ts maps
 // stricli's own negative codes (bad flag, unknown command) to corral's usage
 // status 2.
 import type { CommandContext } from "@stricli/core";

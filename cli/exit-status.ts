@@ -17,7 +17,7 @@ export function signalStatus(n: number): number {
 
 /**
  * A usage error raised by a command after stricli parsed its flags (a bad
- * duration, a bad size). cli/main.ts prints its message as one line and
+ * duration, a bad size). cli/run-app.ts prints its message as one line and
  * exits 2.
  */
 export class UsageError extends Error {

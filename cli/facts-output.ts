@@ -11,6 +11,7 @@
 //   new ones, never half; where the directory is not writable, the existing
 //   file is rewritten in place (opened with O_NOFOLLOW).
 // - anything else that exists (/dev/null, a FIFO): written in place.
+import { errorLine } from "./error-line.ts";
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
@@ -51,7 +52,7 @@ export async function writeFacts(context: CorralContext, target: FactsTarget, sh
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? String(error);
     const why = code === "ELOOP" ? "it is a symbolic link, not followed" : `cannot write (${code})`;
-    context.process.stderr.write(`corral: --facts ${shown}: ${why}; give a writable path\n`);
+    context.process.stderr.write(errorLine(`--facts ${shown}: ${why}; give a writable path`));
     context.process.exitCode = 125;
   }
 }

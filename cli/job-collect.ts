@@ -73,7 +73,7 @@ async function readJob(ctx: CorralContext, client: AgentClient, id: string, from
   for (;;) {
     const reply = await client.call({ op: "job-read", job: target, from: offset, maxBytes: READ_BYTES, wait: follow, raw: true });
     job = reply.job;
-    target = String(job.id); // %+ may name another job later; keep reading this one
+    target = String(job.number); // %+ may name another job later; keep reading this one
     const read = reply.read;
     if (read.kind === "data") {
       const chunks = read.base64 === undefined ? pending : [Buffer.from(read.base64, "base64")];
@@ -82,7 +82,7 @@ async function readJob(ctx: CorralContext, client: AgentClient, id: string, from
       offset = read.nextOffset;
     } else if (read.kind === "lost") {
       const where = read.spill === null ? "the job has no spill file" : `its spill file ${read.spill} is incomplete`;
-      stderr.write(`corral: %${job.id}: bytes ${read.offset}..${read.retainedFrom} are lost (no longer in memory; ${where}); going on from ${read.retainedFrom}\n`);
+      stderr.write(`corral: ${job.id}: bytes ${read.offset}..${read.retainedFrom} are lost (no longer in memory; ${where}); going on from ${read.retainedFrom}\n`);
       offset = read.retainedFrom;
     } else if (read.kind === "eof" || !follow) {
       break;
@@ -92,7 +92,7 @@ async function readJob(ctx: CorralContext, client: AgentClient, id: string, from
     ctx.process.exitCode = follow ? job.status ?? 125 : 0;
     return;
   }
-  stderr.write(`corral: %${job.id} is ${job.state}; read up to offset ${offset} (--from ${offset} goes on from here)\n`);
+  stderr.write(`corral: ${job.id} is ${job.state}; read up to offset ${offset} (--from ${offset} goes on from here)\n`);
 }
 
 async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: readonly string[]): Promise<void> {

@@ -35,7 +35,7 @@ export async function bgAction(this: CorralContext, flags: FgFlags, id?: string)
     const reply = await client.call({ op: "bg", ...(job === undefined ? {} : { job }) });
     const info = reply.job;
     const note = info.state === "done" ? "  (it has finished)" : "";
-    this.process.stdout.write(`[${info.id}]${info.mark ?? " "} ${commandLine(info.argv)} &${note}\n`);
+    this.process.stdout.write(`[${info.number}]${info.mark ?? " "} ${commandLine(info.argv)} &${note}\n`);
   }, { start: false, whenAbsent: () => noAgent(this) });
 }
 

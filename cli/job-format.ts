@@ -37,7 +37,7 @@ export function humanBytes(n: number): string {
 
 /** `[2]-` : the id with its current/previous mark, padded like a shell's. */
 export function jobTag(job: JobInfo): string {
-  return `[${job.id}]${job.mark ?? " "}`;
+  return `[${job.number}]${job.mark ?? " "}`;
 }
 
 /** One row of `corral jobs`. */
@@ -49,5 +49,5 @@ export function jobRow(job: JobInfo): string {
 
 /** What a shell prints when a job is stopped: `[N]+  Stopped  CMD`. */
 export function stoppedLine(job: JobInfo): string {
-  return `[${job.id}]${job.mark ?? " "}  Stopped  ${commandLine(job.argv)}`;
+  return `[${job.number}]${job.mark ?? " "}  Stopped  ${commandLine(job.argv)}`;
 }

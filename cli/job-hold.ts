@@ -25,7 +25,7 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     const job: JobInfo = reply.job;
     if ((reply as { attached?: boolean }).attached === false) {
       await hold.release();
-      ctx.process.stderr.write(`corral: %${job.id} has finished: ${describeEnd(job.exit)}\n`);
+      ctx.process.stderr.write(`corral: ${job.id} has finished: ${describeEnd(job.exit)}\n`);
       return job.status ?? ExitStatus.corralFailure;
     }
     if (job.mode === "pty") hold.inputToJob();

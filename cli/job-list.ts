@@ -1,7 +1,10 @@
 // `corral jobs`: the agent's job table, as rows or JSON. Never starts the
-// agent: with none running there are no jobs.
+// agent: with none running there are no jobs (but what a dead agent left
+// behind is named, with the way to clean it up).
 import type { CorralContext } from "./context.ts";
-import { withAgent } from "./agent-reach.ts";
+import { chosenSocket, withAgent } from "./agent-reach.ts";
+import { orphansNote } from "./job-orphans-note.ts";
+import { errorLine } from "./error-line.ts";
 import type { JobsFlags } from "./job-flags.ts";
 import { jobRow } from "./job-format.ts";
 
@@ -14,5 +17,12 @@ export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise
   await withAgent(this, flags, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
     print(jobs);
-  }, { start: false, whenAbsent: () => print([]) });
+  }, {
+    start: false,
+    whenAbsent: () => {
+      print([]);
+      const note = orphansNote(chosenSocket(this, flags));
+      if (note !== null) this.process.stderr.write(errorLine(note));
+    },
+  });
 }

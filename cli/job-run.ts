@@ -18,8 +18,8 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
     try {
       client = await reachAgent(this, flags);
       const { job } = await client.call({ ...request, ...(flags.tty ? terminalSize() : {}) });
-      this.process.stdout.write(`%${job.id}\n`);
-      if (flags.explain) this.process.stderr.write(`corral: explain: job %${job.id} pid ${job.pid} (${job.backend}, ${job.mode})\n`);
+      this.process.stdout.write(`${job.id}\n`);
+      if (flags.explain) this.process.stderr.write(`corral: explain: job ${job.id} pid ${job.pid} (${job.backend}, ${job.mode})\n`);
     } catch (error) {
       reportFailure(this, error);
     } finally {

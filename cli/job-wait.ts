@@ -43,9 +43,9 @@ async function waitForJobs(ctx: CorralContext, client: AgentClient, ids: readonl
   } else {
     for (const id of ids) watched.push((await client.call({ op: "job-read", job: id, from: 0, maxBytes: 1 })).job);
   }
-  for (const job of watched) waiting.add(job.id);
+  for (const job of watched) waiting.add(job.number);
   // Said at once, so a CI log (or a script) knows what is being waited for.
-  const names = [...new Map(watched.map((j) => [j.id, j.name === null ? `%${j.id}` : `%${j.id} (${j.name})`])).values()];
+  const names = [...new Map(watched.map((j) => [j.number, j.name === null ? j.id : `${j.id} (${j.name})`])).values()];
   stderr.write(names.length === 0 ? "corral: jobs wait: no jobs running\n" : `corral: waiting for ${names.join(", ")}\n`);
   const deadline = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
   let firstFailure: number | undefined;
@@ -58,7 +58,7 @@ async function waitForJobs(ctx: CorralContext, client: AgentClient, ids: readonl
     return flags.any;
   };
   for (;;) {
-    const table = new Map((await client.call({ op: "jobs" })).jobs.map((j) => [j.id, j]));
+    const table = new Map((await client.call({ op: "jobs" })).jobs.map((j) => [j.number, j]));
     // In the order they ended, as far as one look at the table can tell.
     const done = [...waiting]
       .map((id) => ({ id, job: table.get(id) }))

@@ -1,28 +1,26 @@
 #!/usr/bin/env node
-// Entry point for every runtime (Node bundle, `deno run`, `bun`).
-import { run } from "@stricli/core";
+// Entry point for every runtime (Node bundle, `deno run`, `bun`). Kept tiny
+// on purpose (issue 9, start-up): it turns on Node's compile cache before
+// any of corral's code is loaded, answers `--version` without loading the
+// CLI framework or the command table, and loads the rest (run-app.ts) only
+// for a real command.
+import { writeSync } from "node:fs";
+import module from "node:module";
 import process from "node:process";
-import { app } from "./app.ts";
-import type { CorralProcess } from "./context.ts";
-import { ExitStatus } from "./exit-status.ts";
-import { dieOfSignal } from "./signal-death.ts";
+import { CORRAL_VERSION } from "./version.ts";
 
-const corralProcess: CorralProcess = {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-};
-
-await run(app, process.argv.slice(2), { process: corralProcess });
-
-// stricli reports its own failures as negative codes: a bad flag or value,
-// an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
-// errors, status 2; any other negative code is corral's own failure.
-const code = corralProcess.exitCode;
-if (typeof code === "number" && code < 0) {
-  process.exitCode = code === -4 || code === -5 ? ExitStatus.usage : ExitStatus.corralFailure;
-} else {
-  process.exitCode = typeof code === "number" ? code : ExitStatus.ok;
+// Node 22.1+: V8's compiled code for corral's modules is kept on disk
+// (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE), so later runs
+// skip parsing and compiling. Only this process: children do not inherit it.
+// Deno and Bun expose a stub or nothing; they have their own caches.
+if (!("Deno" in globalThis) && process.versions.bun === undefined) {
+  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 }
 
-if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === "--version") {
+  // fd 1 directly: setting up process.stdout costs Bun about 10 ms.
+  writeSync(1, `${CORRAL_VERSION}\n`);
+} else {
+  await (await import("./run-app.ts")).runApp(args);
+}

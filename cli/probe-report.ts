@@ -1,6 +1,8 @@
 // The body of `corral probe`: gathers the report (lib/native/capabilities.ts
 // does the guardian part), prints it as text or JSON, and sets the status:
-// 0 only when a process can run and a PTY can be allocated here.
+// 0 when the guardian is in use and a PTY can be allocated, 3 when corral
+// works on its fallbacks (degraded: the report lists what is lost and the
+// absolute command that fixes it), 1 when no process can run here.
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync } from "node:fs";
 import process from "node:process";
@@ -8,6 +10,9 @@ import type { CorralContext } from "./context.ts";
 import type { ProbeFlags } from "./probe.ts";
 import { CORRAL_VERSION } from "./version.ts";
 import { probeGuardian, type GuardianReport } from "../lib/native/capabilities.ts";
+import { locateGuardian, packageRoot, type GuardianSource } from "../lib/native/guardian-binary.ts";
+import { buildForPackage, findCompiler } from "../lib/native/guardian-build.ts";
+import { type Guarantee, guaranteesLostWithoutGuardian } from "../lib/native/guarantees.ts";
 import { currentRuntime } from "../lib/runtime/self-command.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../lib/agent/state-dir.ts";
 import { socketIsLive } from "../lib/agent/socket-probe.ts";
@@ -20,6 +25,8 @@ export interface ProbeReport {
   readonly guardian: {
     readonly built: boolean;
     readonly path: string | null;
+    /** Where it was found: CORRAL_GUARDIAN_BIN, the package's native/build, or the per-user cache. */
+    readonly source: GuardianSource | null;
     readonly usable: boolean;
     readonly why: string | null;
     readonly capabilities: GuardianReport["capabilities"];
@@ -32,8 +39,20 @@ export interface ProbeReport {
   readonly process: { readonly ok: boolean; readonly why: string | null };
   readonly agent: { readonly socket: string; readonly answering: boolean };
   readonly stateDir: { readonly path: string; readonly exists: boolean; readonly mode: string | null; readonly ok: boolean; readonly problem: string | null };
+  /** ok (status 0), degraded (3: works on the fallbacks, `lost` says what is missing), unusable (1). */
+  readonly status: "ok" | "degraded" | "unusable";
+  /** True only for status ok. */
   readonly ok: boolean;
+  /** What is lost without the guardian; empty when it is in use. */
+  readonly lost: readonly Guarantee[];
+  /** The absolute command that builds the guardian, when that is the fix. */
+  readonly fix: string | null;
+  /** Whether a C compiler (needed by the fix) is on PATH. */
+  readonly compiler: string | null;
 }
+
+/** probe's exit statuses (README "Exit statuses"). */
+export const ProbeStatus = { ok: 0, unusable: 1, degraded: 3 } as const;
 
 function runtimeVersion(name: string): string {
   if (name === "deno") return (globalThis as { Deno?: { version: { deno: string } } }).Deno?.version.deno ?? "?";
@@ -44,7 +63,9 @@ function runtimeVersion(name: string): string {
 type NodePtyModule = typeof import("@lydell/node-pty");
 
 /** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
-async function checkNodePty(tryPty: boolean): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+async function checkNodePty(tryPty: boolean, runtime: string): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+  // Its addon loads under Bun, but its sessions die at once (lib/pty/backend-choice.ts).
+  if (runtime === "bun") return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
   let mod: NodePtyModule;
   try {
     const m = (await import("@lydell/node-pty")) as NodePtyModule & { default?: NodePtyModule };
@@ -82,12 +103,16 @@ function checkDir(dir: string): ProbeReport["stateDir"] {
 /** Gathers the whole report. */
 export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
   const runtime = currentRuntime();
-  const guardian = probeGuardian();
+  // Like any command that needs it, probe builds a missing guardian when a
+  // compiler is here (npm ran no install script: git installs, --ignore-scripts).
+  const guardian = probeGuardian(locateGuardian(env));
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
-  const nodePty = await checkNodePty(!guardianPty);
+  const nodePty = await checkNodePty(!guardianPty, runtime);
   const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
   const socket = socketPath(env);
   const proc = checkProcess();
+  const status = !proc.ok ? "unusable" : guardian.usable && backend !== "none" ? "ok" : "degraded";
+  const binary = guardian.binary;
   return {
     corral: CORRAL_VERSION,
     runtime: { name: runtime, version: runtimeVersion(runtime) },
@@ -95,6 +120,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     guardian: {
       built: guardian.binary.built,
       path: guardian.binary.path,
+      source: binary.built ? binary.source : null,
       usable: guardian.usable,
       why: guardian.why,
       capabilities: guardian.capabilities,
@@ -103,7 +129,11 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     process: proc,
     agent: { socket, answering: await socketIsLive(socket) },
     stateDir: checkDir(stateDirPath(env)),
-    ok: proc.ok && backend !== "none",
+    status,
+    ok: status === "ok",
+    lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
+    fix: binary.built ? null : binary.fix,
+    compiler: findCompiler(env),
   };
 }
 
@@ -120,13 +150,34 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
-  lines.push(r.ok ? "ok: corral can run processes and allocate PTYs here" : "NOT ok: corral cannot run processes or allocate PTYs here (see above)");
+  if (r.status === "ok") lines.push("ok: corral can run processes and allocate PTYs here, with the guardian's guarantees");
+  else if (r.status === "unusable") lines.push("NOT ok: corral cannot run processes here (see above)");
+  else {
+    lines.push(`degraded: corral works here without the guardian${r.pty.backend === "none" ? " and without terminal sessions" : ""}; lost:`);
+    for (const g of r.lost) lines.push(`  ${g.name.padEnd(23)} ${g.lost}`);
+  }
+  if (r.fix !== null) {
+    lines.push(`fix: ${r.fix}`);
+    if (r.compiler === null) lines.push("     (needs a C compiler on PATH first: cc, gcc or clang, e.g. apt-get install gcc)");
+  }
   return lines.join("\n") + "\n";
+}
+
+/** `probe --build`: builds the guardian for this copy of corral, one line on stderr either way. */
+function buildNow(env: Readonly<Record<string, string | undefined>>, stderr: CorralContext["process"]["stderr"]): void {
+  const root = packageRoot();
+  if (root === null) {
+    stderr.write("corral: cannot build the guardian: the corral package root is not found\n");
+    return;
+  }
+  const result = buildForPackage(root, env);
+  stderr.write(result.ok ? `corral: guardian ready: ${result.guardian}\n` : `corral: the guardian was not built: ${result.why}\n`);
 }
 
 /** `corral probe [--json]`. */
 export async function probeAction(this: CorralContext, flags: ProbeFlags): Promise<void> {
+  if (flags.build) buildNow(this.process.env, this.process.stderr);
   const report = await gatherProbe(this.process.env);
   this.process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + "\n" : formatProbe(report));
-  this.process.exitCode = report.ok ? 0 : 1;
+  this.process.exitCode = ProbeStatus[report.status];
 }

@@ -1,18 +1,27 @@
 // `corral pty resize`, `close` and `list`: the small session controls.
 import type { CorralContext } from "./context.ts";
-import type { CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
+import type { CloseFlags, ListFlags, ResizeFlags } from "./pty-flags.ts";
+import { UsageError } from "./exit-status.ts";
 import { durationFlag, intFlag } from "./pty-values.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { describeExit, formatAge } from "./pty-describe.ts";
 
-/** Resizes a session (values clamped to 1..1000). */
-export async function ptyResizeAction(this: CorralContext, flags: SocketOnly, session: string, cols: string, rows: string): Promise<void> {
+/** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows. */
+export async function ptyResizeAction(
+  this: CorralContext,
+  flags: ResizeFlags,
+  session: string,
+  cols: string | undefined,
+  rows: string | undefined,
+): Promise<void> {
   let size: { cols: number; rows: number };
   try {
+    const colsText = oneSpelling("COLS", cols, "--cols", flags.cols);
+    const rowsText = oneSpelling("ROWS", rows, "--rows", flags.rows);
     // Clamped, not refused (DESIGN.md 4.4); only non-numbers are errors.
     size = {
-      cols: Math.min(1000, Math.max(1, intFlag("COLS", cols, 0, Number.MAX_SAFE_INTEGER) as number)),
-      rows: Math.min(1000, Math.max(1, intFlag("ROWS", rows, 0, Number.MAX_SAFE_INTEGER) as number)),
+      cols: Math.min(1000, Math.max(1, intFlag(colsText.name, colsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
+      rows: Math.min(1000, Math.max(1, intFlag(rowsText.name, rowsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
     };
   } catch (error) {
     reportFailure(this, error);
@@ -21,6 +30,18 @@ export async function ptyResizeAction(this: CorralContext, flags: SocketOnly, se
   await withAgent(this, flags, async (client) => {
     await client.call({ op: "resize", session, ...size });
   });
+}
+
+// One dimension, given once: as the positional or as the flag, never both.
+function oneSpelling(positional: string, fromPositional: string | undefined, flag: string, fromFlag: string | undefined) {
+  if (fromPositional !== undefined && fromFlag !== undefined) {
+    throw new UsageError(`pty resize: ${positional} and ${flag} both given; give the size once: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
+  }
+  const value = fromPositional ?? fromFlag;
+  if (value === undefined) {
+    throw new UsageError(`pty resize: ${positional} missing; give both: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
+  }
+  return { name: fromPositional !== undefined ? positional : flag, value };
 }
 
 /** Closes a session; prints how it ended. */
@@ -36,7 +57,7 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
     const closed = replyBody(
       await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
     );
-    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session} ${describeExit(closed.exit)}\n`);
+    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session.id} ${describeExit(closed.session.exit)}\n`);
   });
 }
 
@@ -45,14 +66,14 @@ export async function ptyListAction(this: CorralContext, flags: ListFlags): Prom
   await withAgent(this, flags, async (client) => {
     const { sessions } = await client.call({ op: "list" });
     if (flags.json) {
-      this.process.stdout.write(`${JSON.stringify(sessions)}\n`);
+      this.process.stdout.write(`${JSON.stringify({ sessions })}\n`);
       return;
     }
     const rows = sessions.map((s) => [
-      s.session,
-      s.name ?? "-",
+      s.id,
+      s.name === null ? "-" : s.retired ? `[${s.name}]` : s.name,
       String(s.pid),
-      `${s.cols}x${s.rows}`,
+      `${s.size.cols}x${s.size.rows}`,
       s.alive ? "running" : describeExit(s.exit),
       formatAge(s.ageMs),
       s.argv.join(" "),
@@ -61,7 +82,7 @@ export async function ptyListAction(this: CorralContext, flags: ListFlags): Prom
   }, {
     start: false,
     whenAbsent: () => {
-      if (flags.json) this.process.stdout.write("[]\n");
+      if (flags.json) this.process.stdout.write('{"sessions":[]}\n');
     },
   });
 }

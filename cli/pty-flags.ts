@@ -5,6 +5,11 @@ import type { SocketFlag } from "./socket-flag.ts";
 
 export type SocketOnly = SocketFlag;
 
+export interface ResizeFlags extends SocketFlag {
+  readonly cols?: string;
+  readonly rows?: string;
+}
+
 export interface OpenFlags extends SocketFlag {
   readonly name?: string;
   readonly cols?: string;
@@ -19,6 +24,12 @@ export interface OpenFlags extends SocketFlag {
 export interface SendFlags extends SocketFlag {
   readonly key?: readonly string[];
   readonly stdin: boolean;
+  readonly json: boolean;
+  readonly waitText?: readonly string[];
+  readonly waitRegex?: readonly string[];
+  readonly waitStable?: string;
+  readonly waitReady: boolean;
+  readonly timeout?: string;
 }
 
 export interface ScreenFlags extends SocketFlag {
@@ -28,10 +39,12 @@ export interface ScreenFlags extends SocketFlag {
 }
 
 export interface WaitFlags extends SocketFlag {
-  readonly text?: string;
-  readonly regex?: string;
+  readonly text?: readonly string[];
+  readonly regex?: readonly string[];
   readonly stable?: string;
+  readonly ready: boolean;
   readonly exit: boolean;
+  readonly after?: string;
   readonly new: boolean;
   readonly timeout?: string;
   readonly json: boolean;

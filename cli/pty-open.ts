@@ -11,6 +11,7 @@ import { UsageError } from "./exit-status.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
 import { sessionEnvironment } from "../lib/agent/open-environment.ts";
+import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
 
 /** Opens a session and prints its id (or the JSON facts). */
 export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...argv: string[]): Promise<void> {
@@ -32,7 +33,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       rows: intFlag("--rows", flags.rows, 1, 1000) ?? config.terminal.rows,
       cwd: path.resolve(flags.cwd ?? process.cwd()),
       env: sessionEnvironment(this.process.env, config, set, flags.term),
-      scrollback: intFlag("--scrollback", flags.scrollback, 0, 10_000) ?? 0,
+      scrollback: intFlag("--scrollback", flags.scrollback, 0, 10_000) ?? DEFAULT_SCROLLBACK,
     };
   } catch (error) {
     reportFailure(this, error);
@@ -40,6 +41,6 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   }
   await withAgent(this, flags, async (client) => {
     const opened = await client.call(request);
-    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session}\n`);
+    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session.id}\n`);
   });
 }

@@ -22,6 +22,7 @@ export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, s
         ...(scrollback !== undefined ? { scrollback } : {}),
       }),
     );
-    this.process.stdout.write(flags.json ? `${JSON.stringify(screen)}\n` : [...(screen.scrollback ?? []), ...screen.rows].map((l) => `${l}\n`).join(""));
+    const { screen: view } = screen;
+    this.process.stdout.write(flags.json ? `${JSON.stringify(screen)}\n` : [...(view.scrollback ?? []), ...view.lines].map((l) => `${l}\n`).join(""));
   });
 }

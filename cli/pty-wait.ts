@@ -2,49 +2,43 @@
 // exit 124 when --timeout passes first.
 import type { CorralContext } from "./context.ts";
 import type { WaitFlags } from "./pty-flags.ts";
-import { durationFlag } from "./pty-values.ts";
+import { intFlag } from "./pty-values.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
+import { printWait, waitConditions } from "./pty-wait-conditions.ts";
+import type { WaitConditions } from "../lib/agent/protocol.ts";
 
-/** The timeout when none is given: long enough for slow programs, short enough to notice a hang. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+export { DEFAULT_WAIT_TIMEOUT_MS } from "./pty-wait-conditions.ts";
 
 /** Waits on a session. */
 export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, session: string): Promise<void> {
-  let timeoutMs: number;
-  let stableMs: number | undefined;
+  let conditions: WaitConditions | null;
+  let after: number | undefined;
   try {
-    if (flags.text === undefined && flags.regex === undefined && flags.stable === undefined && !flags.exit) {
-      throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR or --exit");
+    conditions = await waitConditions(
+      { text: flags.text ?? [], regex: flags.regex ?? [], stable: flags.stable, ready: flags.ready, exit: flags.exit, timeout: flags.timeout },
+      { stable: "--stable" },
+    );
+    if (conditions === null) {
+      throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready or --exit");
     }
-    if (flags.regex !== undefined) checkRegex(flags.regex);
-    timeoutMs = durationFlag("--timeout", flags.timeout) ?? DEFAULT_WAIT_TIMEOUT_MS;
-    stableMs = durationFlag("--stable", flags.stable);
+    after = intFlag("--after", flags.after, 0, Number.MAX_SAFE_INTEGER);
+    if (after !== undefined && flags.new) throw new UsageError("give --after N or --new, not both (--new is --after the position when the wait begins)");
   } catch (error) {
     reportFailure(this, error);
     return;
   }
+  const request = conditions;
   await withAgent(this, flags, async (client) => {
     const reply = replyBody(
       await client.call({
         op: "wait",
         session,
-        ...(flags.text !== undefined ? { text: flags.text } : {}),
-        ...(flags.regex !== undefined ? { regex: flags.regex } : {}),
-        ...(stableMs !== undefined ? { stableMs } : {}),
-        ...(flags.exit ? { exit: true } : {}),
+        ...request,
+        ...(after !== undefined ? { after } : {}),
         ...(flags.new ? { new: true } : {}),
-        timeoutMs,
       }),
     );
-    this.process.stdout.write(flags.json ? `${JSON.stringify(reply)}\n` : `${reply.fired}\n`);
+    printWait(this.process.stdout, this.process.stderr, reply, flags.json);
   });
-}
-
-function checkRegex(source: string): void {
-  try {
-    new RegExp(source);
-  } catch (error) {
-    throw new UsageError(`--regex ${JSON.stringify(source.slice(0, 60))} is not a valid regular expression: ${(error as Error).message}`);
-  }
 }

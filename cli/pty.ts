@@ -4,7 +4,7 @@
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { socketFlag } from "./socket-flag.ts";
-import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, SocketOnly } from "./pty-flags.ts";
+import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./pty-flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -24,8 +24,8 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
       env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
-      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 0, at most 10000)" },
-      json: { kind: "boolean", default: false, brief: "Print {session, name, pid, cols, rows} as JSON" },
+      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
+      json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}} as JSON" },
       socket: socketFlag,
     },
     positional: {
@@ -40,7 +40,8 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       "Starts CMD on a new pseudo-terminal held by the agent (started on demand) and",
       "prints the session id on the first line. The program gets your environment minus",
       "credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...), plus --env.",
-      "Exit status: 0; 127 command not found; 126 not executable; 2 bad value; 1 name taken.",
+      "Exit status: 0; 127 command not found; 126 not executable; 2 bad value; 1 name held by a",
+      "running session (an exited session's name is taken over; the old one stays readable by id).",
       "",
       "Examples:",
       "  corral pty open -- bash",
@@ -56,6 +57,12 @@ export const ptySend = buildCommand<SendFlags, [string, string | undefined], Cor
     flags: {
       key: { ...opt, variadic: true, placeholder: "name", brief: "A named key sent after TEXT (repeatable): Enter, C-c, Up, F1..." },
       stdin: { kind: "boolean", default: false, brief: "Send the bytes read from stdin, raw, after TEXT and keys" },
+      waitText: { ...opt, variadic: true, placeholder: "str", brief: "Then wait until the output after the input shows this text (repeatable)" },
+      waitRegex: { ...opt, variadic: true, placeholder: "re", brief: "Then wait until an RE2 regex matches the output after the input (repeatable)" },
+      waitStable: { ...opt, placeholder: "dur", brief: "Then wait until the screen has not changed for this long" },
+      waitReady: { kind: "boolean", default: false, brief: "Then wait until the program waits for input again" },
+      timeout: { ...opt, placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124 (default 60s)" },
+      json: { kind: "boolean", default: false, brief: "Print {sent, at, wait} as JSON (at: the output position the input went in at)" },
       socket: socketFlag,
     },
     positional: {
@@ -70,9 +77,14 @@ export const ptySend = buildCommand<SendFlags, [string, string | undefined], Cor
       "Enter Tab Escape BSpace Up Down Left Right Home End PageUp PageDown Delete Insert",
       "F1-F12 Space C-a..C-z M-x C-Left; also Ctrl-C, ^C, ctrl+c). Cursor keys follow the",
       "program's application-cursor mode. An unknown key exits 2 and sends nothing.",
+      "--json prints {sent, at}: `at` is the output position when the input went in, for",
+      "pty wait --after. --wait-text/--wait-regex/--wait-stable/--wait-ready wait in the same",
+      "call for output after the input (exit statuses as pty wait).",
       "",
       "Examples:",
       "  corral pty send 1 'ls -l' --key Enter",
+      "  corral pty send py 'print(6*7)' --key Enter --wait-regex '^42$'",
+      "  corral pty send sh 'make' --key Enter --wait-ready --timeout 10m",
       "  corral pty send editor --key Escape --key : ; corral pty send editor 'wq' --key Enter",
       "  printf 'q' | corral pty send pager --stdin",
     ].join("\n"),
@@ -94,12 +106,13 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
     brief: "Print a session's screen as text",
     fullDescription: [
       "Prints the visible rows, one per line, trailing spaces trimmed, after every byte the",
-      "program wrote so far has been parsed. --json adds cursor, size, alternateScreen, title,",
-      "hash, changed (since this session's last screen read, or since --since), alive, exit.",
+      "program wrote so far has been parsed. --json prints {screen: {id, name, lines, cursor,",
+      "size, alternateScreen, title, hash, changed (since this session's last screen read, or",
+      "since --since), alive, exit, position, foreground}}.",
       "",
       "Examples:",
       "  corral pty screen 1",
-      "  corral pty screen editor --json | jq -r .hash",
+      "  corral pty screen editor --json | jq -r .screen.hash",
       "  corral pty screen 1 --json --since 3f2a9c0d1e2b4a5f",
     ].join("\n"),
   },
@@ -109,13 +122,15 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
   loader: async () => (await import("./pty-wait.ts")).ptyWaitAction,
   parameters: {
     flags: {
-      text: { ...opt, placeholder: "str", brief: "Until this text is on the screen" },
-      regex: { ...opt, placeholder: "re", brief: "Until this regular expression matches the screen" },
+      text: { ...opt, variadic: true, placeholder: "str", brief: "Until the output or the screen shows this text (repeatable)" },
+      regex: { ...opt, variadic: true, placeholder: "re", brief: "Until this RE2 regular expression matches a line of output or the screen (repeatable)" },
       stable: { ...opt, placeholder: "dur", brief: "Until the screen has not changed for this long (e.g. 500ms)" },
+      ready: { kind: "boolean", default: false, brief: "Until the foreground program waits for input (Linux)" },
       exit: { kind: "boolean", default: false, brief: "Until the program exits" },
-      new: { kind: "boolean", default: false, brief: "--text/--regex count only a match not on the screen when the wait began" },
+      after: { ...opt, placeholder: "pos", brief: "Only output after this position counts (from pty send --json)" },
+      new: { kind: "boolean", default: false, brief: "Only output after the wait began counts (--after the position then)" },
       timeout: { ...opt, placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
-      json: { kind: "boolean", default: false, brief: "Print {fired, screen} as JSON" },
+      json: { kind: "boolean", default: false, brief: "Print {fired, match, position, windowExceeded, screen} as JSON" },
       socket: socketFlag,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
@@ -124,40 +139,49 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
     brief: "Wait for text, a pattern, a quiet screen or the exit",
     fullDescription: [
       "Waits until one of the conditions holds (the first one wins) and prints which fired:",
-      "text, regex, stable or exit. --text/--regex are satisfied by the screen as it is when",
-      "the wait starts or later; with --new only by a match that was not there at the start.",
+      "text, regex, stable, ready or exit. --text/--regex match each line of output written",
+      "after --after POS (lines that scrolled away count; the last 10,000 lines / 1 MiB are",
+      "kept) and the screen; without --after/--new, the screen as it is and output from now.",
+      "--json names the pattern, the match, its groups and the position after it.",
       "Exit status: 0 a condition fired; 124 --timeout passed; 1 unknown session, or the program",
-      "exited before the condition was met (add --exit to wait for that).",
+      "exited before the condition was met (add --exit to wait for that); 2 a bad flag.",
       "",
       "Examples:",
-      "  corral pty wait 1 --text '$ ' --timeout 5s",
-      "  corral pty send 1 'make' --key Enter && corral pty wait 1 --new --regex 'make: .*(Error|Nothing)'",
-      "  corral pty wait top --stable 300ms; corral pty wait 1 --exit --timeout 1m",
+      "  at=$(corral pty send py 'print(6*7)' --key Enter --json | jq .at)",
+      "  corral pty wait py --after \"$at\" --regex '^42$' --timeout 5s",
+      "  corral pty wait 1 --new --text 'PASS' --text 'FAIL' --json | jq -r .match.pattern",
+      "  corral pty wait sh --ready; corral pty wait top --stable 300ms; corral pty wait 1 --exit",
     ].join("\n"),
   },
 });
 
-export const ptyResize = buildCommand<SocketOnly, [string, string, string], CorralContext>({
+export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, string | undefined], CorralContext>({
   loader: async () => (await import("./pty-control.ts")).ptyResizeAction,
   parameters: {
-    flags: { socket: socketFlag },
+    flags: {
+      cols: { ...opt, placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
+      rows: { ...opt, placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
+      socket: socketFlag,
+    },
     positional: {
       kind: "tuple",
       parameters: [
         sessionParameter,
-        { brief: "Columns (1-1000)", parse: text, placeholder: "cols" },
-        { brief: "Rows (1-1000)", parse: text, placeholder: "rows" },
+        { brief: "Columns (1-1000)", parse: text, placeholder: "cols", optional: true },
+        { brief: "Rows (1-1000)", parse: text, placeholder: "rows", optional: true },
       ],
     },
   },
   docs: {
     brief: "Resize a session's terminal",
     fullDescription: [
-      "Sets the terminal size (clamped to 1..1000); the program gets SIGWINCH and the next",
-      "screen read reports a change.",
+      "Sets the terminal size (clamped to 1..1000), given as COLS ROWS or as --cols C --rows R;",
+      "the program gets SIGWINCH and the next screen read reports a change. Growing brings",
+      "back lines from the session's history, as tmux does.",
       "",
       "Examples:",
       "  corral pty resize 1 120 40",
+      "  corral pty resize 1 --cols 120 --rows 40",
     ].join("\n"),
   },
 });
@@ -168,7 +192,7 @@ export const ptyClose = buildCommand<CloseFlags, [string], CorralContext>({
     flags: {
       grace: { ...opt, placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
       force: { kind: "boolean", default: false, brief: "Kill the whole tree at once" },
-      json: { kind: "boolean", default: false, brief: "Print {session, exit} as JSON" },
+      json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., exit}} as JSON" },
       socket: socketFlag,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
@@ -192,7 +216,7 @@ export const ptyList = buildCommand<ListFlags, [], CorralContext>({
   loader: async () => (await import("./pty-control.ts")).ptyListAction,
   parameters: {
     flags: {
-      json: { kind: "boolean", default: false, brief: "Print the sessions as a JSON array" },
+      json: { kind: "boolean", default: false, brief: "Print {sessions: [...]} as JSON" },
       socket: socketFlag,
     },
   },
@@ -200,11 +224,12 @@ export const ptyList = buildCommand<ListFlags, [], CorralContext>({
     brief: "List sessions: id, name, pid, size, state, age, command",
     fullDescription: [
       "Lists running and exited sessions. Never starts the agent (none running: nothing",
-      "listed) and never consumes a screen change.",
+      "listed) and never consumes a screen change. A retired session (exited, its name",
+      "taken by a newer one) shows its name in brackets and is reachable by id only.",
       "",
       "Examples:",
       "  corral pty list",
-      "  corral pty list --json | jq '.[] | select(.alive) | .session'",
+      "  corral pty list --json | jq -r '.sessions[] | select(.alive) | .id'",
     ].join("\n"),
   },
 });

@@ -9,6 +9,7 @@ import type { SupervisionResult } from "../lib/spawn/backend.ts";
 import type { CorralContext } from "./context.ts";
 import type { PreparedRun } from "./run-options.ts";
 import { SignalForwarder } from "./run-signals.ts";
+import { errorLine } from "./error-line.ts";
 
 /** How the child ended, plus the signal corral forwarded to it (null when none). */
 export interface RunOutcome extends SupervisionResult {
@@ -32,12 +33,12 @@ export async function runSupervised(
   } catch (error) {
     forwarder.remove();
     if (error instanceof GuardianUnavailableError) {
-      stderr.write(`corral: ${error.message}\n`);
+      stderr.write(errorLine(error.message));
       context.process.exitCode = 125;
       return null;
     }
     if (!(error instanceof SpawnError)) throw error;
-    stderr.write(`corral: ${error.message}\n`);
+    stderr.write(errorLine(error.message));
     context.process.exitCode = error.exitStatus;
     return null;
   }

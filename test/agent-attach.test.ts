@@ -49,7 +49,7 @@ async function attachInTerminal(id: string) {
   };
 }
 
-const screen = async (id: string) => JSON.parse(await agent.ok(["pty", "screen", id, "--json"]));
+const screen = async (id: string) => JSON.parse(await agent.ok(["pty", "screen", id, "--json"])).screen;
 
 test("typing, window size, C-\\ detaches and the session keeps running", async () => {
   const id = (await agent.ok(["pty", "open", "--", "cat"])).trim();

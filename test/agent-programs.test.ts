@@ -18,14 +18,14 @@ after(async () => {
 });
 
 interface Screen {
-  rows: string[];
+  lines: string[];
   alternateScreen: boolean;
   alive: boolean;
   exit: { code: number | null; signal: string | null } | null;
   cursor: { row: number; col: number };
 }
 
-const screen = async (id: string) => JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as Screen;
+const screen = async (id: string) => JSON.parse(await agent.ok(["pty", "screen", id, "--json"])).screen as Screen;
 const wait = (id: string, ...flags: string[]) => agent.ok(["pty", "wait", id, "--timeout", "30s", ...flags]);
 
 test("vim -u NONE: insert, Escape, cursor keys, :wq writes the file", async () => {
@@ -39,9 +39,9 @@ test("vim -u NONE: insert, Escape, cursor keys, :wq writes the file", async () =
   await agent.ok(["pty", "send", id, "x"]);
   await wait(id, "--text", "irst line");
   const shot = await screen(id);
-  assert.equal(shot.rows[0], "irst line");
-  assert.equal(shot.rows[1], "second line");
-  assert.equal(shot.rows[2], "~");
+  assert.equal(shot.lines[0], "irst line");
+  assert.equal(shot.lines[1], "second line");
+  assert.equal(shot.lines[2], "~");
   await agent.ok(["pty", "send", id, ":wq", "--key", "Enter"]);
   assert.equal((await wait(id, "--exit")).trim(), "exit");
   assert.equal((await screen(id)).exit?.code, 0);
@@ -54,15 +54,15 @@ test("less: PageDown, Down in application-cursor mode, search, q", async () => {
   writeFileSync(file, Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
   const id = (await agent.ok(["pty", "open", "--env", "LESS=", "--env", "LESSHISTFILE=-", "--", "less", file])).trim();
   await wait(id, "--text", "line 23");
-  assert.equal((await screen(id)).rows[0], "line 1");
+  assert.equal((await screen(id)).lines[0], "line 1");
   await agent.ok(["pty", "send", id, "--key", "PageDown"]);
   await wait(id, "--regex", "^line 24$");
   await agent.ok(["pty", "send", id, "--key", "Down", "--key", "Down"]);
   await wait(id, "--regex", "^line 48$");
-  assert.equal((await screen(id)).rows[0], "line 26", "two lines down from line 24 at the top");
+  assert.equal((await screen(id)).lines[0], "line 26", "two lines down from line 24 at the top");
   await agent.ok(["pty", "send", id, "/line 150", "--key", "Enter"]);
   await wait(id, "--regex", "^line 150$");
-  assert.equal((await screen(id)).rows[0], "line 150");
+  assert.equal((await screen(id)).lines[0], "line 150");
   await agent.ok(["pty", "send", id, "q"]);
   await wait(id, "--exit");
   assert.equal((await screen(id)).exit?.code, 0);
@@ -91,8 +91,8 @@ test("top: full screen, resize, q", async () => {
   await agent.ok(["pty", "resize", id, "120", "40"]);
   await wait(id, "--regex", "PID +USER");
   const shot = await screen(id);
-  assert.equal(shot.rows.length, 40);
-  assert.match(shot.rows.join("\n"), /^top - /m);
+  assert.equal(shot.lines.length, 40);
+  assert.match(shot.lines.join("\n"), /^top - /m);
   await agent.ok(["pty", "send", id, "q"]);
   await wait(id, "--exit");
   assert.equal((await screen(id)).exit?.code, 0);

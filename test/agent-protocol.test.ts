@@ -106,22 +106,40 @@ test("sessions: open, send, screen changed/hash, names, unknown key sends nothin
   const c = await client();
   const opened = await c.call({ op: "open", argv: ["fake"], name: "proto-a" });
   await c.call({ op: "send", session: "proto-a", text: "hello", keys: ["Enter"] });
-  const first = await c.call({ op: "screen", session: opened.session });
-  assert.deepEqual(first.rows, ["hello", ""]);
+  const { screen: first } = await c.call({ op: "screen", session: opened.session.id });
+  assert.deepEqual(first.lines, ["hello", ""]);
   assert.equal(first.changed, true);
-  const second = await c.call({ op: "screen", session: "proto-a" });
+  const { screen: second } = await c.call({ op: "screen", session: "proto-a" });
   assert.equal(second.changed, false);
   assert.equal(second.hash, first.hash);
   await assert.rejects(c.call({ op: "send", session: "proto-a", text: "zzz", keys: ["NoSuchKey"] }), (e: AgentError) => e.code === "unknown_key");
-  const third = await c.call({ op: "screen", session: "proto-a" });
+  const { screen: third } = await c.call({ op: "screen", session: "proto-a" });
   assert.equal(third.changed, false, "nothing was sent with the bad key");
   await assert.rejects(c.call({ op: "open", argv: ["fake"], name: "proto-a" }), (e: AgentError) => e.code === "name_taken");
-  const closed = await c.call({ op: "close", session: "proto-a" });
+  const { session: closed } = await c.call({ op: "close", session: "proto-a" });
   assert.equal(closed.exit?.signal, "SIGHUP");
-  const again = await c.call({ op: "close", session: "proto-a" });
+  const { session: again } = await c.call({ op: "close", session: "proto-a" });
   assert.deepEqual(again.exit, closed.exit, "close is idempotent");
   const { sessions } = await c.call({ op: "list" });
   assert.equal(sessions.find((s) => s.name === "proto-a")?.alive, false);
+  c.close();
+});
+
+test("names: an exited session's name moves to a new one; the old is retired, readable by id", async () => {
+  const c = await client();
+  const first = (await c.call({ op: "open", argv: ["fake"], name: "rerun" })).session;
+  await c.call({ op: "send", session: "rerun", text: "exit", keys: ["Enter"] });
+  await waitFor(async () => !(await c.call({ op: "screen", session: first.id })).screen.alive, { what: "the first session to exit" });
+  const second = (await c.call({ op: "open", argv: ["fake"], name: "rerun" })).session;
+  assert.notEqual(second.id, first.id);
+  const { screen } = await c.call({ op: "screen", session: "rerun" });
+  assert.equal(screen.id, second.id, "the name means the new session");
+  assert.equal(screen.alive, true);
+  const { sessions } = await c.call({ op: "list" });
+  assert.deepEqual(sessions.filter((s) => s.name === "rerun").map((s) => [s.id, s.retired, s.alive]), [[first.id, true, false], [second.id, false, true]]);
+  assert.equal((await c.call({ op: "screen", session: first.id })).screen.exit?.code, 0, "the retired one is readable by id");
+  await assert.rejects(c.call({ op: "open", argv: ["fake"], name: "rerun" }), (e: AgentError) => e.code === "name_taken", "a live session keeps its name");
+  await c.call({ op: "close", session: second.id });
   c.close();
 });
 
@@ -161,14 +179,14 @@ test("fuzz: random frames, wrong types and huge lengths never disturb another se
     }
     r.sock.end();
     await waitFor(() => r.isClosed(), { what: "the fuzz connection to close" });
-    await c.call({ op: "send", session: keep.session, text: `r${round}`, keys: ["Enter"] });
+    await c.call({ op: "send", session: keep.session.id, text: `r${round}`, keys: ["Enter"] });
   }
-  const screen = await c.call({ op: "screen", session: keep.session });
+  const { screen } = await c.call({ op: "screen", session: keep.session.id });
   assert.equal(screen.alive, true);
-  assert.ok(screen.rows.includes("r39"));
+  assert.ok(screen.lines.includes("r39"));
   const status = await c.call({ op: "agent-status" });
   assert.equal(status.pid, process.pid);
-  await c.call({ op: "close", session: keep.session });
+  await c.call({ op: "close", session: keep.session.id });
   c.close();
 });
 

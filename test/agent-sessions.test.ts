@@ -12,7 +12,7 @@ let agent: PrivateAgent;
 const BASH = ["bash", "--norc", "--noprofile"];
 
 interface Screen {
-  rows: string[];
+  lines: string[];
   size: { cols: number; rows: number };
   hash: string;
   changed: boolean;
@@ -30,20 +30,20 @@ after(async () => {
 });
 
 async function screen(id: string, ...flags: string[]): Promise<Screen> {
-  return JSON.parse(await agent.ok(["pty", "screen", id, "--json", ...flags])) as Screen;
+  return JSON.parse(await agent.ok(["pty", "screen", id, "--json", ...flags])).screen as Screen;
 }
 
 test("bash: open by name, send, wait, screen, changed/hash, resize, close, list", async () => {
   const opened = JSON.parse(await agent.ok([
     "pty", "open", "--name", "sh1", "--cols", "70", "--rows", "20", "--env", "PS1=ready> ", "--json", "--", ...BASH,
-  ]));
+  ])).session;
   assert.equal(opened.name, "sh1");
-  assert.deepEqual(Object.keys(opened).sort(), ["cols", "name", "pid", "rows", "session"]);
-  assert.equal(opened.cols, 70);
+  assert.deepEqual(Object.keys(opened).sort(), ["ageMs", "alive", "argv", "exit", "id", "name", "pid", "position", "retired", "size", "startedAt"]);
+  assert.equal(opened.size.cols, 70);
   assert.ok(opened.pid > 0);
   assert.equal((await agent.ok(["pty", "wait", "sh1", "--text", "ready> ", "--timeout", "20s"])).trim(), "text");
   await agent.ok(["pty", "send", "sh1", "echo $((6*7))", "--key", "Enter"]);
-  assert.equal((await agent.ok(["pty", "wait", opened.session, "--regex", "^42$", "--timeout", "20s"])).trim(), "regex");
+  assert.equal((await agent.ok(["pty", "wait", opened.id, "--regex", "^42$", "--timeout", "20s"])).trim(), "regex");
   const text = await agent.ok(["pty", "screen", "sh1"]);
   const lines = text.split("\n");
   assert.equal(lines.length, 21, "one line per row, then the final newline");
@@ -64,10 +64,10 @@ test("bash: open by name, send, wait, screen, changed/hash, resize, close, list"
   await agent.ok(["pty", "send", "sh1", "stty size", "--key", "Enter"]);
   await agent.ok(["pty", "wait", "sh1", "--text", "30 100", "--timeout", "20s"]);
   const closed = JSON.parse(await agent.ok(["pty", "close", "sh1", "--json"]));
-  assert.equal(closed.exit.signal, "SIGHUP");
+  assert.equal(closed.session.exit.signal, "SIGHUP");
   assert.equal(isAlive(opened.pid), false);
   await agent.ok(["pty", "close", "sh1"]);
-  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])) as Array<{ name: string; alive: boolean; exit: unknown }>;
+  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])).sessions as Array<{ name: string; alive: boolean; exit: unknown }>;
   const entry = list.find((s) => s.name === "sh1");
   assert.equal(entry?.alive, false);
   assert.ok(entry?.exit);
@@ -128,8 +128,8 @@ test("a crash inside: exit facts in screen --json and list", async () => {
   const shot = await screen("crasher");
   assert.equal(shot.alive, false);
   assert.equal(shot.exit?.signal, "SIGSEGV");
-  assert.ok(shot.rows.includes("about-to-crash"), "output before the crash is kept");
-  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])) as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
+  assert.ok(shot.lines.includes("about-to-crash"), "output before the crash is kept");
+  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])).sessions as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
   assert.equal(list.find((s) => s.name === "crasher")?.exit.signal, "SIGSEGV");
   const text = await agent.ok(["pty", "list"]);
   assert.match(text, /crasher .*killed SIGSEGV/);
@@ -149,10 +149,10 @@ test("agent stop with sessions open leaves nothing running", async () => {
       const opened = JSON.parse(await local.ok([
         "pty", "open", "--json", "--", "sh", "-c", "sleep 600 & echo child=$!; trap '' HUP; wait",
       ]));
-      pids.push(opened.pid);
-      await local.ok(["pty", "wait", opened.session, "--regex", "child=\\d+", "--timeout", "20s"]);
-      const shot = JSON.parse(await local.ok(["pty", "screen", opened.session, "--json"])) as Screen;
-      const child = Number(/child=(\d+)/.exec(shot.rows.join("\n"))?.[1]);
+      pids.push(opened.session.pid);
+      await local.ok(["pty", "wait", opened.session.id, "--regex", "child=\\d+", "--timeout", "20s"]);
+      const shot = JSON.parse(await local.ok(["pty", "screen", opened.session.id, "--json"])).screen as Screen;
+      const child = Number(/child=(\d+)/.exec(shot.lines.join("\n"))?.[1]);
       assert.ok(child > 0);
       pids.push(child);
     }
@@ -179,7 +179,7 @@ test("agent status and a stopped agent", async () => {
   assert.equal(none.code, 1);
   assert.match(none.stdout.toString(), /no agent is running/);
   assert.equal((await local.run(["agent", "stop"])).code, 0);
-  assert.equal((await local.ok(["pty", "list", "--json"])).trim(), "[]", "list never starts the agent");
+  assert.equal((await local.ok(["pty", "list", "--json"])).trim(), '{"sessions":[]}', "list never starts the agent");
   assert.equal(local.pid(), undefined);
   await local.stop();
 });

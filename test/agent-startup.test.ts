@@ -97,7 +97,7 @@ test("the agent exits by itself when idle, and SIGTERM closes its sessions", asy
   }
   const term = privateAgent("agent-term");
   try {
-    const opened = JSON.parse(await term.ok(["pty", "open", "--json", "--", "sh", "-c", "trap '' HUP; exec sleep 600"]));
+    const opened = JSON.parse(await term.ok(["pty", "open", "--json", "--", "sh", "-c", "trap '' HUP; exec sleep 600"])).session;
     const pid = term.pid() as number;
     process.kill(pid, "SIGTERM");
     await waitFor(() => !isAlive(pid) && !isAlive(opened.pid), { what: "agent and session gone after SIGTERM" });
@@ -140,12 +140,12 @@ test("an agent killed with SIGKILL leaves no session running (the guardian's lif
     const opened = JSON.parse(await agent.ok([
       "pty", "open", "--json", "--", "sh", "-c", "trap '' HUP; sleep 600 & echo child=$!; wait",
     ]));
-    await agent.ok(["pty", "wait", opened.session, "--regex", "child=\\d+", "--timeout", "20s"]);
-    const rows = JSON.parse(await agent.ok(["pty", "screen", opened.session, "--json"])).rows as string[];
+    await agent.ok(["pty", "wait", opened.session.id, "--regex", "child=\\d+", "--timeout", "20s"]);
+    const rows = JSON.parse(await agent.ok(["pty", "screen", opened.session.id, "--json"])).screen.lines as string[];
     const child = Number(/child=(\d+)/.exec(rows.join("\n"))?.[1]);
     const pid = agent.pid() as number;
     process.kill(pid, "SIGKILL");
-    await waitFor(() => !isAlive(pid) && !isAlive(opened.pid) && !isAlive(child), {
+    await waitFor(() => !isAlive(pid) && !isAlive(opened.session.pid) && !isAlive(child), {
       what: "the session's processes to go with the agent",
     });
   } finally {

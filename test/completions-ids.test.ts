@@ -42,8 +42,8 @@ test("no agent running: no ids, and no agent is started", async () => {
 });
 
 test("a running agent's sessions are offered by name and id, also through the bash script", async () => {
-  const opened = JSON.parse(await agent.ok(["pty", "open", "--name", "web", "--json", "--", "cat"])) as { session: string };
-  assert.deepEqual((await ids("sessions")).sort(), ["web", opened.session].sort());
+  const opened = JSON.parse(await agent.ok(["pty", "open", "--name", "web", "--json", "--", "cat"])).session as { id: string };
+  assert.deepEqual((await ids("sessions")).sort(), ["web", opened.id].sort());
 
   const script = path.join(repoRoot, "completions", "corral.bash");
   const bash = spawnSync("bash", ["--norc", "--noprofile"], {

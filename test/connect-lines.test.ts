@@ -64,7 +64,7 @@ test("a whole exchange on one connection", async (t) => {
   const opened = await c.ask({ op: "open", argv: ["bash", "--norc", "--noprofile"], name: "cb", cols: 60, rows: 10, env: { PS1: "cb$ " }, ref: "o" });
   assert.equal(opened.ok, true);
   assert.equal(opened.ref, "o");
-  assert.equal(opened.cols, 60);
+  assert.deepEqual((opened.session as { size: unknown }).size, { cols: 60, rows: 10 });
   const ready = await c.ask({ op: "wait", session: "cb", text: "cb$ ", timeoutMs: 20_000 });
   assert.equal(ready.fired, "text");
   // send then wait in one pipelined go. The anchored regex matches only the
@@ -78,10 +78,18 @@ test("a whole exchange on one connection", async (t) => {
   assert.equal(sent.ok, true);
   assert.equal(waited.ref, 2);
   assert.equal(waited.fired, "regex", "the secret was scrubbed, so the line is -4-done");
-  const screen = await c.ask({ op: "screen", session: "cb" });
-  assert.equal((screen.rows as string[]).length, 10);
+  assert.equal(typeof sent.at, "number");
+  // The same in one request, and a wait after the position the send answered.
+  const both = await c.ask({ op: "send", session: "cb", text: "echo $((6*7))", keys: ["Enter"], wait: { regex: ["^(4)(2)$"], timeoutMs: 20_000 } });
+  const match = (both.wait as { match: { groups: string[]; position: number } }).match;
+  assert.deepEqual(match.groups, ["4", "2"]);
+  assert.ok(match.position > (both.at as number));
+  const later = await c.ask({ op: "wait", session: "cb", after: both.at, text: "42", timeoutMs: 20_000 });
+  assert.equal(later.fired, "text", "the answer counts although it arrived before the wait began");
+  const { screen } = await c.ask({ op: "screen", session: "cb" }) as unknown as { screen: Reply };
+  assert.equal((screen.lines as string[]).length, 10);
   assert.deepEqual(screen.size, { cols: 60, rows: 10 });
-  assert.ok((screen.rows as string[]).includes("-4-done"));
+  assert.ok((screen.lines as string[]).includes("-4-done"));
   assert.equal(typeof screen.hash, "string");
   const resized = await c.ask({ op: "resize", session: "cb", cols: 70, rows: 12 });
   assert.deepEqual([resized.cols, resized.rows], [70, 12]);
@@ -110,11 +118,11 @@ test("bad lines and bad requests get error replies and the connection goes on", 
   const attach = await c.ask({ op: "attach", session: "x" });
   assert.equal(attach.error?.code, "bad_request");
   const opened = await c.ask({ op: "open", argv: ["cat"] });
-  const badKey = await c.ask({ op: "send", session: opened.session, text: "abc", keys: ["Hyper-Q"] });
+  const badKey = await c.ask({ op: "send", session: (opened.session as { id: string }).id, text: "abc", keys: ["Hyper-Q"] });
   assert.equal(badKey.error?.code, "unknown_key");
-  const timeout = await c.ask({ op: "wait", session: opened.session, text: "abc", timeoutMs: 200 });
+  const timeout = await c.ask({ op: "wait", session: (opened.session as { id: string }).id, text: "abc", timeoutMs: 200 });
   assert.equal(timeout.error?.code, "timeout", "nothing was sent with the bad key");
-  const numeric = await c.ask({ op: "close", session: Number(opened.session) });
+  const numeric = await c.ask({ op: "close", session: Number((opened.session as { id: string }).id) });
   assert.equal(numeric.ok, true, "a numeric session id is accepted");
   assert.equal(await c.end(), 0);
 });

@@ -20,7 +20,7 @@ test("run --bg prints %N at once; the job is done with exit facts with nobody at
   const agent = withAgent(t, "jobs-bg");
   const id = (await agent.ok(["run", "--bg", "--", "sh", "-c", "echo out; echo err >&2; read x < /dev/null; exit 7"])).trim();
   assert.equal(id, "%1");
-  const done = await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1 && j.state === "done"), { what: "%1 done" });
+  const done = await waitFor(async () => (await jobs(agent)).find((j) => j.id === "%1" && j.state === "done"), { what: "%1 done" });
   assert.equal(done.status, 7);
   assert.equal(done.exit?.code, 7);
   assert.equal(done.mark, "+");
@@ -126,7 +126,7 @@ test("without a guardian, run --bg still works through the process group, and ru
   assert.equal(job?.backend, "process-group");
   const tty = await agent.run(["run", "--tty", "--", "true"]);
   assert.equal(tty.code, 125);
-  assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian is missing: build it with make -C native/);
+  assert.match(tty.stderr, /^corral: --tty jobs need the guardian, and .*corral-guardian \(named by CORRAL_GUARDIAN_BIN\) is missing/);
 });
 
 test("collect --tty cancelled with SIGTERM: the command's tree goes, the report still comes, corral dies of SIGTERM", async (t) => {

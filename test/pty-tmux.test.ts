@@ -128,7 +128,7 @@ for (const backend of backends) {
     t.after(() => tmux.kill());
     tmux.start(argv, dir);
     const s = await openSession(t, backend, { argv, cwd: dir, cols: COLS, rows: ROWS, env: ENV });
-    await s.wait({ regex: "^line 1: the quick[^]*sample.txt", timeoutMs: 15_000 });
+    await s.wait({ regex: "^line 1: the quick[\\s\\S]*sample.txt", timeoutMs: 15_000 });
     await s.wait({ stableMs: 300, timeoutMs: 15_000 });
     await assertSameScreen(s, tmux, "start");
     const steps: Step[] = [
@@ -157,7 +157,7 @@ for (const backend of backends) {
     t.after(() => tmux.kill());
     tmux.start(argv, dir);
     const s = await openSession(t, backend, { argv, cwd: dir, cols: COLS, rows: ROWS, env: ENV });
-    await s.wait({ regex: "^line 1: the quick[^]*sample.txt", timeoutMs: 15_000 });
+    await s.wait({ regex: "^line 1: the quick[\\s\\S]*sample.txt", timeoutMs: 15_000 });
     await s.wait({ stableMs: 300, timeoutMs: 15_000 });
     await assertSameScreen(s, tmux, "start");
     const steps: Step[] = [

@@ -22,7 +22,7 @@ test("reap retires finished jobs with receipts, is idempotent, and --all leaves 
       return undefined;
     }
   }, { what: "the grandchild's pid" });
-  await waitFor(async () => (await jobs(agent)).find((j) => j.id === 1)?.state === "done", { what: "%1 done" });
+  await waitFor(async () => (await jobs(agent)).find((j) => j.id === "%1")?.state === "done", { what: "%1 done" });
   const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { id: string; receipt: { status: string } }[] };
   assert.deepEqual(first.items.map((i) => [i.id, i.receipt.status]), [["%1", "confirmed"]]);
   assert.equal((await jobs(agent)).length, 1, "the running job stays");

@@ -4,6 +4,7 @@
 import type { SessionFactory } from "./session-port.ts";
 import type { SessionRegistry } from "./session-registry.ts";
 import type { JobTable } from "../jobs/job-table.ts";
+import type { AgentBudgets } from "./agent-budgets.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -22,6 +23,8 @@ export interface AgentContext {
   readonly stateDir: string;
   readonly openSession: SessionFactory;
   readonly defaults: AgentDefaults;
+  /** The global memory budgets (agent-budgets.ts). */
+  readonly budgets: AgentBudgets;
   readonly startedAt: number;
   readonly socket: string;
   /** Begins the agent's shutdown (after the current reply is written). */

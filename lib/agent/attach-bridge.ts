@@ -61,7 +61,7 @@ export class AttachBridge {
    */
   async #paintCurrentScreen(): Promise<void> {
     const screen = await this.entry.session.screen({ peek: true });
-    const body = screen.rows.map((line, row) => `\x1b[${row + 1};1H${line}`).join("");
+    const body = screen.lines.map((line, row) => `\x1b[${row + 1};1H${line}`).join("");
     const paint = `\x1b[H\x1b[2J${body}\x1b[${screen.cursor.row + 1};${screen.cursor.col + 1}H`;
     if (!this.socket.destroyed) this.socket.write(encodeFrame(Tag.bytes, Buffer.from(paint, "utf8")));
   }

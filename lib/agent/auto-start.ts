@@ -4,12 +4,14 @@
 // detached with its output to the log, and connect once it answers. So N
 // clients racing start exactly one agent.
 import { openSync, closeSync, writeSync, readFileSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
 import process from "node:process";
 import { AgentClient } from "./client.ts";
 import { agentPaths } from "./agent-paths.ts";
 import { clearStaleSocket, AgentRunningError } from "./socket-probe.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { AgentUnavailableError } from "./agent-unavailable.ts";
+import { verifyAgentSocket } from "./agent-trust.ts";
 
 /** Longest the whole start (lock wait + agent boot) may take. */
 const START_DEADLINE_MS = 20_000;
@@ -94,12 +96,45 @@ function lockIsStale(lock: string): boolean {
   }
 }
 
+/**
+ * A connection to a verified agent (agent-trust.ts; nothing is sent before
+ * the check), or null when none answers. A socket we may not connect to is
+ * "permission denied", never "no agent": someone else's agent is there.
+ */
 async function tryOpen(socket: string): Promise<AgentClient | null> {
+  let client: AgentClient;
   try {
-    return await AgentClient.open(socket);
-  } catch {
+    client = await AgentClient.open(socket);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM") {
+      throw new AgentPermissionError(`permission denied connecting to the agent socket ${socket}${ownerNote(socket)}; it is not yours (set CORRAL_STATE_DIR or --socket to your own)`);
+    }
     return null;
   }
+  try {
+    verifyAgentSocket(socket);
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  return client;
+}
+
+/** The agent socket exists but we may not use it (another user's). */
+export class AgentPermissionError extends Error {
+  override readonly name = "AgentPermissionError";
+}
+
+function ownerNote(socket: string): string {
+  for (const file of [socket, path.dirname(socket)]) {
+    try {
+      return ` (${file === socket ? "socket" : "its directory"} owned by uid ${statSync(file).uid})`;
+    } catch {
+      // try the directory
+    }
+  }
+  return "";
 }
 
 function pause(ms: number): Promise<void> {

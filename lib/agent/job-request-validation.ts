@@ -1,7 +1,7 @@
 // The checks of the job ops (job-start, jobs, job-read, fg, bg, reap), with
 // the same helpers and the same `bad_request` wording as every other op.
 import type { Request } from "./protocol.ts";
-import { bad, bool, clean, env, int, name, type Obj, optInt, str, strings } from "./request-validation.ts";
+import { bad, bool, clean, env, execString, execStrings, int, name, type Obj, optInt, str } from "./request-validation.ts";
 
 const MAX_DIMENSION = 100_000;
 const MAX_MS = 2 ** 31 - 1;
@@ -12,7 +12,7 @@ const MAX_SIZE = 2 ** 40;
 export function parseJobBody(op: "job-start" | "jobs" | "job-read" | "fg" | "bg" | "reap", o: Obj): Request {
   switch (op) {
     case "job-start": {
-      const argv = strings(o, "argv");
+      const argv = execStrings(o, "argv");
       if (argv === undefined || argv.length === 0 || argv[0] === "") throw bad('"argv" must be a non-empty array of strings');
       const spill = str(o, "spill");
       if (spill !== undefined && !spill.startsWith("/")) throw bad('"spill" must be an absolute path');
@@ -24,7 +24,7 @@ export function parseJobBody(op: "job-start" | "jobs" | "job-read" | "fg" | "bg"
         name: name(o),
         tty,
         attach: bool(o, "attach"),
-        cwd: str(o, "cwd"),
+        cwd: execString(o, "cwd"),
         env: env(o),
         cols: optInt(o, "cols", 1, MAX_DIMENSION),
         rows: optInt(o, "rows", 1, MAX_DIMENSION),

@@ -9,7 +9,7 @@ import type { JobReplyBodies, JobRequestUnion } from "./job-protocol.ts";
 export type * from "./job-protocol.ts";
 
 /** Checked at hello; bump this if any type in this file changes. */
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Largest frame either side accepts; checked before any payload is buffered. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
@@ -36,6 +36,8 @@ export type ErrorCode =
   | "command_not_executable"
   | "timeout"
   | "version_mismatch"
+  /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
+  | "limit_exceeded"
   | "internal";
 
 export interface WireError {
@@ -60,13 +62,27 @@ export interface OpenRequest {
   readonly scrollback?: number;
 }
 
-/** Sends `text` literally, then `keys` (named), then `bytes` (base64). */
+/**
+ * Sends `text` literally, then `keys` (named), then `bytes` (base64). With
+ * `wait`, then waits as `wait` would with `after` set to where the input went in.
+ */
 export interface SendRequest {
   readonly op: "send";
   readonly session: string;
   readonly text?: string;
   readonly keys?: readonly string[];
   readonly bytes?: string;
+  readonly wait?: WaitConditions;
+}
+
+/** The conditions of a wait; the first one met wins. */
+export interface WaitConditions {
+  readonly text?: readonly string[];
+  readonly regex?: readonly string[];
+  readonly stableMs?: number;
+  readonly ready?: boolean;
+  readonly exit?: boolean;
+  readonly timeoutMs?: number;
 }
 
 export interface ScreenRequest {
@@ -76,16 +92,12 @@ export interface ScreenRequest {
   readonly scrollback?: number;
 }
 
-/** Any combination of conditions; the first one met wins. */
-export interface WaitRequest {
+/** Any combination of conditions; only output after `after` (or after the start, `new`) counts. */
+export interface WaitRequest extends WaitConditions {
   readonly op: "wait";
   readonly session: string;
-  readonly text?: string;
-  readonly regex?: string;
-  readonly stableMs?: number;
-  readonly exit?: boolean;
+  readonly after?: number;
   readonly new?: boolean;
-  readonly timeoutMs?: number;
 }
 
 export interface ResizeRequest { readonly op: "resize"; readonly session: string; readonly cols: number; readonly rows: number }
@@ -133,12 +145,19 @@ export type Envelope<T extends Request = Request> = T & { readonly id: number };
 
 // ---- replies --------------------------------------------------------------
 
-/** What `pty screen --json` prints (DESIGN.md 4.4). */
+/** The terminal's foreground process, and whether it waits for input (null: unknown). */
+export interface ForegroundView {
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly waitingForInput: boolean | null;
+}
+
+/** What `pty screen --json` prints (DESIGN.md 4.4); schemas/screen.schema.json. */
 export interface ScreenView {
-  readonly session: string;
+  readonly id: string;
   readonly name: string | null;
   /** Visible rows top to bottom, trailing spaces trimmed; always size.rows entries. */
-  readonly rows: readonly string[];
+  readonly lines: readonly string[];
   /** Lines above the visible rows, oldest first; only when asked for. */
   readonly scrollback?: readonly string[];
   readonly size: { readonly cols: number; readonly rows: number };
@@ -151,32 +170,66 @@ export interface ScreenView {
   readonly changed: boolean;
   readonly alive: boolean;
   readonly exit: ExitFacts | null;
+  /** Output position when the screen was read: every byte up to it is on the screen. */
+  readonly position: number;
+  readonly foreground: ForegroundView | null;
 }
 
-/** One row of `pty list`. */
+/** A session, the same in every reply (schemas/session.schema.json). */
 export interface SessionInfo {
-  readonly session: string;
+  readonly id: string;
   readonly name: string | null;
   readonly pid: number;
   readonly argv: readonly string[];
-  readonly cols: number;
-  readonly rows: number;
+  readonly size: { readonly cols: number; readonly rows: number };
+  /** Bytes the program has written (monotonic from 0). */
+  readonly position: number;
   readonly alive: boolean;
   readonly exit: ExitFacts | null;
+  /** Exited and its name was taken by a newer session: reachable by id only. */
+  readonly retired: boolean;
   readonly startedAt: number;
   readonly ageMs: number;
+  /** Only in `list` and `screen`, where the agent looks it up. */
+  readonly foreground?: ForegroundView | null;
 }
 
-export type WaitCondition = "text" | "regex" | "stable" | "exit";
+export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit";
+
+/** What matched a text or regex condition (schemas/wait.schema.json). */
+export interface WaitMatchView {
+  readonly kind: "text" | "regex";
+  /** Which --text (or --regex), counting from 0 in the order given. */
+  readonly index: number;
+  readonly pattern: string;
+  readonly text: string;
+  readonly groups: readonly (string | null)[];
+  readonly named: Readonly<Record<string, string | null>>;
+  /** Output position just after the match: start the next wait there. */
+  readonly position: number;
+  readonly from: "stream" | "screen";
+}
+
+/** How a wait ended. */
+export interface WaitReply {
+  readonly fired: WaitCondition;
+  readonly match?: WaitMatchView;
+  /** Output position when the wait ended. */
+  readonly position: number;
+  /** Output after the start position had already left the bounded window: part of it was not searched. */
+  readonly windowExceeded: boolean;
+  readonly screen: ScreenView;
+}
 
 export interface ReplyBodies extends JobReplyBodies {
   hello: { readonly version: number; readonly pid: number };
-  open: { readonly session: string; readonly name: string | null; readonly pid: number; readonly cols: number; readonly rows: number };
-  send: { readonly sent: number };
-  screen: ScreenView;
-  wait: { readonly fired: WaitCondition; readonly screen: ScreenView };
+  open: { readonly session: SessionInfo };
+  /** `at`: the output position when the input was handed to the terminal. */
+  send: { readonly sent: number; readonly at: number; readonly wait?: WaitReply };
+  screen: { readonly screen: ScreenView };
+  wait: WaitReply;
   resize: { readonly cols: number; readonly rows: number };
-  close: { readonly session: string; readonly exit: ExitFacts | null };
+  close: { readonly session: SessionInfo };
   list: { readonly sessions: readonly SessionInfo[] };
   "agent-status": AgentStatus;
   "agent-stop": { readonly stopping: true; readonly sessions: number };

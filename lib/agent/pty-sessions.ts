@@ -1,14 +1,13 @@
 // The real sessions: lib/pty's PtySession behind the agent's session port.
 // This is where lib/pty's errors become the protocol's typed ones. Loaded
 // only inside the agent process (it pulls in the emulator and node-pty).
-import { AgentError } from "./protocol.ts";
-import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, ScreenOptions, WaitOptions } from "./session-port.ts";
+import { AgentError, type ForegroundView } from "./protocol.ts";
+import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
 import { PtySpawnError } from "../pty/backend.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
 import { UnknownKeyError } from "../pty/keys.ts";
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { WaitCondition } from "./protocol.ts";
 
 /** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
 function asAgentError(error: unknown): unknown {
@@ -59,8 +58,15 @@ class PtyAgentSession implements AgentSession {
   exitFacts(): ExitFacts | null {
     return this.pty.exit;
   }
-  write(data: string | Uint8Array): Promise<void> {
-    return mapped(() => this.pty.write(data));
+  position(): number {
+    return this.pty.position;
+  }
+  async write(data: string | Uint8Array): Promise<number> {
+    const at = await mapped(() => this.pty.write(data));
+    // The reply to a send waits while the program leaves its input untaken:
+    // a client streaming stdin sends its next slice at the program's pace.
+    await this.pty.inputDrained();
+    return at;
   }
   checkKeys(keys: readonly string[]): void {
     try {
@@ -69,16 +75,25 @@ class PtyAgentSession implements AgentSession {
       throw asAgentError(error);
     }
   }
-  sendKeys(keys: readonly string[]): Promise<void> {
+  sendKeys(keys: readonly string[]): Promise<number> {
     return mapped(() => this.pty.sendKeys(keys));
   }
-  screen(options: ScreenOptions): Promise<SessionScreen> {
-    return mapped(() => this.pty.screen(options));
+  async screen(options: ScreenOptions): Promise<SessionScreen> {
+    const { rows, ...rest } = await mapped(() => this.pty.screen(options));
+    return { ...rest, lines: rows };
   }
-  async wait(options: WaitOptions): Promise<WaitCondition | null> {
+  async wait(options: WaitOptions): Promise<WaitOutcome> {
     const { signal, new: newOnly, ...rest } = options;
     const result = await mapped(() => this.pty.wait({ ...rest, ...(newOnly !== undefined ? { newOnly } : {}) }, signal));
-    return result.fired === "timeout" ? null : result.fired;
+    return {
+      fired: result.fired,
+      ...(result.match !== undefined ? { match: result.match } : {}),
+      position: result.position,
+      windowExceeded: result.windowExceeded,
+    };
+  }
+  foreground(): Promise<ForegroundView | null> {
+    return this.pty.foreground();
   }
   resize(cols: number, rows: number): void {
     this.pty.resize(cols, rows);

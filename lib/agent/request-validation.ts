@@ -3,6 +3,7 @@
 // answered with `bad_request` naming the field, never a crash.
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
 import { parseJobBody } from "./job-request-validation.ts";
+import { compileRegex, PatternError } from "../pty/wait-pattern.ts";
 
 /** A decoded JSON object; the field checkers below (shared with job-request-validation.ts) read it. */
 export type Obj = Record<string, unknown>;
@@ -38,7 +39,7 @@ function parseBody(op: string, o: Obj): Request {
     case "hello":
       return { op, version: int(o, "version", 0, Number.MAX_SAFE_INTEGER) as number };
     case "open": {
-      const argv = strings(o, "argv");
+      const argv = execStrings(o, "argv");
       if (argv === undefined || argv.length === 0) throw bad('"argv" must be a non-empty array of strings');
       return clean({
         op,
@@ -46,36 +47,31 @@ function parseBody(op: string, o: Obj): Request {
         name: name(o),
         cols: optInt(o, "cols", 1, MAX_DIMENSION),
         rows: optInt(o, "rows", 1, MAX_DIMENSION),
-        cwd: str(o, "cwd"),
+        cwd: execString(o, "cwd"),
         env: env(o),
-        term: str(o, "term"),
+        term: execString(o, "term"),
         scrollback: optInt(o, "scrollback", 0, 1_000_000),
       });
     }
     case "send":
-      return clean({ op, session: session(o), text: str(o, "text"), keys: strings(o, "keys"), bytes: base64(o) });
-    case "screen":
-      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
-    case "wait": {
-      const regex = str(o, "regex");
-      if (regex !== undefined) {
-        try {
-          new RegExp(regex);
-        } catch (error) {
-          throw bad(`"regex" is not a valid regular expression: ${(error as Error).message}`);
-        }
-      }
       return clean({
         op,
         session: session(o),
         text: str(o, "text"),
-        regex,
-        stableMs: optInt(o, "stableMs", 0, 2 ** 31 - 1),
-        exit: bool(o, "exit"),
-        new: bool(o, "new"),
-        timeoutMs: optInt(o, "timeoutMs", 0, 2 ** 31 - 1),
+        keys: strings(o, "keys"),
+        bytes: base64(o),
+        wait: sendWait(o),
       });
-    }
+    case "screen":
+      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
+    case "wait":
+      return clean({
+        op,
+        session: session(o),
+        ...waitConditions(o),
+        after: optInt(o, "after", 0, Number.MAX_SAFE_INTEGER),
+        new: bool(o, "new"),
+      });
     case "resize":
       return { op, session: session(o), cols: int(o, "cols", 1, MAX_DIMENSION) as number, rows: int(o, "rows", 1, MAX_DIMENSION) as number };
     case "close":
@@ -169,6 +165,23 @@ export function strings(o: Obj, key: string): string[] | undefined {
   return value as string[];
 }
 
+/**
+ * An optional string that reaches exec (a path, TERM): a NUL byte cannot
+ * pass through execve and would fail deep in spawn, so it is a bad request.
+ */
+export function execString(o: Obj, key: string): string | undefined {
+  const value = str(o, key);
+  if (value !== undefined && value.includes("\0")) throw bad(`"${key}" must not contain a NUL byte`);
+  return value;
+}
+
+/** An optional array of strings that reaches exec (argv): no NUL bytes. */
+export function execStrings(o: Obj, key: string): string[] | undefined {
+  const value = strings(o, key);
+  if (value !== undefined && value.some((v) => v.includes("\0"))) throw bad(`"${key}" must not contain a NUL byte`);
+  return value;
+}
+
 /** An optional environment; a bad entry is named by its key, never its value. */
 export function env(o: Obj): Record<string, string> | undefined {
   const value = o.env;
@@ -176,8 +189,8 @@ export function env(o: Obj): Record<string, string> | undefined {
   if (typeof value !== "object" || Array.isArray(value)) throw bad('"env" must be an object of string values');
   for (const [k, v] of Object.entries(value as Obj)) {
     // Name only: a value may be a secret and never goes into a message.
-    if (typeof v !== "string" || k.length === 0 || k.includes("=") || k.includes("\0")) {
-      throw bad(`"env" entry ${JSON.stringify(k.slice(0, 60))} must have a name without "=" and a string value`);
+    if (typeof v !== "string" || k.length === 0 || k.includes("=") || k.includes("\0") || v.includes("\0")) {
+      throw bad(`"env" entry ${JSON.stringify(k.slice(0, 60))} must have a name without "=" or NUL and a string value without NUL`);
     }
   }
   return value as Record<string, string>;
@@ -187,4 +200,44 @@ function base64(o: Obj): string | undefined {
   const value = str(o, "bytes");
   if (value !== undefined && !/^[A-Za-z0-9+/]*={0,2}$/.test(value)) throw bad('"bytes" must be base64');
   return value;
+}
+
+/** A wait's conditions; `text` and `regex` take one string or an array of them. */
+function waitConditions(o: Obj): Record<string, unknown> {
+  const regex = stringOrStrings(o, "regex");
+  for (const source of regex ?? []) {
+    try {
+      compileRegex(source);
+    } catch (error) {
+      if (error instanceof PatternError) throw bad(`"regex": ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    text: stringOrStrings(o, "text"),
+    regex,
+    stableMs: optInt(o, "stableMs", 0, 2 ** 31 - 1),
+    ready: bool(o, "ready"),
+    exit: bool(o, "exit"),
+    timeoutMs: optInt(o, "timeoutMs", 0, 2 ** 31 - 1),
+  };
+}
+
+/** `send`'s optional `wait`: an object of wait conditions. */
+function sendWait(o: Obj): Record<string, unknown> | undefined {
+  const value = o.wait;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw bad('"wait" must be an object of conditions, e.g. {"text": ["$ "]}');
+  const conditions = Object.fromEntries(Object.entries(waitConditions(value as Obj)).filter(([, v]) => v !== undefined));
+  if (Object.keys(conditions).every((k) => k === "timeoutMs")) {
+    throw bad('"wait" needs a condition: text, regex, stableMs, ready or exit');
+  }
+  return conditions;
+}
+
+/** An optional string or array of strings, as an array. */
+function stringOrStrings(o: Obj, key: string): string[] | undefined {
+  const value = o[key];
+  if (typeof value === "string") return [value];
+  return strings(o, key);
 }

@@ -34,7 +34,7 @@ export function route(ctx: AgentContext, request: Envelope, scope: RequestScope)
     case "open":
       return handleOpen(ctx, request);
     case "send":
-      return handleSend(ctx, request);
+      return handleSend(ctx, request, scope.signal);
     case "screen":
       return handleScreen(ctx, request);
     case "wait":

@@ -7,10 +7,12 @@ import type { SessionEntry } from "./session-registry.ts";
 /** Reads the screen of one session as the wire shape. */
 export async function screenView(entry: SessionEntry, options: ScreenOptions): Promise<ScreenView> {
   const screen = await entry.session.screen(options);
+  // Read after the screen settled: every byte up to here is on it.
+  const position = entry.session.position();
   return {
-    session: entry.id,
+    id: entry.id,
     name: entry.name,
-    rows: screen.rows,
+    lines: screen.lines,
     ...(screen.scrollback !== undefined ? { scrollback: screen.scrollback } : {}),
     size: screen.size,
     cursor: screen.cursor,
@@ -20,5 +22,13 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     changed: screen.changed,
     alive: entry.session.alive(),
     exit: entry.session.exitFacts(),
+    position,
+    foreground: await foregroundOf(entry),
   };
+}
+
+/** The foreground process of a running session, when the session can tell. */
+export async function foregroundOf(entry: SessionEntry): Promise<ScreenView["foreground"]> {
+  if (!entry.session.alive() || entry.session.foreground === undefined) return null;
+  return await entry.session.foreground();
 }

@@ -9,6 +9,8 @@ import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import { agentPaths } from "./agent-paths.ts";
 import { AgentConnection } from "./connection.ts";
+import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
+import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "./socket-probe.ts";
@@ -16,12 +18,17 @@ import { restrictToOwner } from "./state-dir.ts";
 import { JobTable } from "../jobs/job-table.ts";
 import { stopAllJobs } from "../jobs/stop-all.ts";
 
+/** Longest a stopping agent waits for one session's close (grace included). */
+const STOP_SESSION_DEADLINE_MS = 10_000;
+
 export interface AgentServerOptions {
   readonly socket: string;
   readonly idleTimeoutMs: number;
   readonly openSession: SessionFactory;
   readonly defaults: AgentDefaults;
   readonly log?: (line: string) => void;
+  /** Overrides of the global memory budgets (tests use small ones). */
+  readonly budgets?: Partial<AgentBudgets>;
 }
 
 /** A running agent; `stopped` settles once every session is closed. */
@@ -41,12 +48,16 @@ export class AgentServer {
   private constructor(readonly options: AgentServerOptions) {
     this.#log = options.log ?? (() => {});
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    noteFdLimit();
+    const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+    const frames = new PendingFrameLedger(budgets.pendingFrameBytes);
     const ctx: AgentContext = {
       registry: this.registry,
       jobs: this.jobs,
       stateDir: path.dirname(options.socket),
       openSession: options.openSession,
       defaults: options.defaults,
+      budgets,
       startedAt: this.startedAt,
       socket: options.socket,
       requestStop: () => setImmediate(() => void this.stop("asked to stop")),
@@ -54,7 +65,7 @@ export class AgentServer {
       log: (line) => this.#log(line),
     };
     this.#server = net.createServer((socket) => {
-      const connection = new AgentConnection(socket, ctx, this.#log);
+      const connection = new AgentConnection(socket, ctx, this.#log, frames);
       this.#connections.add(connection);
       this.#lastActivity = Date.now();
       socket.on("close", () => {
@@ -81,6 +92,9 @@ export class AgentServer {
         resolve();
       });
     });
+    // After the bind, an error is a failed accept (EMFILE): the client sees
+    // its connect fail; the agent and its sessions go on.
+    this.#server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
     restrictToOwner(socket);
     writeFileSync(agentPaths(socket).pid, `${process.pid}\n`, { mode: 0o600 });
     const every = Math.max(50, Math.min(1000, Math.floor(this.options.idleTimeoutMs / 4)));
@@ -102,10 +116,18 @@ export class AgentServer {
     clearInterval(this.#idleTimer);
     this.#server.close();
     const closing = this.registry.all().map(async (entry) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // A guardian that cannot take our terminate (its channel full of input a
+      // stopped program does not read) must not keep the agent up forever:
+      // once we are gone it loses its owner and terminates the tree itself.
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), STOP_SESSION_DEADLINE_MS)));
       try {
-        await entry.session.close({ graceMs: 1000, force: false });
+        const result = await Promise.race([entry.session.close({ graceMs: 1000, force: false }), late]);
+        if (result === "late") this.#log(`session ${entry.id} did not confirm its end in ${STOP_SESSION_DEADLINE_MS} ms; its guardian terminates it once the agent is gone`);
       } catch (error) {
         this.#log(`closing session ${entry.id} failed: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
       }
     });
     await Promise.all([...closing, stopAllJobs(this.jobs, 1000, this.#log)]);

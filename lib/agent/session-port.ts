@@ -3,10 +3,10 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { ScreenView, WaitCondition } from "./protocol.ts";
+import type { ForegroundView, ScreenView, WaitCondition, WaitMatchView } from "./protocol.ts";
 
 /** The screen as the session reports it; the agent adds id, name, liveness and exit facts. */
-export type SessionScreen = Omit<ScreenView, "session" | "name" | "alive" | "exit">;
+export type SessionScreen = Omit<ScreenView, "id" | "name" | "alive" | "exit" | "position" | "foreground">;
 
 /** Everything `open` needs; sizes already clamped and defaults applied. */
 export interface OpenSpec {
@@ -28,14 +28,25 @@ export interface ScreenOptions {
 }
 
 export interface WaitOptions {
-  readonly text?: string;
-  readonly regex?: string;
+  readonly text?: readonly string[];
+  readonly regex?: readonly string[];
   readonly stableMs?: number;
+  readonly ready?: boolean;
   readonly exit?: boolean;
+  /** Only output after this position counts. */
+  readonly after?: number;
   readonly new?: boolean;
   readonly timeoutMs: number;
   /** Aborted when the asking client goes away. */
   readonly signal?: AbortSignal;
+}
+
+/** How a wait ended: the condition (or "timeout"), what matched, the position then. */
+export interface WaitOutcome {
+  readonly fired: WaitCondition | "timeout";
+  readonly match?: WaitMatchView;
+  readonly position: number;
+  readonly windowExceeded: boolean;
 }
 
 /** A session as the agent drives it. */
@@ -47,14 +58,19 @@ export interface AgentSession {
   /** The program is still running. */
   alive(): boolean;
   exitFacts(): ExitFacts | null;
-  write(data: string | Uint8Array): Promise<void>;
+  /** Bytes the program has written so far (monotonic from 0). */
+  position(): number;
+  /** Resolves with the output position when the bytes were handed to the terminal. */
+  write(data: string | Uint8Array): Promise<number>;
   /** Throws AgentError unknown_key naming the first unknown key; sends nothing. */
   checkKeys(keys: readonly string[]): void;
   /** Sends named keys (DESIGN.md 4.5), following application-cursor mode. */
-  sendKeys(keys: readonly string[]): Promise<void>;
+  sendKeys(keys: readonly string[]): Promise<number>;
   screen(options: ScreenOptions): Promise<SessionScreen>;
-  /** Resolves with the condition that fired, or null on timeout. */
-  wait(options: WaitOptions): Promise<WaitCondition | null>;
+  /** Resolves with the condition that fired, or "timeout". */
+  wait(options: WaitOptions): Promise<WaitOutcome>;
+  /** The terminal's foreground process; null when it cannot be known. */
+  foreground?(): Promise<ForegroundView | null>;
   resize(cols: number, rows: number): void;
   /** SIGHUP, then terminate after the grace (at once when forced); idempotent. */
   close(options: { graceMs: number; force: boolean }): Promise<ExitFacts | null>;

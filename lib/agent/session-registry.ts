@@ -1,5 +1,8 @@
 // The agent's table of sessions: ids, names, lookup by either, and the
-// exited sessions kept (bounded) so their exit facts stay readable.
+// exited sessions kept (bounded) so their exit facts stay readable. A name
+// belongs to a live session: opening a session with the name of an exited
+// one retires the old one (readable by id until reaped) and moves the name,
+// so a script that opens "py" can run twice in a row (DESIGN.md 4.8).
 import { AgentError, type SessionInfo } from "./protocol.ts";
 import type { AgentSession } from "./session-port.ts";
 
@@ -9,7 +12,11 @@ const MAX_EXITED_KEPT = 64;
 export interface SessionEntry {
   readonly id: string;
   readonly name: string | null;
+  /** Its name went to a newer session: found by id only. */
+  retired: boolean;
   readonly session: AgentSession;
+  /** Lines the session's screen keeps above the visible grid (counted in the screen budget). */
+  readonly scrollback: number;
 }
 
 /** Sessions by id ("1", "2", ...) and by name (never all digits). */
@@ -17,18 +24,21 @@ export class SessionRegistry {
   #byId = new Map<string, SessionEntry>();
   #nextId = 1;
 
-  add(session: AgentSession, name: string | null): SessionEntry {
-    if (name !== null) this.#checkNameFree(name);
-    const entry: SessionEntry = { id: String(this.#nextId++), name, session };
+  add(session: AgentSession, name: string | null, scrollback = 0): SessionEntry {
+    if (name !== null) {
+      this.#checkNameFree(name);
+      for (const old of this.#byId.values()) if (old.name === name) old.retired = true;
+    }
+    const entry: SessionEntry = { id: String(this.#nextId++), name, retired: false, session, scrollback };
     this.#byId.set(entry.id, entry);
     this.#trimExited();
     return entry;
   }
 
-  /** Throws AgentError name_taken while a session with that name exists. */
+  /** Throws AgentError name_taken while a running session has that name. */
   #checkNameFree(name: string): void {
     for (const entry of this.#byId.values()) {
-      if (entry.name === name) {
+      if (entry.name === name && !entry.retired && entry.session.alive()) {
         throw new AgentError("name_taken", `a session named "${name}" exists (id ${entry.id}); close it or choose another --name`);
       }
     }
@@ -43,7 +53,7 @@ export class SessionRegistry {
   get(idOrName: string): SessionEntry {
     const byId = this.#byId.get(idOrName);
     if (byId) return byId;
-    for (const entry of this.#byId.values()) if (entry.name === idOrName) return entry;
+    for (const entry of this.#byId.values()) if (entry.name === idOrName && !entry.retired) return entry;
     throw new AgentError(
       "unknown_session",
       `no session "${idOrName.slice(0, 80)}"; see corral pty list for the ids and names`,
@@ -58,6 +68,17 @@ export class SessionRegistry {
     return [...this.#byId.values()];
   }
 
+  /** Terminal cells every held screen takes, cols x (rows + scrollback): the screen budget's measure. */
+  screenCells(except?: SessionEntry): number {
+    let cells = 0;
+    for (const entry of this.#byId.values()) {
+      if (entry === except) continue;
+      const { cols, rows } = entry.session.size();
+      cells += cols * (rows + entry.scrollback);
+    }
+    return cells;
+  }
+
   /** Sessions whose program still runs: the ones that keep the agent up. */
   aliveCount(): number {
     let n = 0;
@@ -69,14 +90,15 @@ export class SessionRegistry {
     const { session } = entry;
     const size = session.size();
     return {
-      session: entry.id,
+      id: entry.id,
       name: entry.name,
       pid: session.pid,
       argv: session.argv,
-      cols: size.cols,
-      rows: size.rows,
+      size: { cols: size.cols, rows: size.rows },
+      position: session.position(),
       alive: session.alive(),
       exit: session.exitFacts(),
+      retired: entry.retired,
       startedAt: session.startedAt,
       ageMs: now - session.startedAt,
     };

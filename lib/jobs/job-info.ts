@@ -18,10 +18,12 @@ export interface Receipt {
   readonly reason: string | null;
 }
 
-/** One row of `corral jobs`. */
+/** A job, the same in every reply (schemas/job.schema.json). */
 export interface JobInfo {
+  /** `%N`, as every command names it. */
+  readonly id: string;
   /** N of %N. */
-  readonly id: number;
+  readonly number: number;
   readonly name: string | null;
   readonly state: JobState;
   /** "+" current job, "-" previous, as a shell marks them. */

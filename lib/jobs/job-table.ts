@@ -1,7 +1,7 @@
 // The agent's table of jobs: %N numbering (the next number is one above the
 // highest in use, as bash does), the current (+) and previous (-) job kept
 // by recency as a shell keeps them, lookup by id, name, %+ or %-.
-import type { JobInfo } from "./job-info.ts";
+import { type JobInfo, jobLabel } from "./job-info.ts";
 import type { JobRef } from "./job-id.ts";
 import { describeRef } from "./job-id.ts";
 import type { Job } from "./job.ts";
@@ -103,7 +103,8 @@ export class JobTable {
 
   info(job: Job): JobInfo {
     return {
-      id: job.id,
+      id: jobLabel(job.id),
+      number: job.id,
       name: job.name,
       state: job.state,
       mark: this.mark(job),

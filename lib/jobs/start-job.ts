@@ -4,7 +4,7 @@
 // enter the job in the table. Everything that can be refused is refused
 // before anything runs.
 import { BoundedStore } from "../output/bounded-store.ts";
-import { locateGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../spawn/lookup.ts";
 import { SpawnError } from "../spawn/spawn-error.ts";
 import { startGroupJob } from "./group-job.ts";
@@ -44,7 +44,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   resolveExecutable(program, request.env["PATH"], request.cwd);
   const guardian = locateGuardian();
   if (!guardian.built && request.mode === "pty") {
-    throw new JobRefusedError("spawn_failed", `--tty jobs need the guardian, and ${guardian.why}`);
+    throw new JobRefusedError("spawn_failed", `--tty jobs need the guardian, and ${missingGuardian(guardian)}`);
   }
   const store = await BoundedStore.open({
     headBytes: request.headBytes,

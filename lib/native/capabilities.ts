@@ -33,7 +33,7 @@ export function parseProbeOutput(text: string): Capability[] {
 }
 
 /** Runs the guardian's probe (a few ms: it forks once for the PTY check). */
-export function probeGuardian(binary: GuardianBinary = locateGuardian()): GuardianReport {
+export function probeGuardian(binary: GuardianBinary = locateGuardian(undefined, { build: false })): GuardianReport {
   if (!binary.built) return { binary, capabilities: [], usable: false, why: binary.why };
   const result = spawnSync(binary.path, ["--probe"], { encoding: "utf8", timeout: 10_000 });
   if (result.error) {

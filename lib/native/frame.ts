@@ -40,6 +40,11 @@ export class FrameDecoder {
 
   constructor(readonly maxPayloadBytes: number) {}
 
+  /** Bytes buffered toward frames not complete yet (what a memory budget counts). */
+  get pendingBytes(): number {
+    return this.#pendingBytes;
+  }
+
   /** Feeds bytes; returns every frame now complete. Throws FrameError. */
   push(chunk: Uint8Array): Frame[] {
     if (chunk.length > 0) {

@@ -121,6 +121,27 @@ export class Guardian {
     for (let at = 0; at < data.length; at += 64 * 1024) this.#send(Req.input, data.subarray(at, at + 64 * 1024));
   }
 
+  /**
+   * Backpressure for senders: resolves once at most `limit` bytes wait in
+   * this end's write buffer (the guardian stops reading its owner while the
+   * child leaves input untaken, so the buffer only drains at the child's pace).
+   */
+  async inputDrained(limit: number): Promise<void> {
+    const socket = this.#socket;
+    if (socket === undefined) return;
+    while (!this.#isClosed && !socket.destroyed && socket.writableLength > limit) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          socket.off("drain", done);
+          socket.off("close", done);
+          resolve();
+        };
+        socket.once("drain", done);
+        socket.once("close", done);
+      });
+    }
+  }
+
   /** Pipe mode: resolves once every byte written before was delivered and stdin is closed. */
   closeStdin(): Promise<void> {
     return this.#request(Req.closeStdin, (id) => encodeRequest.id(id)).then(() => {});

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import process from "node:process";
-import { locateGuardian } from "./guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
 import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
 import { randomHex } from "./random-hex.ts";
@@ -29,7 +29,8 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
   let line = "";
   let connecting = false;
-  const ready = child.stdio[3] as NodeJS.ReadableStream | null;
+  // Absent when spawn itself failed (EMFILE): the child's "error" event says why.
+  const ready = (child.stdio?.[3] ?? null) as NodeJS.ReadableStream | null;
   ready?.on("data", (c: Uint8Array) => {
     line += new TextDecoder().decode(c);
     if (!connecting && line.includes("\n")) {
@@ -66,6 +67,6 @@ function connectSocket(guardian: Guardian): void {
 
 function guardianPathOrThrow(): string {
   const found = locateGuardian();
-  if (!found.built) throw new GuardianError("not-built", found.why);
+  if (!found.built) throw new GuardianError("not-built", missingGuardian(found));
   return found.path;
 }

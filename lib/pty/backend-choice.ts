@@ -2,7 +2,8 @@
 // when it is built (no output lost at exit, stop/continue, census terminate),
 // else node-pty. Tests and `probe` can ask for one by name.
 import { type PtyBackend, type PtyBackendName, PtySpawnError } from "./backend.ts";
-import { createGuardianBackend, guardianAvailable } from "./guardian-backend.ts";
+import { createGuardianBackend } from "./guardian-backend.ts";
+import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { nodePtyBackend } from "./node-pty-backend.ts";
 import { currentRuntime } from "../runtime/self-command.ts";
 
@@ -23,13 +24,17 @@ export interface BackendChoiceOptions {
 /** The backend to use for new sessions; rejects when the one asked for is unavailable. */
 export function choosePtyBackend(preference: PtyBackendPreference = "auto", options: BackendChoiceOptions = {}): Promise<PtyBackend> {
   switch (preference) {
-    case "auto":
-      if (guardianAvailable()) return Promise.resolve(createGuardianBackend(options.stateDir));
-      if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", "under Bun, terminal sessions need the guardian; build it with make -C native"));
+    case "auto": {
+      const found = locateGuardian();
+      if (found.built) return Promise.resolve(createGuardianBackend(options.stateDir));
+      if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", `under Bun, terminal sessions need the guardian: ${missingGuardian(found)}`));
       return Promise.resolve(nodePtyBackend);
-    case "guardian":
-      if (!guardianAvailable()) return Promise.reject(new PtySpawnError("backend_unavailable", "the guardian is not built (make -C native); use node-pty"));
+    }
+    case "guardian": {
+      const found = locateGuardian();
+      if (!found.built) return Promise.reject(new PtySpawnError("backend_unavailable", `${missingGuardian(found)}; or use node-pty`));
       return Promise.resolve(createGuardianBackend(options.stateDir));
+    }
     case "node-pty":
       if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", "node-pty does not work under Bun; use the guardian"));
       return Promise.resolve(nodePtyBackend);

@@ -40,6 +40,8 @@ export interface PtyHandle {
   /** Called once, after the last onData of the program's output. */
   onExit(listener: (exit: PtyExit) => void): void;
   write(data: Uint8Array | string): void;
+  /** Resolves once the input written so far is on its way (bounded buffering); absent: no backpressure (node-pty). */
+  inputDrained?(): Promise<void>;
   resize(cols: number, rows: number): void;
   /** Sends `signal` (e.g. "SIGHUP") to the target; silently nothing when gone. */
   signal(signal: string, target: SignalTarget): void;

@@ -39,13 +39,26 @@ export function checkCwd(cwd: string): void {
 }
 
 function checkExecutable(full: string, shown: string): void {
-  if (!isFile(full)) throw new PtySpawnError("not_found", `${shown} does not exist`);
+  if (!isFile(full)) {
+    // As `run` says it (lib/spawn/lookup.ts): something is there, exec cannot run it -> 126.
+    if (exists(full)) throw new PtySpawnError("not_executable", `${shown}: is a directory or not a regular file, so it cannot be executed`);
+    throw new PtySpawnError("not_found", `${shown} does not exist`);
+  }
   if (!isExecutable(full)) throw new PtySpawnError("not_executable", `${shown} is not executable`);
 }
 
 function isFile(full: string): boolean {
   try {
     return statSync(full).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function exists(full: string): boolean {
+  try {
+    statSync(full);
+    return true;
   } catch {
     return false;
   }

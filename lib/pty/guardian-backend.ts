@@ -3,9 +3,9 @@
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { socketBaseDir } from "../native/socket-base-dir.ts";
 import path from "node:path";
-import { locateGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { type Guardian, GuardianError } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { signalName } from "../spawn/exit-facts.ts";
@@ -18,6 +18,9 @@ import {
   type PtyTermination,
   type SignalTarget,
 } from "./backend.ts";
+
+/** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
+const INPUT_BACKLOG_BYTES = 1024 * 1024;
 
 class GuardianPtyHandle implements PtyHandle {
   readonly backend = "guardian" as const;
@@ -67,6 +70,10 @@ class GuardianPtyHandle implements PtyHandle {
     if (this.#exit === undefined) this.guardian.write(data);
   }
 
+  inputDrained(): Promise<void> {
+    return this.guardian.inputDrained(INPUT_BACKLOG_BYTES);
+  }
+
   resize(cols: number, rows: number): void {
     if (this.#exit === undefined) this.guardian.resize(rows, cols).catch(() => {});
   }
@@ -109,7 +116,7 @@ let privateStateDir: string | undefined;
 // dir (the agent passes its own); removed when this process exits.
 function defaultStateDir(): string {
   if (privateStateDir === undefined) {
-    const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+    const dir = mkdtempSync(path.join(socketBaseDir(), "corral-pty-"));
     privateStateDir = dir;
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
   }
@@ -127,7 +134,7 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
-      if (!found.built) throw new PtySpawnError("backend_unavailable", found.why);
+      if (!found.built) throw new PtySpawnError("backend_unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
         { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },

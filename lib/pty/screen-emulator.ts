@@ -3,7 +3,9 @@
 // the program, and the batcher that feeds it. Loaded lazily (dynamic import)
 // so `run`/`collect` never pay for the emulator.
 import type { Terminal } from "@xterm/headless";
+import { useCLibraryWidths } from "./char-width.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
+import { answerQueriesXtermDoesNot } from "./terminal-queries.ts";
 
 /** The xterm Terminal constructor, as loaded. */
 export type TerminalClass = typeof Terminal;
@@ -34,8 +36,19 @@ export class Emulator {
   title = "";
 
   constructor(ctor: TerminalClass, cols: number, rows: number, scrollback: number, hooks: EmulatorHooks) {
-    const term = new ctor({ cols: Math.max(2, cols), rows, scrollback, allowProposedApi: true, convertEol: false, logLevel: "off" });
+    const term = new ctor({
+      cols: Math.max(2, cols),
+      rows,
+      scrollback,
+      allowProposedApi: true,
+      convertEol: false,
+      logLevel: "off",
+      // CSI 18 t (text area size in characters) is answered, as xterm and tmux do.
+      windowOptions: { getWinSizeChars: true },
+    });
     this.term = term;
+    useCLibraryWidths(term);
+    answerQueriesXtermDoesNot(term);
     this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed);
     term.onData((data) => hooks.onReply(data));
     term.onBinary((data) => hooks.onReply(data));

@@ -2,6 +2,7 @@
 // visible rows joined by "\n", except that a row the terminal soft-wrapped
 // continues the previous one, so a long line matches the way it was printed.
 // Pure functions: no terminal, no I/O.
+import { findFrom, type PatternMatch, type WaitPattern } from "./wait-pattern.ts";
 
 /** A match's place on the screen: visible row and character offset in that row. */
 export interface Occurrence {
@@ -10,6 +11,7 @@ export interface Occurrence {
   /** Offset range in the haystack, for containment checks. */
   readonly start: number;
   readonly end: number;
+  readonly match: PatternMatch;
 }
 
 /** The visible text as one string, with the offset where each row starts. */
@@ -30,29 +32,15 @@ export function buildHaystack(rows: readonly string[], wrapped: readonly boolean
   return { text, rowStarts };
 }
 
-/** What a wait looks for: literal text or a regular expression. */
-export type ScreenPattern = { readonly text: string } | { readonly regex: RegExp };
-
 /** Every non-overlapping occurrence of `pattern`, in screen order. */
-export function findOccurrences(hay: Haystack, pattern: ScreenPattern): Occurrence[] {
-  const found: Array<[number, number]> = [];
-  if ("text" in pattern) {
-    if (pattern.text === "") return [];
-    for (let at = hay.text.indexOf(pattern.text); at >= 0; at = hay.text.indexOf(pattern.text, at + pattern.text.length)) {
-      found.push([at, at + pattern.text.length]);
-    }
-  } else {
-    const flags = pattern.regex.flags.includes("g") ? pattern.regex.flags : pattern.regex.flags + "g";
-    const global = new RegExp(pattern.regex.source, flags);
-    for (const m of hay.text.matchAll(global)) {
-      // An empty match ("^", "x*") says nothing appeared; it never satisfies a wait.
-      if (m[0].length > 0) found.push([m.index, m.index + m[0].length]);
-    }
+export function findOccurrences(hay: Haystack, pattern: WaitPattern): Occurrence[] {
+  const found: Occurrence[] = [];
+  for (let from = 0, m = findFrom(pattern, hay.text, 0); m !== undefined; m = findFrom(pattern, hay.text, from)) {
+    const row = rowOf(hay.rowStarts, m.start);
+    found.push({ row, col: m.start - (hay.rowStarts[row] ?? 0), start: m.start, end: m.end, match: m });
+    from = m.end;
   }
-  return found.map(([start, end]) => {
-    const row = rowOf(hay.rowStarts, start);
-    return { row, col: start - (hay.rowStarts[row] ?? 0), start, end };
-  });
+  return found;
 }
 
 function rowOf(rowStarts: readonly number[], offset: number): number {
@@ -64,17 +52,4 @@ function rowOf(rowStarts: readonly number[], offset: number): number {
     else hi = mid - 1;
   }
   return lo;
-}
-
-/** The printable lines of input text (what an echo of it would show), controls removed. */
-export function inputLines(text: string): string[] {
-  // deno-lint-ignore no-control-regex -- input is made of control sequences; that is what is removed
-  const sequence = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b./g;
-  // deno-lint-ignore no-control-regex -- same
-  const control = /[\x00-\x1f\x7f]/g;
-  return text
-    .replace(sequence, "")
-    .split(/[\r\n]+/)
-    .map((line) => line.replace(control, ""))
-    .filter((line) => line.trim() !== "");
 }

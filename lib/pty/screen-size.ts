@@ -7,6 +7,12 @@ export const DEFAULT_COLS = 80;
 export const DEFAULT_ROWS = 24;
 /** TERM for the program: the emulator is an xterm. */
 export const DEFAULT_TERM = "xterm-256color";
+/**
+ * Lines a session keeps above the visible grid unless told otherwise: what
+ * tmux keeps (history-limit 2000), so growing the terminal brings back lines
+ * that scrolled off. Memory: README "Terminal fidelity".
+ */
+export const DEFAULT_SCROLLBACK = 2000;
 /** Lines kept above the visible grid at most, whatever a caller asks for. */
 export const MAX_SCROLLBACK = 10_000;
 
@@ -16,8 +22,8 @@ export function clampDimension(value: number | undefined, fallback: number): num
   return Math.min(1000, Math.max(1, Math.trunc(value)));
 }
 
-/** Scrollback lines clamped to 0..MAX_SCROLLBACK. */
+/** Scrollback lines clamped to 0..MAX_SCROLLBACK; the default when not a number. */
 export function clampScrollback(value: number | undefined): number {
-  if (value === undefined || !Number.isFinite(value)) return 0;
+  if (value === undefined || !Number.isFinite(value)) return DEFAULT_SCROLLBACK;
   return Math.min(MAX_SCROLLBACK, Math.max(0, Math.trunc(value)));
 }

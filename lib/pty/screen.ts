@@ -21,7 +21,9 @@ const IDLE_MS = 1500;
 // OSC/DCS/APC/PM/SOS string, DECID, and their C1 forms. False alarms only
 // cost building the emulator.
 // deno-lint-ignore no-control-regex -- control sequences are what this finds
-const NEEDS_ANSWER = /\x1b\[[\x20-\x3f]*[cnqtpux]|\x1b[\]PZ^_X]|[\x90\x98\x9b\x9d\x9e\x9f]/;
+const NEEDS_ANSWER_ALL = /\x1b\[[\x20-\x3f]*[cnqtpux]|\x1b[\]PZ^_X]|[\x90\x98\x9b\x9d\x9e\x9f]/g;
+/** The stream's last characters kept for the next chunk's scan: room for a query with many parameters. */
+const TAIL_CHARS = 64;
 
 function latin1(bytes: Uint8Array): string {
   let out = "";
@@ -56,7 +58,7 @@ export class Screen {
   #lastActive = Date.now();
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
-  /** The last bytes fed, as latin1: a query may straddle two chunks. */
+  /** The stream's end not yet matched as a query, as latin1: a query may come in pieces. */
   #tail = "";
 
   private constructor(ctor: TerminalClass, options: ScreenOptions) {
@@ -107,9 +109,8 @@ export class Screen {
   /** Queues PTY output for parsing; pauses the PTY when too much is unparsed. */
   feed(bytes: Uint8Array): void {
     if (bytes.length === 0 || this.#disposed) return;
-    const tail = this.#tail;
-    this.#tail = latin1(bytes.subarray(Math.max(0, bytes.length - 16)));
-    if (this.#emulator === undefined && this.#canStayAsHistory(bytes, tail)) {
+    const scanned = this.#emulator === undefined;
+    if (scanned && !this.#watchForQuery(bytes) && this.#canStayAsHistory(bytes)) {
       // Nobody reads or waits and nothing asks for an answer: keep the bytes
       // for a replay; they count as parsed (the replay parses them).
       this.#history.addBytes(bytes);
@@ -118,6 +119,9 @@ export class Screen {
       return;
     }
     const emulator = this.#live(); // replays the history first when rebuilt
+    // The emulator answers by itself; only the stream's end is kept, for
+    // the scan once the emulator is dropped (a flood is never converted).
+    if (!scanned) this.#tail = (this.#tail + latin1(bytes.subarray(Math.max(0, bytes.length - TAIL_CHARS)))).slice(-TAIL_CHARS);
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
     emulator.batcher.push(bytes);
@@ -127,12 +131,23 @@ export class Screen {
     }
   }
 
-  #canStayAsHistory(bytes: Uint8Array, tail: string): boolean {
+  #canStayAsHistory(bytes: Uint8Array): boolean {
     if (!this.#history.valid || this.#history.bytes + bytes.length > this.#history.maxBytes) return false;
-    if (this.#waiters.length > 0 || this.#parsedListeners.size > 0) return false;
-    // A query (device attributes, cursor report, OSC/DCS requests) needs the
-    // emulator's answer now; the tail of the last chunk catches one split in two.
-    return !NEEDS_ANSWER.test(tail + latin1(bytes));
+    return this.#waiters.length === 0 && this.#parsedListeners.size === 0;
+  }
+
+  // A query (device attributes, cursor report, OSC/DCS requests) needs the
+  // emulator's answer now. A program may write one in pieces, each piece its
+  // own chunk (ESC, then "[", then "6n"): the scan runs over the stream's
+  // unfinished end, kept from chunk to chunk until a match consumes it.
+  #watchForQuery(bytes: Uint8Array): boolean {
+    const text = this.#tail + latin1(bytes);
+    const match = NEEDS_ANSWER_ALL.exec(text);
+    let end = 0;
+    for (let m = match; m !== null; m = NEEDS_ANSWER_ALL.exec(text)) end = m.index + m[0].length;
+    NEEDS_ANSWER_ALL.lastIndex = 0;
+    this.#tail = text.slice(Math.max(end, text.length - TAIL_CHARS));
+    return match !== null;
   }
 
   #parsedUpTo(length: number): void {

@@ -50,14 +50,13 @@ function allStats(): StatFields[] {
 
 // Holds the terminal open: a setsid() child of a background job is
 // reparented to init at once, but its stdin/stdout still point at our pts.
+// Only the standard descriptors count: a pts number is reused as soon as it
+// is free, and a process that merely holds some pts open (a node-pty owner
+// keeps each session's slave open, in any process on the machine) is not a
+// program on that terminal; counting it let one session's close SIGTERM an
+// unrelated process that had been given the same pts number.
 function holdsTerminal(pid: number, ptsPath: string): boolean {
-  let fds: string[];
-  try {
-    fds = readdirSync(`/proc/${pid}/fd`);
-  } catch {
-    return false;
-  }
-  for (const fd of fds) {
+  for (const fd of ["0", "1", "2"]) {
     try {
       if (readlinkSync(`/proc/${pid}/fd/${fd}`) === ptsPath) return true;
     } catch {

@@ -1,48 +1,79 @@
-// `pty wait`: the first of text / regex / stable / exit / timeout wins. Event
-// driven: conditions are re-checked after each chunk xterm parsed (so text
-// that flashes by still counts), timers only for the durations themselves.
+// `pty wait`: the first of text / regex / stable / ready / exit / timeout
+// wins. Text and regex are looked for in the output stream after the start
+// position (wait-stream.ts: lines that scrolled away count) and on the
+// screen (text a full-screen program drew piece by piece). Event driven:
+// conditions are re-checked after each chunk xterm parsed, timers only for
+// the durations themselves.
 import type { IMarker } from "@xterm/headless";
 import type { Screen } from "./screen.ts";
-import { type Haystack, type Occurrence, type ScreenPattern, buildHaystack, findOccurrences } from "./screen-match.ts";
+import type { StreamWindow } from "./stream-window.ts";
+import { type Haystack, type Occurrence, buildHaystack, findOccurrences } from "./screen-match.ts";
 import { PtySessionError, type ScreenSnapshot } from "./snapshot.ts";
+import { type StreamHit, StreamWatch } from "./wait-stream.ts";
+import { compilePatterns, describePattern, type PatternMatch, PatternError, type WaitPattern } from "./wait-pattern.ts";
 
-/** What to wait for; at least one of text, regex, stableMs, exit. */
+/** What to wait for; at least one of text, regex, stableMs, ready, exit. */
 export interface WaitCondition {
-  readonly text?: string;
-  readonly regex?: string | RegExp;
+  /** Literal texts (any of them). */
+  readonly text?: string | readonly string[];
+  /** RE2 regular expressions (any of them); ^ and $ match at line boundaries. */
+  readonly regex?: string | readonly string[];
   /** Fires once the screen has not changed for this long (measured from the wait's start). */
   readonly stableMs?: number;
+  /** Fires when the foreground program waits for input (see `isReady`). */
+  readonly ready?: boolean;
   readonly exit?: boolean;
   /**
-   * Text/regex count only when they appear where they were not when the wait
-   * began: a match is old when a match stood at the same column of the same
-   * line at the start (lines are followed as they scroll), or when it lies in
-   * the echo of input sent since the previous wait whose echo was not yet
-   * complete on the screen (the first new whole occurrence of that input).
+   * Only output after this position counts: text and regex match the output
+   * written after it, and the screen only where a match was not already
+   * showing when the wait began.
    */
+  readonly after?: number;
+  /** `after` the position when the wait began. */
   readonly newOnly?: boolean;
   readonly timeoutMs: number;
 }
 
 /** Which condition ended a wait. */
-export type WaitFired = "text" | "regex" | "stable" | "exit" | "timeout";
+export type WaitFired = "text" | "regex" | "stable" | "ready" | "exit" | "timeout";
+
+/** What matched, where, and the position to start the next wait from. */
+export interface WaitMatch {
+  readonly kind: "text" | "regex";
+  /** Index of the pattern among those of its kind, in the order given. */
+  readonly index: number;
+  readonly pattern: string;
+  readonly text: string;
+  readonly groups: readonly (string | null)[];
+  readonly named: Readonly<Record<string, string | null>>;
+  /** Output position just after the match (for a screen match: the output parsed when it was seen). */
+  readonly position: number;
+  /** Found in the output stream, or only on the screen. */
+  readonly from: "stream" | "screen";
+}
 
 /** The condition that fired and the screen at that moment. */
 export interface WaitResult {
   readonly fired: WaitFired;
   readonly snapshot: ScreenSnapshot;
+  readonly match?: WaitMatch;
+  /** The output position when the wait ended. */
+  readonly position: number;
+  /** Some output after the start position was no longer kept when the wait began. */
+  readonly windowExceeded: boolean;
 }
 
 /** What a wait needs from its session. */
 export interface WaitTarget {
   readonly screen: Screen;
+  readonly stream: StreamWindow;
   /** The program exited and every byte it wrote has been parsed. */
   hasExited(): boolean;
   onExit(listener: () => void): () => void;
-  /** Input lines sent since the previous wait began (taken: the next wait starts afresh). */
-  pendingInput(): string[];
   /** A snapshot of the screen as it is now; does not count as a read. */
   takeSnapshot(): ScreenSnapshot;
+  /** The foreground program is blocked reading the terminal with nothing unread. */
+  isReady?(): Promise<boolean>;
 }
 
 interface Baseline {
@@ -53,71 +84,79 @@ interface Baseline {
   readonly baseY: number;
 }
 
-function compileRegex(regex: string | RegExp): RegExp {
-  if (regex instanceof RegExp) return regex;
-  try {
-    return new RegExp(regex, "m");
-  } catch (error) {
-    throw new PtySessionError("bad_value", `--regex ${JSON.stringify(regex)} is not a valid regular expression (${(error as Error).message})`);
-  }
-}
+/** How often readiness is looked at: it has no event. */
+const READY_POLL_MS = 50;
+
+const listOf = (value: string | readonly string[] | undefined): string[] =>
+  (value === undefined ? [] : typeof value === "string" ? [value] : [...value]).filter((v) => v !== "");
 
 /** Waits on `target` for `cond`; rejects with the signal's reason when aborted. */
 export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, signal?: AbortSignal): Promise<WaitResult> {
-  const patterns: Array<[WaitFired, ScreenPattern]> = [];
-  if (cond.text !== undefined && cond.text !== "") patterns.push(["text", { text: cond.text }]);
-  if (cond.regex !== undefined && cond.regex !== "") patterns.push(["regex", { regex: compileRegex(cond.regex) }]);
-  if (patterns.length === 0 && cond.stableMs === undefined && cond.exit !== true) {
-    throw new PtySessionError("bad_value", "wait needs a condition: text, regex, stable or exit");
+  let patterns: WaitPattern[];
+  try {
+    patterns = compilePatterns(listOf(cond.text), listOf(cond.regex));
+  } catch (error) {
+    if (error instanceof PatternError) throw new PtySessionError("bad_value", error.message);
+    throw error;
+  }
+  if (patterns.length === 0 && cond.stableMs === undefined && cond.exit !== true && cond.ready !== true) {
+    throw new PtySessionError("bad_value", "wait needs a condition: text, regex, stable, ready or exit");
   }
   if (!Number.isFinite(cond.timeoutMs) || cond.timeoutMs < 0) {
     throw new PtySessionError("bad_value", `timeout ${cond.timeoutMs} is not a duration; give e.g. 5000 ms`);
   }
+  if (cond.ready === true && target.isReady === undefined) {
+    throw new PtySessionError("bad_value", "this session cannot tell when its program waits for input");
+  }
   signal?.throwIfAborted();
-  const screen = target.screen;
-  await screen.settled();
-  const newOnly = cond.newOnly === true;
-  const baselines = new Map<ScreenPattern, Baseline[]>();
-  const echoes: Array<{ pattern: ScreenPattern; baseline: Baseline[] }> = [];
-  if (newOnly) {
+  const { screen, stream } = target;
+  const from = cond.after ?? stream.position;
+  const screenOnlyNew = cond.after !== undefined || cond.newOnly === true;
+
+  let streamHit: StreamHit | undefined;
+  let onStreamHit: (hit: StreamHit) => void = (hit) => {
+    streamHit ??= hit;
+  };
+  // Set up before any await: every line from `from` on is seen.
+  const watch = new StreamWatch(stream, from, patterns, (hit) => onStreamHit(hit));
+  try {
+    await screen.settled();
+  } catch (error) {
+    watch.stop();
+    throw error;
+  }
+  const baselines = new Map<WaitPattern, Baseline[]>();
+  if (screenOnlyNew) {
     const hay = haystackOf(screen);
-    for (const [, pattern] of patterns) baselines.set(pattern, markAll(screen, findOccurrences(hay, pattern)));
-    for (const line of target.pendingInput()) {
-      // An echo already complete on the screen is covered by the baseline;
-      // one still to come (or half drawn) is the first new whole occurrence.
-      const pattern = { text: line };
-      if (findOccurrences(hay, pattern).length === 0) echoes.push({ pattern, baseline: [] });
-    }
+    for (const pattern of patterns) baselines.set(pattern, markAll(screen, findOccurrences(hay, pattern)));
   }
 
   return await new Promise<WaitResult>((resolve, reject) => {
-    const cleanups: Array<() => void> = [];
+    const cleanups: Array<() => void> = [() => watch.stop()];
     let done = false;
-    const finish = (result: WaitResult | Error) => {
+    // Ends the wait; the screen in the reply shows every byte received by then.
+    const finish = (result: Omit<WaitResult, "snapshot" | "position" | "windowExceeded"> | Error) => {
       if (done) return;
       done = true;
       for (const cleanup of cleanups) cleanup();
-      for (const list of [...baselines.values(), ...echoes.map((e) => e.baseline)]) for (const b of list) b.marker?.dispose();
-      if (result instanceof Error) reject(result);
-      else resolve(result);
+      for (const list of baselines.values()) for (const b of list) b.marker?.dispose();
+      if (result instanceof Error) return reject(result);
+      void screen.settled().then(() =>
+        resolve({ ...result, snapshot: target.takeSnapshot(), position: stream.position, windowExceeded: watch.windowExceeded })
+      );
     };
+    const fromStream = (hit: StreamHit) => finish({ fired: hit.pattern.kind, match: matchOf(hit.pattern, hit.match, hit.position, "stream") });
+    onStreamHit = fromStream;
+    // A match found in the output before the screen settled (or in output kept from before the wait).
+    if (streamHit !== undefined) return fromStream(streamHit);
 
-    const isOld = (occ: Occurrence, baseline: readonly Baseline[]) =>
-      baseline.some((b) => sameSpot(screen, b, occ));
-    const matchFired = (): WaitFired | undefined => {
+    const isOld = (occ: Occurrence, baseline: readonly Baseline[]) => baseline.some((b) => sameSpot(screen, b, occ));
+    const screenHit = (): WaitMatch | undefined => {
       if (patterns.length === 0) return undefined;
       const hay = haystackOf(screen);
-      // Ranges taken by echoes of input typed just before the wait: not new.
-      const echoRanges = echoes.flatMap(({ pattern, baseline }) => {
-        const first = findOccurrences(hay, pattern).find((occ) => !isOld(occ, baseline));
-        return first === undefined ? [] : [first];
-      });
-      for (const [fired, pattern] of patterns) {
-        const found = findOccurrences(hay, pattern).filter((occ) =>
-          !newOnly ||
-          (!isOld(occ, baselines.get(pattern) ?? []) && !echoRanges.some((e) => e.start <= occ.start && occ.end <= e.end))
-        );
-        if (found.length > 0) return fired;
+      for (const pattern of patterns) {
+        const found = findOccurrences(hay, pattern).find((occ) => !screenOnlyNew || !isOld(occ, baselines.get(pattern) ?? []));
+        if (found !== undefined) return matchOf(pattern, found.match, stream.position, "screen");
       }
       return undefined;
     };
@@ -133,13 +172,13 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
         // Output still waiting to be parsed is a change in the making: look after it.
         void screen.settled().then(() => {
           if (done) return;
-          const snapshot = target.takeSnapshot();
-          if (snapshot.hash !== stableHash) {
-            stableHash = snapshot.hash;
+          const hash = screen.grid().hash;
+          if (hash !== stableHash) {
+            stableHash = hash;
             stableSince = Date.now();
           }
           const quietFor = Date.now() - stableSince;
-          if (quietFor >= stableMs) finish({ fired: "stable", snapshot });
+          if (quietFor >= stableMs) finish({ fired: "stable" });
           else armStable(stableMs - quietFor);
         });
       }, Math.max(0, delay));
@@ -150,9 +189,13 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     const check = () => {
       checkQueued = false;
       if (done) return;
-      const fired = matchFired();
-      if (fired !== undefined) return finish({ fired, snapshot: target.takeSnapshot() });
-      if (cond.exit === true && target.hasExited()) return finish({ fired: "exit", snapshot: target.takeSnapshot() });
+      const current = watch.checkCurrent();
+      if (current !== undefined) return fromStream(current);
+      const onScreen = screenHit();
+      if (onScreen !== undefined) return finish({ fired: onScreen.kind, match: onScreen });
+      // Once the program is gone nothing more can appear: the wait ends with
+      // the exit (the caller tells "asked for" from "instead").
+      if (target.hasExited()) return finish({ fired: "exit" });
       if (cond.stableMs !== undefined) {
         const hash = screen.grid().hash;
         if (hash !== stableHash) {
@@ -171,9 +214,30 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     }));
     cleanups.push(target.onExit(() => check()));
 
-    const timeout = setTimeout(() => {
-      void screen.settled().then(() => finish({ fired: "timeout", snapshot: target.takeSnapshot() }));
-    }, cond.timeoutMs);
+    if (cond.ready === true && target.isReady !== undefined) {
+      const isReady = target.isReady.bind(target);
+      let readyTimer: ReturnType<typeof setTimeout> | undefined;
+      // Ready twice in a row with no output in between (a program between
+      // two bursts of output may poll for a moment), and with --after only
+      // once output after it came: input just written may not have reached
+      // the program yet, and its echo says it has.
+      let readyAt = -1;
+      const lookReady = () => {
+        void screen.settled().then(async () => {
+          if (done) return;
+          const position = stream.position;
+          const ready = (cond.after === undefined || position > cond.after) && await isReady();
+          if (done) return;
+          if (ready && readyAt === position && stream.position === position) return finish({ fired: "ready" });
+          readyAt = ready ? position : -1;
+          readyTimer = setTimeout(lookReady, READY_POLL_MS);
+        });
+      };
+      lookReady();
+      cleanups.push(() => clearTimeout(readyTimer));
+    }
+
+    const timeout = setTimeout(() => finish({ fired: "timeout" }), cond.timeoutMs);
     cleanups.push(() => clearTimeout(timeout));
     if (signal !== undefined) {
       if (signal.aborted) return finish(signal.reason instanceof Error ? signal.reason : new Error("wait aborted"));
@@ -185,6 +249,19 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
     armStable(cond.stableMs ?? 0);
     check();
   });
+}
+
+function matchOf(pattern: WaitPattern, match: PatternMatch, position: number, from: "stream" | "screen"): WaitMatch {
+  return {
+    kind: pattern.kind,
+    index: pattern.index,
+    pattern: describePattern(pattern),
+    text: match.text,
+    groups: match.groups,
+    named: match.named,
+    position,
+    from,
+  };
 }
 
 function haystackOf(screen: Screen): Haystack {

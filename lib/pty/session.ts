@@ -6,17 +6,17 @@ import type { PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
 import { choosePtyBackend } from "./backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
-import { inputLines } from "./screen-match.ts";
 import { clampDimension } from "./screen-size.ts";
 import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRequestOf } from "./session-spec.ts";
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
+import { StreamWindow } from "./stream-window.ts";
+import { type Foreground, readForeground } from "./foreground.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
 
 let nextId = 1;
-const MAX_PENDING_INPUT = 16;
 /** Grace for what a program that exited by itself left running in its terminal. */
 const LEFTOVER_GRACE_MS = 2000;
 
@@ -36,8 +36,8 @@ export class PtySession {
   #exitListeners = new Set<(facts: ExitFacts) => void>();
   #outputListeners = new Set<(bytes: Uint8Array) => void>();
   #exitSeen: Promise<void>;
-  /** Input lines sent since the last wait began (what an echo may still show). */
-  #pendingInput: string[][] = [];
+  /** The output as lines with positions, for waits (DESIGN.md 4.8). */
+  #stream = new StreamWindow();
   #cols: number;
   #rows: number;
   #disposed = false;
@@ -51,7 +51,9 @@ export class PtySession {
     this.#cols = cols;
     this.#rows = rows;
     handle.onData((bytes) => {
+      // The screen first: a wait that the stream ends reads a screen holding these bytes.
       screen.feed(bytes);
+      this.#stream.feed(bytes);
       for (const listener of this.#outputListeners) listener(bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
@@ -59,6 +61,7 @@ export class PtySession {
         this.#exitRaw = exit;
         // Exit facts appear only once every byte before the exit is on the screen.
         void screen.settled().then(() => {
+          this.#stream.finish();
           this.#recordExit();
           resolve();
           // What the program left running goes too, and the backend lets go of
@@ -105,25 +108,34 @@ export class PtySession {
     return this.#exit;
   }
 
-  /** Sends bytes to the program as typed. */
-  write(data: string | Uint8Array): void {
-    this.#assertRunning();
-    const lines = inputLines(typeof data === "string" ? data : new TextDecoder().decode(data));
-    if (lines.length > 0) {
-      this.#pendingInput.push(lines);
-      if (this.#pendingInput.length > MAX_PENDING_INPUT) this.#pendingInput.shift();
-    }
-    this.#handle.write(data);
+  /** Bytes the program has written so far: the output position (monotonic, from 0). */
+  get position(): number {
+    return this.#stream.position;
   }
 
-  /** Sends named keys; every name is checked before anything is sent. */
-  async sendKeys(names: readonly string[]): Promise<void> {
+  /** Sends bytes to the program as typed; returns the output position at that moment. */
+  write(data: string | Uint8Array): number {
+    this.#assertRunning();
+    const at = this.position;
+    this.#handle.write(data);
+    return at;
+  }
+
+  /** Resolves once what was written is on its way to the program (bounded buffering; backpressure for senders). */
+  async inputDrained(): Promise<void> {
+    await this.#handle.inputDrained?.();
+  }
+
+  /** Sends named keys (every name is checked before anything is sent); resolves with the output position when they went in. */
+  async sendKeys(names: readonly string[]): Promise<number> {
     this.#assertRunning();
     // The cursor-key mode must reflect every byte received so far.
     await this.#screen.settled();
     const bytes = encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
     this.#assertRunning();
+    const at = this.position;
     this.#handle.write(bytes);
+    return at;
   }
 
   /** Throws UnknownKeyError naming the first unknown key; sends nothing. */
@@ -154,19 +166,22 @@ export class PtySession {
     return () => this.#outputListeners.delete(listener);
   }
 
-  /** Waits for text, regex, a stable screen or the exit; see WaitCondition. */
+  /** Waits for text, regex, a stable screen, readiness or the exit; see WaitCondition. */
   wait(cond: WaitCondition, signal?: AbortSignal): Promise<WaitResult> {
     return waitOnScreen({
       screen: this.#screen,
+      stream: this.#stream,
       hasExited: () => this.#exit !== null,
       onExit: (listener) => this.onExit(() => listener()),
-      pendingInput: () => {
-        const lines = this.#pendingInput.flat();
-        this.#pendingInput = [];
-        return lines;
-      },
       takeSnapshot: () => this.#snapshot({ peek: true }),
+      isReady: async () => (await this.foreground())?.waitingForInput === true,
     }, cond, signal);
+  }
+
+  /** The terminal's foreground process and whether it waits for input; null once exited or where unknown. */
+  async foreground(): Promise<Foreground | null> {
+    if (this.#exit !== null) return null;
+    return await readForeground(this.pid);
   }
 
   /** New size, clamped to 1..1000; the next read reports a change. */
@@ -192,6 +207,7 @@ export class PtySession {
       createdAt: this.createdAt,
       backend: this.#handle.backend,
       outputBytes: this.#screen.bytesFed,
+      position: this.position,
       hydrated: this.#screen.hydrated,
     };
   }
@@ -263,7 +279,6 @@ export class PtySession {
       durationMs: Date.now() - this.createdAt,
       outputComplete: raw.outputComplete,
     };
-    this.#pendingInput = [];
     for (const listener of this.#exitListeners) listener(this.#exit);
     this.#exitListeners.clear();
   }

@@ -30,6 +30,8 @@ export interface SessionInfo {
   readonly backend: PtyBackendName;
   /** Bytes the program has written to the terminal so far. */
   readonly outputBytes: number;
+  /** The output position: bytes the program has written, monotonic from 0 (DESIGN.md 4.8). */
+  readonly position: number;
   /** The emulator is in memory; an idle session with little output is kept as its output and rebuilt on demand. */
   readonly hydrated: boolean;
 }

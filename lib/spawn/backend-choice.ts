@@ -2,7 +2,7 @@
 // built ("auto"), or forced either way by the config key `guardian` or
 // $CORRAL_GUARDIAN (auto|always|never), which wins over the config file.
 import type { GuardianMode } from "../config/schema.ts";
-import { locateGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import type { SpawnBackend } from "./backend.ts";
 import { processGroupBackend } from "./group-backend.ts";
 import { guardianSpawnBackend } from "./guardian-backend.ts";
@@ -36,7 +36,7 @@ export function chooseSpawnBackend(configured: GuardianMode, env: Readonly<Recor
   if (mode === "never") return { backend: processGroupBackend, why: "process group (guardian: never)" };
   const found = locateGuardian(env);
   if (found.built) return { backend: guardianSpawnBackend(found.path), why: `guardian ${found.path}` };
-  if (mode === "always") throw new GuardianUnavailableError(`guardian: always, but ${found.why}`);
+  if (mode === "always") throw new GuardianUnavailableError(`guardian: always, but ${missingGuardian(found)}`);
   return { backend: processGroupBackend, why: `process group (no guardian: ${found.why})` };
 }
 

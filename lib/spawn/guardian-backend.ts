@@ -3,9 +3,8 @@
 // escapees included, pids pinned by pidfd), and the exit facts come from
 // its waitpid. Same SupervisedProcess shape as the process-group backend:
 // run and collect do not change.
-import { mkdtempSync, rmSync } from "node:fs";
-import os, { constants as osConstants } from "node:os";
-import path from "node:path";
+import { rmSync } from "node:fs";
+import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
 import type { ByteSink, StdioChoice } from "./spec.ts";
@@ -15,6 +14,7 @@ import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { Guardian } from "../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
+import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -52,7 +52,7 @@ function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | und
 async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
   const { spec } = resolved;
   // A private socket dir per child: nothing to clean up in the shared state dir.
-  const dir = mkdtempSync(path.join(os.tmpdir(), "corral-run-"));
+  const dir = makeRunSocketDir();
   const outSpill = externalSpill(spec.stdout);
   const errSpill = externalSpill(spec.stderr);
   const limits = outSpill ?? errSpill;
@@ -81,6 +81,8 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   try {
     const started = await guardian.started;
     child.pid = started.pid;
+    // Connected: the socket file is no longer needed (run-socket-dir.ts).
+    rmSync(dir, { recursive: true, force: true });
   } catch (error) {
     guardian.detach();
     await guardian.processExit;

@@ -25,13 +25,13 @@ try {
   const client = await agent.client();
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
   const quiet = await client.call({ op: "open", argv: ["cat"], env });
-  const calm = await sampleScreens(client, quiet.session);
+  const calm = await sampleScreens(client, quiet.session.id);
   const flood = await client.call({ op: "open", argv: ["sh", "-c", "exec yes 'flooding the terminal with a line of output that never ends'"], env });
   // Let the flood reach full speed first.
-  await client.call({ op: "wait", session: flood.session, text: "flooding", timeoutMs: 30_000 });
-  const busy = await sampleScreens(client, quiet.session);
-  const floodInfo = (await client.call({ op: "list" })).sessions.find((s) => s.session === flood.session);
-  await client.call({ op: "close", session: flood.session, force: true });
+  await client.call({ op: "wait", session: flood.session.id, text: ["flooding"], timeoutMs: 30_000 });
+  const busy = await sampleScreens(client, quiet.session.id);
+  const floodInfo = (await client.call({ op: "list" })).sessions.find((s) => s.id === flood.session.id);
+  await client.call({ op: "close", session: flood.session.id, force: true });
   client.close();
   const p95Calm = percentile(calm, 95);
   const p95Busy = percentile(busy, 95);

@@ -20,13 +20,13 @@ try {
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin" };
   // One session first, so code and emulator are loaded before the baseline.
   const warm = await client.call({ op: "open", argv: ["cat"], env });
-  await client.call({ op: "screen", session: warm.session });
+  await client.call({ op: "screen", session: warm.session.id });
   await settle();
   const before = agent.rssBytes();
   const heapBefore = (await client.call({ op: "agent-status" })).memory.heapUsed;
   const ids: string[] = [];
   for (let i = 0; i < SESSIONS; i++) {
-    ids.push((await client.call({ op: "open", argv: ["cat"], env, cols: 80, rows: 24 })).session);
+    ids.push((await client.call({ op: "open", argv: ["cat"], env, cols: 80, rows: 24 })).session.id);
   }
   await settle();
   const unread = agent.rssBytes();
@@ -53,7 +53,7 @@ try {
   out(`  agent JS heap: ${fmt((heapAfter - heapBefore) / SESSIONS / MB, 3)} MB per session (garbage not yet collected included)`);
   out(`  tmux server: ${fmt(tmuxPer, 3)} MB per session; ratio corral/tmux ${fmt((unread - before) / SESSIONS / MB / tmuxPer, 1)}x never read, ${fmt(perSession / tmuxPer, 1)}x read once`);
   for (const s of (await client.call({ op: "list" })).sessions) {
-    if (s.alive) await client.call({ op: "close", session: s.session, force: true });
+    if (s.alive) await client.call({ op: "close", session: s.id, force: true });
   }
 
   // The `yes` bound.
@@ -64,15 +64,15 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     samples.push(agent.rssBytes());
   }
-  const screen = await client.call({ op: "screen", session: yes.session });
-  await client.call({ op: "close", session: yes.session, force: true });
+  const { screen } = await client.call({ op: "screen", session: yes.session.id });
+  await client.call({ op: "close", session: yes.session.id, force: true });
   client.close();
   const warmUp = samples[Math.min(4, samples.length - 1)] ?? 0;
   const peak = Math.max(...samples);
   const growth = (peak - warmUp) / MB;
   out(`yes for ${YES_SECONDS} s: agent rss after 5 s ${fmt(warmUp / MB)} MB, peak ${fmt(peak / MB)} MB, growth after warm-up ${fmt(growth)} MB (bound ${YES_BOUND_MB} MB)`);
   out(`  rss every 5 s (MB): ${samples.filter((_, i) => i % 5 === 4).map((b) => fmt(b / MB, 0)).join(" ")}`);
-  out(`  last screen row: ${JSON.stringify(screen.rows[screen.rows.length - 2])}`);
+  out(`  last screen row: ${JSON.stringify(screen.lines[screen.lines.length - 2])}`);
   if (growth > YES_BOUND_MB) {
     out("  FAIL: memory grew past the bound");
     failed = true;

@@ -33,10 +33,10 @@ try {
   const client = await agent.client();
   const start = performance.now();
   const opened = await client.call({ op: "open", argv: ["cat", file], env: { PATH: process.env.PATH ?? "/usr/bin:/bin" }, cwd: dir });
-  await client.call({ op: "wait", session: opened.session, exit: true, timeoutMs: 600_000 });
-  const screen = await client.call({ op: "screen", session: opened.session });
+  await client.call({ op: "wait", session: opened.session.id, exit: true, timeoutMs: 600_000 });
+  const { screen } = await client.call({ op: "screen", session: opened.session.id });
   corralMs = performance.now() - start;
-  if (!screen.rows.some((row) => row.startsWith("0"))) throw new Error("the last screen shows no data line");
+  if (!screen.lines.some((row) => row.startsWith("0"))) throw new Error("the last screen shows no data line");
   client.close();
 } finally {
   agent.stop();

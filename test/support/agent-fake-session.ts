@@ -2,8 +2,8 @@
 // that echoes what is written and exits on "exit\r". No PTY, no emulator, so
 // the framing, routing and lifetime tests exercise only the agent.
 import { createHash } from "node:crypto";
-import type { AgentSession, OpenSpec, SessionFactory, SessionScreen } from "../../lib/agent/session-port.ts";
-import { AgentError, type WaitCondition } from "../../lib/agent/protocol.ts";
+import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, WaitOutcome } from "../../lib/agent/session-port.ts";
+import { AgentError } from "../../lib/agent/protocol.ts";
 import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
 
 const KNOWN_KEYS: Record<string, string> = { enter: "\r", tab: "\t", "c-c": "\x03" };
@@ -22,6 +22,7 @@ export class FakeSession implements AgentSession {
   #outputs = new Set<(b: Uint8Array) => void>();
   #exits = new Set<(f: ExitFacts | null) => void>();
   #changes = new Set<() => void>();
+  #position = 0;
 
   constructor(readonly argv: readonly string[], spec: OpenSpec, pid: number) {
     this.pid = pid;
@@ -38,8 +39,13 @@ export class FakeSession implements AgentSession {
   exitFacts() {
     return this.#exit;
   }
-  write(data: string | Uint8Array): Promise<void> {
+  position(): number {
+    return this.#position;
+  }
+  write(data: string | Uint8Array): Promise<number> {
+    const at = this.#position;
     const text = typeof data === "string" ? data : new TextDecoder().decode(data);
+    this.#position += new TextEncoder().encode(text).length;
     for (const ch of text) {
       if (ch === "\r") {
         if (this.lines.at(-1) === "exit") this.#finish({ code: 0, signal: null });
@@ -50,12 +56,12 @@ export class FakeSession implements AgentSession {
     }
     for (const listener of this.#outputs) listener(new TextEncoder().encode(text));
     for (const listener of this.#changes) listener();
-    return Promise.resolve();
+    return Promise.resolve(at);
   }
   checkKeys(keys: readonly string[]): void {
     for (const key of keys) if (!(key.toLowerCase() in KNOWN_KEYS)) throw new AgentError("unknown_key", `unknown key "${key}"`);
   }
-  sendKeys(keys: readonly string[]): Promise<void> {
+  sendKeys(keys: readonly string[]): Promise<number> {
     this.checkKeys(keys);
     return this.write(keys.map((k) => KNOWN_KEYS[k.toLowerCase()]).join(""));
   }
@@ -65,7 +71,7 @@ export class FakeSession implements AgentSession {
     const changed = hash !== (options.since ?? this.#lastHash);
     if (options.peek !== true) this.#lastHash = hash;
     return Promise.resolve({
-      rows: lines,
+      lines,
       size: { cols: this.#cols, rows: this.#rows },
       cursor: { row: lines.length - 1, col: (lines.at(-1) ?? "").length, visible: true },
       alternateScreen: false,
@@ -74,20 +80,20 @@ export class FakeSession implements AgentSession {
       changed,
     });
   }
-  wait(options: { text?: string; exit?: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<WaitCondition | null> {
+  wait(options: { text?: readonly string[]; exit?: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<WaitOutcome> {
     return new Promise((resolve) => {
       const check = () => {
-        if (options.text !== undefined && this.lines.join("\n").includes(options.text)) return done("text");
+        if (options.text?.some((t) => this.lines.join("\n").includes(t))) return done("text");
         if (options.exit === true && this.#exit !== null) return done("exit");
       };
-      const done = (value: WaitCondition | null) => {
+      const done = (fired: WaitOutcome["fired"]) => {
         clearTimeout(timer);
         this.#changes.delete(check);
-        resolve(value);
+        resolve({ fired, position: this.#position, windowExceeded: false });
       };
-      const timer = setTimeout(() => done(null), options.timeoutMs);
+      const timer = setTimeout(() => done("timeout"), options.timeoutMs);
       this.#changes.add(check);
-      options.signal?.addEventListener("abort", () => done(null));
+      options.signal?.addEventListener("abort", () => done("timeout"));
       check();
     });
   }

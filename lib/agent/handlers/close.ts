@@ -7,9 +7,9 @@ import type { CloseRequest, ReplyBodies } from "../protocol.ts";
 /** Closes a session and replies once its process tree is gone. */
 export async function handleClose(ctx: AgentContext, request: CloseRequest): Promise<ReplyBodies["close"]> {
   const entry = ctx.registry.get(request.session);
-  const exit = await entry.session.close({
+  await entry.session.close({
     graceMs: request.graceMs ?? ctx.defaults.closeGraceMs,
     force: request.force === true,
   });
-  return { session: entry.id, exit };
+  return { session: ctx.registry.info(entry) };
 }

@@ -3,6 +3,8 @@
 import process from "node:process";
 import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { OpenRequest, ReplyBodies } from "../protocol.ts";
+import { checkScreenCells } from "../agent-budgets.ts";
+import { clampScrollback } from "../../pty/screen-size.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
 export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {
@@ -10,6 +12,8 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   if (name !== null) ctx.registry.assertNameFree(name);
   const cols = clampSize(request.cols ?? ctx.defaults.cols);
   const rows = clampSize(request.rows ?? ctx.defaults.rows);
+  const scrollback = clampScrollback(request.scrollback ?? ctx.defaults.scrollback);
+  checkScreenCells(ctx.registry.screenCells(), cols * (rows + scrollback), ctx.budgets.screenCells, `a ${cols}x${rows} session with scrollback ${scrollback}`);
   const session = await ctx.openSession({
     argv: request.argv,
     cols,
@@ -19,15 +23,14 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
     scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
   });
-  const entry = ctx.registry.add(session, name);
+  const entry = ctx.registry.add(session, name, scrollback);
   // The program's name only: arguments may carry secrets.
   ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
   session.onExit((exit) => {
     const how = exit === null ? "unknown" : exit.signal ?? `status ${exit.code}`;
     ctx.log(`session ${entry.id} ended: ${how}`);
   });
-  const size = session.size();
-  return { session: entry.id, name: entry.name, pid: session.pid, cols: size.cols, rows: size.rows };
+  return { session: ctx.registry.info(entry) };
 }
 
 /**

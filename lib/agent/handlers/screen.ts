@@ -4,11 +4,11 @@ import type { ReplyBodies, ScreenRequest } from "../protocol.ts";
 import { screenView } from "../screen-view.ts";
 
 /** Reads a screen; this read becomes the session's "last read" for `changed`. */
-export function handleScreen(ctx: AgentContext, request: ScreenRequest): Promise<ReplyBodies["screen"]> {
+export async function handleScreen(ctx: AgentContext, request: ScreenRequest): Promise<ReplyBodies["screen"]> {
   const entry = ctx.registry.get(request.session);
   const options = {
     ...(request.since !== undefined ? { since: request.since } : {}),
     ...(request.scrollback !== undefined ? { scrollback: Math.min(request.scrollback, 100_000) } : {}),
   };
-  return screenView(entry, options);
+  return { screen: await screenView(entry, options) };
 }

@@ -1,0 +1,31 @@
+// npm's install script (package.json "install" runs native/install.mjs,
+// which loads this bundle as dist/install.mjs): builds the guardian into
+// this copy's native/build with the system C compiler. It never fails the
+// install: without a compiler it says so in one line, and corral runs on
+// its fallbacks (`corral probe` lists what that loses).
+import { accessSync, constants } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { packageRoot } from "../lib/native/guardian-binary.ts";
+import { compileGuardian } from "../lib/native/guardian-build.ts";
+
+function built(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const root = packageRoot();
+// A source checkout that already ran make keeps its build (make decides when to rebuild).
+if (root !== null && !built(path.join(root, "native", "build", "corral-guardian"))) {
+  const result = compileGuardian(path.join(root, "native"), path.join(root, "native", "build"));
+  if (result.ok) {
+    process.stdout.write(`corral: built the guardian: ${result.guardian}\n`);
+  } else {
+    const fix = `${process.execPath} ${path.join(root, "dist", "corral.mjs")} probe --build`;
+    process.stderr.write(`corral: the guardian was not built (${result.why}); corral works without it, with weaker guarantees (corral probe lists them); to build it later: ${fix}\n`);
+  }
+}

@@ -1,0 +1,31 @@
+// The CLI proper, loaded by main.ts for every command but `--version`:
+// stricli runs the command table, then the exit status is mapped.
+import { run } from "@stricli/core";
+import process from "node:process";
+import { app } from "./app.ts";
+import type { CorralProcess } from "./context.ts";
+import { ExitStatus } from "./exit-status.ts";
+import { dieOfSignal } from "./signal-death.ts";
+
+/** Runs the command in `args` and sets process.exitCode. */
+export async function runApp(args: readonly string[]): Promise<void> {
+  const corralProcess: CorralProcess = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+  };
+
+  await run(app, args, { process: corralProcess });
+
+  // stricli reports its own failures as negative codes: a bad flag or value,
+  // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
+  // errors, status 2; any other negative code is corral's own failure.
+  const code = corralProcess.exitCode;
+  if (typeof code === "number" && code < 0) {
+    process.exitCode = code === -4 || code === -5 ? ExitStatus.usage : ExitStatus.corralFailure;
+  } else {
+    process.exitCode = typeof code === "number" ? code : ExitStatus.ok;
+  }
+
+  if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
+}

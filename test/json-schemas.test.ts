@@ -1,0 +1,98 @@
+// One JSON shape per concept (DESIGN.md 4.8): every command's --json output
+// and every connect reply validated with ajv against the schemas shipped in
+// schemas/, so a jq filter written against one command works on the others.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { Ajv } from "ajv";
+import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { corralCommand, repoRoot } from "./support/corral-cli.ts";
+
+const SCHEMAS = path.join(repoRoot, "schemas");
+const ajv = new Ajv({ allErrors: true, strict: false });
+for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith(".schema.json"))) {
+  ajv.addSchema(JSON.parse(readFileSync(path.join(SCHEMAS, file), "utf8")));
+}
+
+/** Throws naming what differs when `value` is not of command `kind`'s shape. */
+function check(kind: string, value: unknown): void {
+  const validate = ajv.getSchema(`urn:corral:schema:commands#/definitions/${kind}`);
+  assert.ok(validate, `a schema for ${kind}`);
+  assert.ok(validate(value), `${kind}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value).slice(0, 400)}`);
+}
+
+/** Single-line JSON on stdout, validated. */
+function checkOutput(kind: string, stdout: string): Record<string, unknown> {
+  assert.equal(stdout.trimEnd().split("\n").length, 1, `${kind} prints one line`);
+  const value = JSON.parse(stdout) as Record<string, unknown>;
+  check(kind, value);
+  return value;
+}
+
+let agent: PrivateAgent;
+before(() => {
+  agent = privateAgent("schemas");
+});
+after(async () => {
+  await agent.stop();
+});
+
+test("the schemas reject the old shapes", () => {
+  const screen = { id: "1", name: null, rows: ["x"], size: { cols: 1, rows: 1 } };
+  assert.equal(ajv.validate("urn:corral:schema:screen", screen), false, "a screen has lines, never rows");
+  assert.equal(ajv.validate("urn:corral:schema:job", { id: 1 }), false, "a job id is %N");
+  assert.equal(ajv.validate("urn:corral:schema:commands#/definitions/pty-list", []), false, "list is {sessions: [...]}");
+});
+
+test("every command's --json output has the shape of its schema", async () => {
+  const opened = checkOutput("pty-open", await agent.ok(["pty", "open", "--name", "sch", "--json", "--", "sh", "-c", "echo ready; read x; echo got $x; read y; read z"]));
+  const id = (opened.session as { id: string }).id;
+  checkOutput("pty-wait", await agent.ok(["pty", "wait", "sch", "--text", "ready", "--json", "--timeout", "20s"]));
+  const sent = checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "one", "--key", "Enter", "--json"]));
+  const waited = checkOutput("pty-wait", await agent.ok(["pty", "wait", id, "--after", String(sent.at), "--regex", "^got (\\w+)$", "--json", "--timeout", "20s"]));
+  assert.deepEqual((waited.match as { groups: string[] }).groups, ["one"]);
+  checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "two", "--key", "Enter", "--json", "--wait-stable", "100ms", "--timeout", "20s"]));
+  checkOutput("pty-screen", await agent.ok(["pty", "screen", "sch", "--json", "--scrollback", "5"]));
+  checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
+  checkOutput("pty-close", await agent.ok(["pty", "close", "sch", "--json"]));
+  checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
+  assert.match(await agent.ok(["run", "--bg", "--", "sh", "-c", "echo bg"]), /^%\d+/);
+  checkOutput("jobs", await agent.ok(["jobs", "--json"]));
+  const reaped = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
+  checkOutput("reap", reaped.stdout.toString());
+  checkOutput("collect", await agent.ok(["collect", "--json", "--", "echo", "hi"]));
+  checkOutput("agent-status", await agent.ok(["agent", "status", "--json"]));
+});
+
+test("every connect reply has the shape of the command of the same name", async () => {
+  const [file, ...args] = corralCommand() as [string, ...string[]];
+  const requests: Array<[string, Record<string, unknown>]> = [
+    ["pty-open", { op: "open", argv: ["sh", "-c", "echo ready; read x; echo got $x; read y; read z"], name: "con" }],
+    ["pty-wait", { op: "wait", session: "con", text: ["ready"], timeoutMs: 20_000 }],
+    ["pty-send", { op: "send", session: "con", text: "abc", keys: ["Enter"], wait: { regex: ["^got (abc)$"], timeoutMs: 20_000 } }],
+    ["pty-screen", { op: "screen", session: "con" }],
+    ["pty-resize", { op: "resize", session: "con", cols: 50, rows: 10 }],
+    ["pty-list", { op: "list" }],
+    ["pty-close", { op: "close", session: "con", graceMs: 500 }],
+    ["job-start", { op: "job-start", argv: ["true"], tty: false, headBytes: 1024, maxBytes: 1024, graceMs: 500 }],
+    ["jobs", { op: "jobs" }],
+    ["agent-status", { op: "agent-status" }],
+    ["error", { op: "screen", session: "nobody" }],
+    ["error", { op: "wait", session: "con", regex: "(?=lookahead)" }],
+  ];
+  const child = spawn(file, [...args, "connect"], { cwd: repoRoot, env: { ...process.env, ...agent.env }, stdio: ["pipe", "pipe", "inherit"] });
+  child.stdin.end(requests.map(([, r]) => `${JSON.stringify(r)}\n`).join(""));
+  let out = "";
+  for await (const chunk of child.stdout) out += String(chunk);
+  const replies = out.trimEnd().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  assert.equal(replies.length, requests.length);
+  replies.forEach((reply, i) => {
+    const [kind] = requests[i] as [string, unknown];
+    if (kind === "error") return check("error", reply);
+    assert.equal(reply.ok, true, JSON.stringify(reply));
+    const { ok: _ok, ...body } = reply;
+    check(kind, body);
+  });
+});

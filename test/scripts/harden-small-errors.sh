@@ -1,0 +1,52 @@
+# The small ones of issue 15 (item 9), as a user meets them: a directory as
+# the command, a newline in a path or command, a NUL byte in a request, and
+# an agent out of file descriptors. Each is one clear line and its status.
+. "$SCRIPT_LIB"
+
+# expect STATUS CMD...: runs CMD, checks its status, leaves its stderr in $err.
+expect() {
+  local want=$1
+  shift
+  set +e
+  "$@" >/dev/null 2>"$SCRIPT_TMP/err"
+  local status=$?
+  set -e
+  err=$(cat "$SCRIPT_TMP/err")
+  assert_eq "$status" "$want" "status of: $*"
+  assert_eq "$(wc -l <"$SCRIPT_TMP/err")" 1 "one line from: $* (got: $err)"
+}
+
+# A directory is found but cannot be executed: 126 from run and from pty open alike.
+expect 126 corral run -- "$SCRIPT_TMP"
+assert_contains "$err" "is a directory"
+expect 126 corral pty open -- "$SCRIPT_TMP"
+assert_contains "$err" "is a directory"
+
+# A newline in what the user gave is shown escaped, on the one line.
+expect 127 corral run -- $'no-such\ncommand'
+assert_contains "$err" 'no-such\ncommand'
+expect 127 corral pty open -- $'no-such\ncommand'
+assert_contains "$err" 'no-such\ncommand'
+expect 2 corral run --cwd $'/no\nwhere' -- true
+assert_contains "$err" '/no\nwhere'
+expect 1 corral pty send $'no\nsession' hello
+assert_contains "$err" 'no\nsession'
+
+# A NUL byte cannot reach exec: bad_request, not an internal failure.
+replies=$(printf '%s\n' \
+  '{"op":"open","argv":["sh"],"env":{"A":"x\u0000y"}}' \
+  '{"op":"open","argv":["sh"],"term":"xterm\u0000"}' \
+  '{"op":"open","argv":["sh"],"cwd":"/tmp\u0000"}' | corral connect)
+assert_eq "$(grep -c '"code":"bad_request"' <<<"$replies")" 3 "NUL bytes are bad requests: $replies"
+
+# An agent out of file descriptors says so, with its limit.
+corral agent stop >/dev/null
+(ulimit -n 48 && corral agent start >/dev/null)
+opened=0
+while corral pty open -- sleep 300 >/dev/null 2>"$SCRIPT_TMP/err"; do
+  opened=$((opened + 1))
+  ((opened < 40)) || fail "40 sessions opened under a limit of 48 open files"
+done
+err=$(cat "$SCRIPT_TMP/err")
+assert_contains "$err" "too many open files: the agent reached its limit of 48 (ulimit -n)"
+corral agent stop >/dev/null
