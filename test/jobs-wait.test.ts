@@ -11,6 +11,17 @@ import { corralCommand } from "./support/corral-cli.ts";
 import { waitFor } from "./support/wait.ts";
 import { agentFor } from "./jobs-fixture.ts";
 import type { PrivateAgent } from "./support/agent-harness.ts";
+import { readdirSync, readFileSync } from "node:fs";
+import { Ajv } from "ajv";
+import { repoRoot } from "./support/corral-cli.ts";
+
+/** The job shape every command prints (schemas/job.schema.json). */
+function isJobShape(value: unknown): string | null {
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const dir = path.join(repoRoot, "schemas");
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".schema.json"))) ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")));
+  return ajv.validate("urn:corral:schema:job", value) ? null : ajv.errorsText();
+}
 
 type Kind = "ok" | "fail" | "killed";
 const ENDINGS: Record<Kind, { script: string; status: number; words: RegExp }> = {
@@ -77,6 +88,7 @@ test("jobs wait: all succeeded is 0; --any returns with the first; --json lines;
   assert.deepEqual(more, []);
   const job = JSON.parse(only as string) as { name: string; state: string; status: number };
   assert.deepEqual([job.name, job.state, job.status], ["fail", "done", 3]);
+  assert.equal(isJobShape(job), null, "--json lines are the job object of corral jobs --json");
   writeFileSync(path.join(agent.dir, "gate-ok"), "");
   const both = startWait(agent, ["quick", "ok"]);
   assert.equal(await both.exited, 0, both.out.stderr);
