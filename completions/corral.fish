@@ -49,7 +49,7 @@ function __corral_flags
         case 'bg'
             printf '%s\n' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'reap'
-            printf '%s\n' '--all	Also terminate every job and session still running (whole trees)' '--grace	Time between SIGTERM and SIGKILL with --all (default 5s)' '--json	One JSON object: {items: [...]} with exit facts and receipts' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
+            printf '%s\n' '--all	Also terminate every job and session still running (whole trees)' '--grace	Time between SIGTERM and SIGKILL with --all (default 5s)' '--json	One JSON object: {jobs, sessions, orphans}, each with exit facts and a receipt' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'probe'
             printf '%s\n' '--build	Build the guardian first if it is not built (into the package, else the per-user cache)' '--json	Print one JSON object instead of text' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'agent'
