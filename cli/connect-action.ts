@@ -2,6 +2,7 @@
 // connection (pipelined; the agent runs a connection's requests in order),
 // replies are written back in the order the lines came, with `ref` echoed.
 import process from "node:process";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CorralContext } from "./context.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "./agent-reach.ts";
@@ -56,6 +57,12 @@ async function answer(client: AgentClient, line: string, env: CorralContext["pro
   }
   const { ref, id: _id, ...rest } = request;
   if (rest.op === "attach") return failure(ref, "bad_request", "attach needs a terminal: use corral pty attach");
+  if (rest.op === "watch") return failure(ref, "bad_request", "watch turns the connection into a byte stream: use corral pty view");
+  // A recording's file is relative to this process's directory, as on the command line.
+  const record = rest.record as Json | undefined;
+  if (typeof record === "object" && record !== null && typeof record.path === "string" && !record.path.startsWith("/")) {
+    rest.record = { ...record, path: path.resolve(record.path) };
+  }
   if (typeof rest.session === "number") rest.session = String(rest.session);
   if (rest.op === "open") {
     const extra = rest.env;

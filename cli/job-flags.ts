@@ -4,13 +4,14 @@
 import type { TypedFlagParameter } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { socketFlag, type SocketFlag } from "./agent-reach.ts";
+import { recordFlagDefs, type RecordFlagValues } from "./record-flags.ts";
 
 const text = (input: string): string => input;
 
 type FlagTable<T> = { readonly [K in keyof T]-?: TypedFlagParameter<T[K], CorralContext> };
 
 /** What `run` adds: a job in the agent instead of a child of this process. */
-export interface RunJobFlags extends SocketFlag {
+export interface RunJobFlags extends SocketFlag, RecordFlagValues {
   readonly tty: boolean;
   readonly bg: boolean;
   readonly name?: string;
@@ -27,6 +28,7 @@ export const runJobFlagParameters: FlagTable<RunJobFlags> = {
   maxBytes: { kind: "parsed", parse: text, optional: true, placeholder: "size", brief: "Job output: bytes of tail kept in memory (default 1MiB)" },
   headBytes: { kind: "parsed", parse: text, optional: true, placeholder: "size", brief: "Job output: bytes of head kept in memory (default 64KiB)" },
   spill: { kind: "parsed", parse: text, optional: true, placeholder: "file", brief: "Job output: keep all of it byte-exact in FILE" },
+  ...recordFlagDefs,
   socket: socketFlag,
 };
 

@@ -9,7 +9,9 @@ import { SizeError, parseSize } from "../lib/units/size.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import type { RunFlags } from "./run-flags.ts";
+import type { RecordFlagValues } from "./record-flags.ts";
 import { prepareRun } from "./run-options.ts";
+import { recordSpecOf } from "./record-spec.ts";
 
 /** The output-limit flags a job request reads. */
 export interface JobLimitFlags {
@@ -42,6 +44,8 @@ export async function prepareJob(
     throw new UsageError("--name must start with a letter and hold 1-64 letters, digits, '.', '_' or '-'");
   }
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
+  const record = "record" in flags ? recordSpecOf(flags as RunFlags & JobLimitFlags & RecordFlagValues) : undefined;
+  if (record !== undefined && !tty) throw new UsageError("--record goes with --tty: it records a terminal (corral run --tty --record out.cast -- CMD)");
   const request: JobStartRequest = {
     op: "job-start",
     argv: spec.argv,
@@ -53,6 +57,7 @@ export async function prepareJob(
     graceMs: spec.graceMs,
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.spill === undefined ? {} : { spill: path.resolve(flags.spill) }),
+    ...(record === undefined ? {} : { record }),
   };
   return { request, explain, dropped };
 }

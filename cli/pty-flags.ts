@@ -20,6 +20,9 @@ export interface OpenFlags extends SocketFlag {
   readonly term?: string;
   readonly scrollback?: string;
   readonly json: boolean;
+  readonly record?: string;
+  readonly recordMax?: string;
+  readonly recordInput: boolean;
 }
 
 export interface SendFlags extends SocketFlag {
@@ -37,6 +40,22 @@ export interface ScreenFlags extends SocketFlag {
   readonly json: boolean;
   readonly since?: string;
   readonly scrollback?: string;
+  readonly ansi: boolean;
+  readonly styles: boolean;
+  readonly svg?: string;
+  readonly html?: string;
+}
+
+export interface RecordFlags extends SocketFlag {
+  readonly max?: string;
+  readonly input: boolean;
+  readonly stop: boolean;
+  readonly json: boolean;
+}
+
+export interface ViewFlags extends SocketFlag {
+  readonly port?: string;
+  readonly listen?: string;
 }
 
 export interface WaitFlags extends SocketFlag {

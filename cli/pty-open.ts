@@ -12,6 +12,7 @@ import { loadConfig } from "../lib/config/load.ts";
 import { EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
 import { sessionEnvironment } from "../lib/agent/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
+import { recordSpecOf } from "./record-spec.ts";
 
 /** Opens a session and prints its id (or the JSON facts). */
 export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...argv: string[]): Promise<void> {
@@ -35,6 +36,8 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       env: sessionEnvironment(this.process.env, config, set, flags.term),
       scrollback: intFlag("--scrollback", flags.scrollback, 0, 10_000) ?? DEFAULT_SCROLLBACK,
     };
+    const record = recordSpecOf(flags);
+    if (record !== undefined) request = { ...request, record };
   } catch (error) {
     reportFailure(this, error);
     return;

@@ -5,6 +5,8 @@ import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@str
 import type { CorralContext } from "./context.ts";
 import { socketFlag } from "./socket-flag.ts";
 import type { OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./pty-flags.ts";
+import { recordFlagDefs } from "./record-flags.ts";
+import { ptyRecord, ptyView } from "./pty-debug.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -26,6 +28,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
       scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}} as JSON" },
+      ...recordFlagDefs,
       socket: socketFlag,
     },
     positional: {
@@ -47,6 +50,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       "  corral pty open -- bash",
       "  corral pty open --name editor --cols 100 --rows 30 -- vim -u NONE notes.txt",
       "  id=$(corral pty open --env LANG=C.UTF-8 -- python3)",
+      "  corral pty open --record vim.cast --record-max 10M -- vim notes.txt",
     ].join("\n"),
   },
 });
@@ -98,6 +102,10 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
       json: { kind: "boolean", default: false, brief: "Print cursor, size, title, hash, changed, alive and exit facts too" },
       since: { ...opt, placeholder: "hash", brief: "Report changed against this hash instead of the last read" },
       scrollback: { ...opt, placeholder: "n", brief: "Include up to N lines above the screen" },
+      ansi: { kind: "boolean", default: false, brief: "Print the rows with colours and attributes as SGR escapes (tmux capture-pane -e)" },
+      styles: { kind: "boolean", default: false, brief: "With --json: add styles, per row runs of {from, to, text, fg, bg, bold, ...}" },
+      svg: { ...opt, placeholder: "file", brief: "Write a picture of the screen as SVG to FILE (- for stdout)" },
+      html: { ...opt, placeholder: "file", brief: "Write a picture of the screen as a self-contained HTML page to FILE (- for stdout)" },
       socket: socketFlag,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
@@ -108,10 +116,14 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
       "Prints the visible rows, one per line, trailing spaces trimmed, after every byte the",
       "program wrote so far has been parsed. --json prints {screen: {id, name, lines, cursor,",
       "size, alternateScreen, title, hash, changed (since this session's last screen read, or",
-      "since --since), alive, exit, position, foreground}}.",
+      "since --since), alive, exit, position, foreground}}; --styles adds colours and attributes.",
+      "--ansi prints the rows with SGR escapes; --svg and --html write a picture (colours,",
+      "attributes, cursor, a caption with title and size).",
       "",
       "Examples:",
       "  corral pty screen 1",
+      "  corral pty screen 1 --ansi",
+      "  corral pty screen editor --svg editor.svg",
       "  corral pty screen editor --json | jq -r .screen.hash",
       "  corral pty screen 1 --json --since 3f2a9c0d1e2b4a5f",
     ].join("\n"),
@@ -262,6 +274,8 @@ export const ptyRoutes = buildRouteMap<string, CorralContext>({
     close: ptyClose,
     list: ptyList,
     attach: ptyAttach,
+    record: ptyRecord,
+    view: ptyView,
   },
   docs: { brief: "Terminal sessions kept by the agent: open, type, read the screen, wait" },
 });

@@ -19,6 +19,9 @@ export async function runAction(this: CorralContext, flags: RunFlags & Partial<R
   if ((flags.name ?? flags.maxBytes ?? flags.headBytes ?? flags.spill ?? flags.socket) !== undefined) {
     throw new UsageError("--name, --max-bytes, --head-bytes, --spill and --socket go with --bg or --tty, e.g. corral run --bg --name job -- CMD");
   }
+  if (flags.record !== undefined || flags.recordMax !== undefined || flags.recordInput === true) {
+    throw new UsageError("--record, --record-max and --record-input go with --tty: they record a terminal (corral run --tty --record out.cast -- CMD)");
+  }
   const factsTarget = checkFactsTarget(flags.facts, true);
   const prepared = await prepareRun(this, flags, argv, { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
   const outcome = await runSupervised(this, prepared, flags.explain);

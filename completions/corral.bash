@@ -8,7 +8,7 @@
 _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
-    "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' ;;
+    "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "agent") printf '%s\n' 'start' 'stop' 'status' ;;
   esac
 }
@@ -16,17 +16,19 @@ _corral_children() {
 _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
-    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
+    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--head-bytes' '--job' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
-    "pty screen") printf '%s\n' '--json' '--scrollback' '--since' '--socket' '--help' '-h' ;;
+    "pty screen") printf '%s\n' '--ansi' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--help' '-h' ;;
     "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
     "pty resize") printf '%s\n' '--cols' '--json' '--rows' '--socket' '--help' '-h' ;;
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;
+    "pty record") printf '%s\n' '--input' '--json' '--max' '--socket' '--stop' '--help' '-h' ;;
+    "pty view") printf '%s\n' '--listen' '--port' '--socket' '--help' '-h' ;;
     "jobs") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "fg") printf '%s\n' '--socket' '--help' '-h' ;;
     "bg") printf '%s\n' '--socket' '--help' '-h' ;;
@@ -52,6 +54,8 @@ _corral_value_kind() {
     "run --keep-env") echo 'any:name' ;;
     "run --max-bytes") echo 'any:size' ;;
     "run --name") echo 'any:name' ;;
+    "run --record") echo 'any:file.cast' ;;
+    "run --record-max") echo 'any:size' ;;
     "run --socket") echo 'file' ;;
     "run --spill") echo 'file' ;;
     "run --timeout") echo 'any:dur' ;;
@@ -71,6 +75,8 @@ _corral_value_kind() {
     "pty open --cwd") echo 'dir' ;;
     "pty open --env") echo 'any:name=value' ;;
     "pty open --name") echo 'any:name' ;;
+    "pty open --record") echo 'any:file.cast' ;;
+    "pty open --record-max") echo 'any:size' ;;
     "pty open --rows") echo 'any:n' ;;
     "pty open --scrollback") echo 'any:n' ;;
     "pty open --socket") echo 'file' ;;
@@ -81,9 +87,11 @@ _corral_value_kind() {
     "pty send --wait-regex") echo 'any:re' ;;
     "pty send --wait-stable") echo 'any:dur' ;;
     "pty send --wait-text") echo 'any:str' ;;
+    "pty screen --html") echo 'file' ;;
     "pty screen --scrollback") echo 'any:n' ;;
     "pty screen --since") echo 'any:hash' ;;
     "pty screen --socket") echo 'file' ;;
+    "pty screen --svg") echo 'file' ;;
     "pty wait --after") echo 'any:pos' ;;
     "pty wait --regex") echo 'any:re' ;;
     "pty wait --socket") echo 'file' ;;
@@ -97,6 +105,11 @@ _corral_value_kind() {
     "pty close --socket") echo 'file' ;;
     "pty list --socket") echo 'file' ;;
     "pty attach --socket") echo 'file' ;;
+    "pty record --max") echo 'any:size' ;;
+    "pty record --socket") echo 'file' ;;
+    "pty view --listen") echo 'any:address' ;;
+    "pty view --port") echo 'any:n' ;;
+    "pty view --socket") echo 'file' ;;
     "jobs --socket") echo 'file' ;;
     "fg --socket") echo 'file' ;;
     "bg --socket") echo 'file' ;;
@@ -125,6 +138,8 @@ _corral_positional_kind() {
     "pty resize 0") echo 'sessions' ;;
     "pty close 0") echo 'sessions' ;;
     "pty attach 0") echo 'sessions' ;;
+    "pty record 0") echo 'sessions' ;;
+    "pty view 0") echo 'sessions' ;;
     "fg 0") echo 'jobs' ;;
     "bg 0") echo 'jobs' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;

@@ -85,15 +85,15 @@ test("wait sees text that appears only after 1 s; a wait that cannot be met exit
   await agent.ok(["pty", "close", id, "--force"]);
 });
 
-test("--new ignores what was on the screen when the wait began", async () => {
+test("--new ignores what was on the screen when the wait began; --after a send's position sees its answer", async () => {
   const id = (await agent.ok(["pty", "open", "--env", "PS1=$ ", "--", ...BASH])).trim();
   await agent.ok(["pty", "wait", id, "--text", "$ ", "--timeout", "20s"]);
   const old = await agent.run(["pty", "wait", id, "--text", "$ ", "--new", "--timeout", "300ms"]);
   assert.equal(old.code, 124, "the prompt already showing does not satisfy --new");
-  // Output that arrives after the wait began (a separate CLI call may start
-  // late on a loaded machine, so the program waits 5 s before printing).
-  await agent.ok(["pty", "send", id, "sleep 5; echo marker-$((1+1))", "--key", "Enter"]);
-  assert.equal((await agent.ok(["pty", "wait", id, "--text", "marker-2", "--new", "--timeout", "20s"])).trim(), "text");
+  // A script's way: the send says where its input went in, the wait looks
+  // after it, however late the second call starts.
+  const sent = JSON.parse(await agent.ok(["pty", "send", id, "echo marker-$((1+1))", "--key", "Enter", "--json"])) as { at: number };
+  assert.equal((await agent.ok(["pty", "wait", id, "--text", "marker-2", "--after", String(sent.at), "--timeout", "20s"])).trim(), "text");
   await agent.ok(["pty", "close", id]);
 });
 

@@ -82,8 +82,9 @@ test("the package holds what runs and builds, and no tests, CI files, sources or
   const stray = files.filter((f) => /^(test|\.ci|cli|lib|node_modules)\/|node_modules\/|^tsconfig\.json$|^deno\.json$|^native\/build\//.test(f));
   assert.deepEqual(stray, []);
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-  // Everything else is bundled into dist/; node-pty is a native addon esbuild leaves external.
-  assert.deepEqual(Object.keys(manifest.dependencies), ["@lydell/node-pty"]);
+  // Everything else is bundled into dist/; node-pty is a native addon esbuild
+  // leaves external, and @xterm/xterm's browser files are served by `pty view`.
+  assert.deepEqual(Object.keys(manifest.dependencies), ["@lydell/node-pty", "@xterm/xterm"]);
 });
 
 test("npm install -g of the tarball: the guardian is in use; run --tty in a real terminal; pty open/send/wait/close", { timeout: 900_000 }, async (t) => {

@@ -26,7 +26,7 @@ async function assertSame(session: PtySession, tmux: TmuxReference, step: string
       const c = tmux.cursor();
       last = `ours ${snap.cursor.row},${snap.cursor.col} tmux ${c.row},${c.col}\n${ours.join("\n")}\n--- tmux\n${theirs.join("\n")}`;
       return JSON.stringify(ours) === JSON.stringify(theirs) && snap.cursor.row === c.row && snap.cursor.col === c.col;
-    }, { timeoutMs: 15_000, intervalMs: 50, what: step });
+    }, { timeoutMs: 30_000, intervalMs: 50, what: step });
   } catch {
     assert.fail(`${step}: the screens differ\n${last}`);
   }
@@ -46,14 +46,22 @@ for (const backend of backends) {
       t.after(() => tmux.kill());
       tmux.start(argv, { cols: 80, rows: 24, cwd: dir, env: ENV });
       const s = await openSession(t, backend, { argv, cwd: dir, cols: 80, rows: 24, env: ENV });
-      await s.wait({ text: "$ ", timeoutMs: 15_000 });
+      await s.wait({ text: "$ ", timeoutMs: 30_000 });
+      // bash reads its line before we type (keys typed earlier are not lost,
+      // but this keeps the test about history, not about start-up races).
+      await s.wait({ ready: true, timeoutMs: 30_000 });
       await waitFor(() => tmux.capture()[0] === "$", { timeoutMs: 15_000, what: "tmux's prompt" });
       s.write(`${output.command}\r`);
       tmux.text(output.command);
       tmux.keys("Enter");
       const done = (rows: readonly string[]) => rows.some((r) => r.startsWith(output.last)) && rows[rows.length - 1] === "$";
-      await waitFor(async () => done(normalizeRows((await s.screen({ peek: true })).rows)), { timeoutMs: 15_000, what: "our output" });
-      await waitFor(() => done(tmux.capture()), { timeoutMs: 15_000, what: "tmux's output" });
+      let ours: readonly string[] = [];
+      try {
+        await waitFor(async () => done(ours = normalizeRows((await s.screen({ peek: true })).rows)), { timeoutMs: 30_000 });
+      } catch {
+        assert.fail(`our output did not end with ${output.last}... and a prompt; the screen:\n${ours.join("\n")}`);
+      }
+      await waitFor(() => done(tmux.capture()), { timeoutMs: 30_000, what: "tmux's output" });
       await assertSame(s, tmux, "80x24");
       for (const [cols, rows] of SIZES) {
         s.resize(cols, rows);

@@ -17,9 +17,11 @@ for (const backend of backends) {
     assert.ok(s.pid > 0);
     const first = await s.wait({ text: "$ ", timeoutMs: 10_000 });
     assert.equal(first.fired, "text");
-    s.write("echo $((6 * 7))");
+    const at = s.write("echo $((6 * 7))");
     await s.sendKeys(["Enter"]);
-    const r = await s.wait({ text: "42", newOnly: true, timeoutMs: 10_000 });
+    // After the input's position, not --new: the answer may arrive before
+    // the wait begins on a loaded machine.
+    const r = await s.wait({ text: "42", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "text");
     await s.wait({ regex: "^42\\n\\$ $", timeoutMs: 10_000 });
     const screen = await s.screen();
@@ -82,10 +84,12 @@ for (const backend of backends) {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
     await s.wait({ text: "$ ", timeoutMs: 10_000 });
     s.write("sleep 3; echo late\r");
-    await s.wait({ text: "sleep 3", timeoutMs: 10_000 });
-    const early = await s.wait({ text: "late", newOnly: true, timeoutMs: 100 });
+    await s.wait({ regex: "sleep 3; echo late$", timeoutMs: 10_000 });
+    // Both waits start from here, so "late" counts however late the second begins.
+    const mark = s.position;
+    const early = await s.wait({ text: "late", after: mark, timeoutMs: 100 });
     assert.equal(early.fired, "timeout", "the echo of the command does not count as new");
-    const late = await s.wait({ text: "late", newOnly: true, timeoutMs: 10_000 });
+    const late = await s.wait({ text: "late", after: mark, timeoutMs: 10_000 });
     assert.equal(late.fired, "text");
     assert.ok(late.snapshot.rows.includes("late"));
     // Already on the screen: satisfied at once without --new, never with it.
@@ -96,17 +100,17 @@ for (const backend of backends) {
     // The prompt already showing does not satisfy --new; the next one does.
     s.write("true\r");
     assert.equal((await s.wait({ regex: "\\$ true\\n\\$ $", timeoutMs: 10_000 })).fired, "regex");
-    s.write("echo again\r");
-    const prompt = await s.wait({ regex: "again\\n\\$ ", newOnly: true, timeoutMs: 10_000 });
+    const again = s.write("echo again\r");
+    const prompt = await s.wait({ regex: "^again$", after: again, timeoutMs: 10_000 });
     assert.equal(prompt.fired, "regex");
   });
 
-  test(`[${backend}] --new sees through the echo of input sent just before the wait`, async (t) => {
+  test(`[${backend}] after the input's position, the echo does not satisfy an anchored pattern`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
     await s.wait({ text: "$ ", timeoutMs: 10_000 });
     // No pause between send and wait: the echo usually arrives after the wait began.
-    s.write("echo ma''rker; echo marker\r");
-    const r = await s.wait({ regex: "^marker", newOnly: true, timeoutMs: 10_000 });
+    const at = s.write("echo ma''rker; echo marker\r");
+    const r = await s.wait({ regex: "^marker", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
     assert.ok(r.snapshot.rows.includes("marker"), JSON.stringify(r.match) + r.snapshot.rows.join("|"));
   });
@@ -131,11 +135,11 @@ for (const backend of backends) {
     ].join("\n");
     const s = await openSession(t, backend, { argv: ["python3", "-c", slowEcho] });
     await s.wait({ text: "> ", timeoutMs: 10_000 });
-    s.write("say done\r");
+    const at = s.write("say done\r");
     await s.wait({ text: "> sa", timeoutMs: 10_000 });
-    // The echo "say done" is new output too (--new is --after the position
-    // when the wait began): a line-anchored pattern tells the answer apart.
-    const r = await s.wait({ regex: "^done", newOnly: true, timeoutMs: 10_000 });
+    // The echo "say done" is output after the input too: a line-anchored
+    // pattern tells the answer apart.
+    const r = await s.wait({ regex: "^done", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
     assert.deepEqual(r.snapshot.rows.slice(0, 2), ["> say done", "done"], "fired by the output, not by the echo");
   });

@@ -2,6 +2,7 @@
 // protocol.ts, which imports these into its Request and ReplyBodies unions:
 // bump PROTOCOL_VERSION there if any of these change. Types only.
 import type { JobInfo, Receipt } from "../jobs/job-info.ts";
+import type { RecordingSpec } from "../pty/cast-recorder.ts";
 
 /** Job rows and receipts travel as lib/jobs defines them. */
 export type { JobInfo, Receipt };
@@ -26,6 +27,8 @@ export interface JobStartRequest {
   /** Absolute path of the spill file, or absent. */
   readonly spill?: string;
   readonly graceMs: number;
+  /** With `tty`: record the job's terminal as asciicast v2 (the path is absolute). */
+  readonly record?: RecordingSpec;
 }
 
 /** `corral jobs`. */

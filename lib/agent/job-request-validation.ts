@@ -2,6 +2,7 @@
 // the same helpers and the same `bad_request` wording as every other op.
 import type { Request } from "./protocol.ts";
 import { bad, bool, clean, env, execString, execStrings, int, name, type Obj, optInt, str } from "./request-validation.ts";
+import { recordSpec } from "./record-request-validation.ts";
 
 const MAX_DIMENSION = 100_000;
 const MAX_MS = 2 ** 31 - 1;
@@ -32,6 +33,7 @@ export function parseJobBody(op: "job-start" | "jobs" | "job-read" | "fg" | "bg"
         maxBytes: int(o, "maxBytes", 0, MAX_SIZE),
         spill,
         graceMs: int(o, "graceMs", 0, MAX_MS),
+        record: recordSpec(o),
       });
     }
     case "jobs":

@@ -11,6 +11,7 @@ import type { Job } from "../jobs/job.ts";
 import type { JobTable } from "../jobs/job-table.ts";
 import { clampSize } from "./agent-context.ts";
 import { Tag, type JobAttachEvent } from "./protocol.ts";
+import { jobRecorder } from "./job-recording.ts";
 
 /** Unsent bytes above which the job is paused until the terminal drains. */
 const MAX_UNSENT_BYTES = 4 * 1024 * 1024;
@@ -41,7 +42,10 @@ export class JobTerminal implements AttachMode {
   onFrame(frame: Frame): void {
     const { job } = this;
     if (frame.tag === Tag.bytes) {
-      if (job.state !== "done" && job.mode === "pty") job.process.write(frame.body);
+      if (job.state !== "done" && job.mode === "pty") {
+        job.process.write(frame.body);
+        jobRecorder(job)?.input(frame.body);
+      }
       return;
     }
     try {
@@ -54,7 +58,10 @@ export class JobTerminal implements AttachMode {
         else void job.process.terminate(this.graceMs, forwardedSignal(message.signal));
       }
       if (message.op === "attach-resize" && typeof message.cols === "number" && typeof message.rows === "number") {
-        if (job.state !== "done") job.process.resize(clampSize(message.cols), clampSize(message.rows));
+        if (job.state !== "done") {
+          job.process.resize(clampSize(message.cols), clampSize(message.rows));
+          jobRecorder(job)?.resize(clampSize(message.cols), clampSize(message.rows));
+        }
       }
     } catch {
       // A garbled control frame from a terminal is ignored, not fatal.

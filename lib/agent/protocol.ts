@@ -5,6 +5,11 @@
 // PROTOCOL_VERSION: bump this if any of these change.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { JobReplyBodies, JobRequestUnion, ReapedJob, ReapOutcome } from "./job-protocol.ts";
+import type { RecordingSpec, RecordingStatus } from "../pty/cast-recorder.ts";
+import type { StyleRun } from "../pty/screen-styles.ts";
+
+export type { RecordingSpec, RecordingStatus } from "../pty/cast-recorder.ts";
+export type { StyleRun } from "../pty/screen-styles.ts";
 
 export type * from "./job-protocol.ts";
 
@@ -60,6 +65,8 @@ export interface OpenRequest {
   readonly env?: Readonly<Record<string, string>>;
   readonly term?: string;
   readonly scrollback?: number;
+  /** Record the session as asciicast v2 from its first byte (the path is absolute). */
+  readonly record?: RecordingSpec;
 }
 
 /**
@@ -90,6 +97,8 @@ export interface ScreenRequest {
   readonly session: string;
   readonly since?: string;
   readonly scrollback?: number;
+  /** Add `styles`: per visible row, runs of cells with their colours and attributes. */
+  readonly styles?: boolean;
 }
 
 /** Any combination of conditions; only output after `after` (or after the start, `new`) counts. */
@@ -121,6 +130,29 @@ export interface AttachRequest {
   readonly rows?: number;
 }
 
+/**
+ * Starts recording an open session (header from its current size, the
+ * screen as it is as the first event), replacing a running recording; with
+ * `stop`, ends the running one.
+ */
+export interface RecordRequest {
+  readonly op: "record";
+  readonly session: string;
+  readonly record?: RecordingSpec;
+  readonly stop?: boolean;
+}
+
+/**
+ * Switches the connection to a read-only stream of the session: the screen
+ * as it is, then every byte the program writes, as byte frames; JSON events
+ * say when the size changes and when the program exits. Frames sent by the
+ * client are ignored.
+ */
+export interface WatchRequest { readonly op: "watch"; readonly session: string }
+
+/** Sent unprompted on a watching connection when the session's size changes. */
+export interface WatchResizeEvent { readonly event: "resize"; readonly cols: number; readonly rows: number }
+
 /** Sent by an attached client when its window changes size. */
 export interface AttachResizeMessage { readonly op: "attach-resize"; readonly cols: number; readonly rows: number }
 
@@ -136,6 +168,8 @@ export type Request =
   | AgentStatusRequest
   | AgentStopRequest
   | AttachRequest
+  | RecordRequest
+  | WatchRequest
   | JobRequestUnion;
 
 export type Op = Request["op"];
@@ -173,6 +207,10 @@ export interface ScreenView {
   /** Output position when the screen was read: every byte up to it is on the screen. */
   readonly position: number;
   readonly foreground: ForegroundView | null;
+  /** Per visible row, runs of cells drawn alike; only when asked for (`--styles`). */
+  readonly styles?: readonly (readonly StyleRun[])[];
+  /** The session's recording, running or ended (`stopped` says why one ended early). */
+  readonly recording?: RecordingStatus;
 }
 
 /** A session, the same in every reply (schemas/session.schema.json). */
@@ -240,6 +278,8 @@ export interface ReplyBodies extends JobReplyBodies {
   "agent-status": AgentStatus;
   "agent-stop": { readonly stopping: true; readonly sessions: number };
   attach: { readonly session: string; readonly cols: number; readonly rows: number };
+  record: { readonly session: string; readonly recording: RecordingStatus | null };
+  watch: { readonly session: string; readonly cols: number; readonly rows: number };
 }
 
 export interface AgentStatus {

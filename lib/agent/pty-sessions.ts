@@ -2,12 +2,15 @@
 // This is where lib/pty's errors become the protocol's typed ones. Loaded
 // only inside the agent process (it pulls in the emulator and node-pty).
 import { AgentError, type ForegroundView } from "./protocol.ts";
-import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
+import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
 import { PtySpawnError } from "../pty/backend.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
 import { UnknownKeyError } from "../pty/keys.ts";
 import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { RecordingSpec, RecordingStatus } from "./protocol.ts";
+import { SessionRecording } from "../pty/session-recording.ts";
+import { followScreen } from "../pty/screen-follow.ts";
 
 /** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
 function asAgentError(error: unknown): unknown {
@@ -37,7 +40,7 @@ async function mapped<T>(work: () => T | Promise<T>): Promise<T> {
 }
 
 class PtyAgentSession implements AgentSession {
-  constructor(readonly pty: PtySession) {}
+  constructor(readonly pty: PtySession, readonly recordings: SessionRecording) {}
 
   get pid(): number {
     return this.pty.pid;
@@ -110,6 +113,27 @@ class PtyAgentSession implements AgentSession {
   dispose(): void {
     this.pty.dispose();
   }
+  async record(spec: RecordingSpec | null): Promise<RecordingStatus | null> {
+    if (spec === null) return this.recordings.stop();
+    try {
+      return await this.recordings.start(spec);
+    } catch (error) {
+      throw recordingFileError(spec, error);
+    }
+  }
+  recording(): RecordingStatus | null {
+    return this.recordings.status;
+  }
+  follow(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower> {
+    return followScreen(this.pty, onBytes, onResize);
+  }
+}
+
+/** A recording file that cannot be made: the path and the system's reason, as a bad request. */
+function recordingFileError(spec: RecordingSpec, error: unknown): AgentError {
+  const code = (error as { code?: unknown })?.code;
+  const why = typeof code === "string" ? code : (error as Error)?.message ?? String(error);
+  return new AgentError("bad_request", `cannot write the recording ${spec.path}: ${why}`);
 }
 
 /**
@@ -117,6 +141,15 @@ class PtyAgentSession implements AgentSession {
  * guardians' sockets go in the agent's state dir, which is checked 0700.
  */
 export const ptySessionFactory = (stateDir: string): SessionFactory => async (spec: OpenSpec) => {
+  // The recording's file exists before the program starts: a bad path fails the open.
+  let recording: Awaited<ReturnType<typeof SessionRecording.beforeOpen>> | undefined;
+  if (spec.record !== undefined) {
+    try {
+      recording = await SessionRecording.beforeOpen(spec.record, spec.term, spec.argv, spec.cols, spec.rows);
+    } catch (error) {
+      throw recordingFileError(spec.record, error);
+    }
+  }
   const pty = await mapped(() =>
     PtySession.open({
       argv: spec.argv,
@@ -128,6 +161,13 @@ export const ptySessionFactory = (stateDir: string): SessionFactory => async (sp
       scrollback: spec.scrollback,
       stateDir,
     })
-  );
-  return new PtyAgentSession(pty);
+  ).catch(async (error: unknown) => {
+    await recording?.recorder.end();
+    throw error;
+  });
+  // No output can have been handed out yet: the recording starts at byte 0.
+  const slot = recording?.slot ?? new SessionRecording(spec.term);
+  if (recording !== undefined) slot.bind(pty, recording.recorder);
+  else slot.attach(pty);
+  return new PtyAgentSession(pty, slot);
 };

@@ -4,6 +4,7 @@
 import { AgentError, type Envelope, type Request } from "./protocol.ts";
 import { parseJobBody } from "./job-request-validation.ts";
 import { compileRegex, PatternError } from "../pty/wait-pattern.ts";
+import { parseRecordBody, recordSpec } from "./record-request-validation.ts";
 
 /** A decoded JSON object; the field checkers below (shared with job-request-validation.ts) read it. */
 export type Obj = Record<string, unknown>;
@@ -51,6 +52,7 @@ function parseBody(op: string, o: Obj): Request {
         env: env(o),
         term: execString(o, "term"),
         scrollback: optInt(o, "scrollback", 0, 1_000_000),
+        record: recordSpec(o),
       });
     }
     case "send":
@@ -63,7 +65,7 @@ function parseBody(op: string, o: Obj): Request {
         wait: sendWait(o),
       });
     case "screen":
-      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000) });
+      return clean({ op, session: session(o), since: str(o, "since"), scrollback: optInt(o, "scrollback", 0, 1_000_000), styles: bool(o, "styles") });
     case "wait":
       return clean({
         op,
@@ -78,6 +80,9 @@ function parseBody(op: string, o: Obj): Request {
       return clean({ op, session: session(o), graceMs: optInt(o, "graceMs", 0, 2 ** 31 - 1), force: bool(o, "force") });
     case "attach":
       return clean({ op, session: session(o), cols: optInt(o, "cols", 1, MAX_DIMENSION), rows: optInt(o, "rows", 1, MAX_DIMENSION) });
+    case "record":
+    case "watch":
+      return parseRecordBody(op, o, session(o));
     case "job-start":
     case "jobs":
     case "job-read":
@@ -92,7 +97,7 @@ function parseBody(op: string, o: Obj): Request {
     default:
       throw new AgentError(
         "unknown_op",
-        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, agent-status, agent-stop, job-start, jobs, job-read, fg, bg, reap`,
+        `unknown op "${op.slice(0, 40)}"; use one of hello, open, send, screen, wait, resize, close, list, attach, record, watch, agent-status, agent-stop, job-start, jobs, job-read, fg, bg, reap`,
       );
   }
 }

@@ -19,6 +19,8 @@ import { handleJobRead } from "./handlers/job-read.ts";
 import { handleFg } from "./handlers/fg.ts";
 import { handleBg } from "./handlers/bg.ts";
 import { handleReap } from "./handlers/reap.ts";
+import { handleRecord } from "./handlers/record.ts";
+import { handleWatch } from "./handlers/watch.ts";
 
 /** Per-request facts from the connection: who asked, and for how long. */
 export interface RequestScope {
@@ -51,6 +53,10 @@ export function route(ctx: AgentContext, request: Envelope, scope: RequestScope)
       return handleAgentStop(ctx);
     case "attach":
       return handleAttach(ctx, request, scope.connection);
+    case "record":
+      return handleRecord(ctx, request);
+    case "watch":
+      return handleWatch(ctx, request, scope.connection);
     case "job-start":
       return handleJobStart(ctx, request, scope.connection);
     case "jobs":

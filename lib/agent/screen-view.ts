@@ -1,6 +1,6 @@
 // The screen reply (`pty screen --json`, connect's screen): the session's
 // own snapshot plus who it is and how its program ended.
-import type { ScreenView } from "./protocol.ts";
+import type { RecordingStatus, ScreenView } from "./protocol.ts";
 import type { ScreenOptions } from "./session-port.ts";
 import type { SessionEntry } from "./session-registry.ts";
 
@@ -24,6 +24,8 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     exit: entry.session.exitFacts(),
     position,
     foreground: await foregroundOf(entry),
+    ...(screen.styles !== undefined ? { styles: screen.styles } : {}),
+    ...recordingOf(entry),
   };
 }
 
@@ -31,4 +33,10 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
 export async function foregroundOf(entry: SessionEntry): Promise<ScreenView["foreground"]> {
   if (!entry.session.alive() || entry.session.foreground === undefined) return null;
   return await entry.session.foreground();
+}
+
+// Present once the session has had a recording: a script can see it stopped at --record-max.
+function recordingOf(entry: SessionEntry): { recording?: RecordingStatus } {
+  const status = entry.session.recording?.() ?? null;
+  return status === null ? {} : { recording: status };
 }

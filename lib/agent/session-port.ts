@@ -3,7 +3,7 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { ForegroundView, ScreenView, WaitCondition, WaitMatchView } from "./protocol.ts";
+import type { ForegroundView, RecordingSpec, RecordingStatus, ScreenView, WaitCondition, WaitMatchView } from "./protocol.ts";
 
 /** The screen as the session reports it; the agent adds id, name, liveness and exit facts. */
 export type SessionScreen = Omit<ScreenView, "id" | "name" | "alive" | "exit" | "position" | "foreground">;
@@ -17,6 +17,8 @@ export interface OpenSpec {
   readonly env: Readonly<Record<string, string>>;
   readonly term: string;
   readonly scrollback: number;
+  /** Record from the first byte; the file is made before the program starts. */
+  readonly record?: RecordingSpec;
 }
 
 export interface ScreenOptions {
@@ -25,6 +27,18 @@ export interface ScreenOptions {
   readonly scrollback?: number;
   /** Do not record this read as "the last read" (listing, waiting). */
   readonly peek?: boolean;
+  /** Add the colours and attributes of the visible rows. */
+  readonly styles?: boolean;
+}
+
+/** A read-only follower of a session (`watch`): the screen drawn, then the stream. */
+export interface ScreenFollower {
+  /** Bytes that paint the screen as it was when following began. */
+  readonly redraw: string;
+  readonly cols: number;
+  readonly rows: number;
+  /** Stops the stream. */
+  readonly stop: () => void;
 }
 
 export interface WaitOptions {
@@ -79,6 +93,15 @@ export interface AgentSession {
   onExit(listener: (facts: ExitFacts | null) => void): () => void;
   /** Frees the screen of an exited session the agent no longer keeps. */
   dispose?(): void;
+  /** Starts (or, with null, stops) recording; resolves with the recording's status. */
+  record?(spec: RecordingSpec | null): Promise<RecordingStatus | null>;
+  /** The running or last recording. */
+  recording?(): RecordingStatus | null;
+  /**
+   * Paints the screen as it is and then hands every later output byte and
+   * size change to the listeners, with nothing lost or repeated between.
+   */
+  follow?(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower>;
 }
 
 /** Makes sessions; throws AgentError spawn_failed when the program cannot start. */

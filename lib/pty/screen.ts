@@ -7,6 +7,7 @@ import { Emulator, type TerminalClass, loadTerminal } from "./screen-emulator.ts
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
 import { ScreenHistory } from "./screen-history.ts";
 import { clampScrollback } from "./screen-size.ts";
+import { type StyleRun, visibleRuns } from "./screen-styles.ts";
 
 /** Unparsed bytes above which the PTY is paused; xterm discards past 50 MB. */
 const HIGH_WATER = 1024 * 1024;
@@ -202,6 +203,11 @@ export class Screen {
       title: emulator.title,
       scrollback: Math.min(scrollbackLines, this.scrollback),
     });
+  }
+
+  /** Colours and attributes of the visible rows (call after settled(), with grid()). */
+  styles(): StyleRun[][] {
+    return visibleRuns(this.#term);
   }
 
   /**

@@ -12,6 +12,7 @@ import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wai
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
 import { StreamWindow } from "./stream-window.ts";
 import { type Foreground, readForeground } from "./foreground.ts";
+import type { StyleRun } from "./screen-styles.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
@@ -35,6 +36,9 @@ export class PtySession {
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();
   #outputListeners = new Set<(bytes: Uint8Array) => void>();
+  /** What was typed and size changes, for a recording. */
+  #inputListeners = new Set<(bytes: string | Uint8Array) => void>();
+  #resizeListeners = new Set<(cols: number, rows: number) => void>();
   #exitSeen: Promise<void>;
   /** The output as lines with positions, for waits (DESIGN.md 4.8). */
   #stream = new StreamWindow();
@@ -118,6 +122,7 @@ export class PtySession {
     this.#assertRunning();
     const at = this.position;
     this.#handle.write(data);
+    for (const listener of this.#inputListeners) listener(data);
     return at;
   }
 
@@ -135,6 +140,7 @@ export class PtySession {
     this.#assertRunning();
     const at = this.position;
     this.#handle.write(bytes);
+    for (const listener of this.#inputListeners) listener(bytes);
     return at;
   }
 
@@ -148,9 +154,32 @@ export class PtySession {
    * `since` when given, else with the last read; the read becomes the last
    * read unless `peek` is set.
    */
-  async screen(options: ScreenReadOptions = {}): Promise<ScreenSnapshot> {
+  async screen(options: ScreenReadOptions & { styles?: boolean } = {}): Promise<ScreenSnapshot & { styles?: StyleRun[][] }> {
     await this.#screen.settled();
-    return this.#snapshot(options);
+    const snapshot = this.#snapshot(options);
+    return options.styles === true ? { ...snapshot, styles: this.#screen.styles() } : snapshot;
+  }
+
+  /**
+   * Calls `read` with the screen (and its styles) at a moment when every byte
+   * received is parsed, before any further output is handed to listeners:
+   * what a recording started late draws first, and then continues from.
+   */
+  async atSettledScreen<T>(read: (snapshot: ScreenSnapshot, styles: StyleRun[][]) => T): Promise<T> {
+    do await this.#screen.settled(); while (!this.#screen.isSettled);
+    return read(this.#snapshot({ peek: true }), this.#screen.styles());
+  }
+
+  /** What is typed into the session (text, keys, attached terminals); returns the unsubscribe function. */
+  onInput(listener: (bytes: string | Uint8Array) => void): () => void {
+    this.#inputListeners.add(listener);
+    return () => this.#inputListeners.delete(listener);
+  }
+
+  /** Size changes; returns the unsubscribe function. */
+  onResize(listener: (cols: number, rows: number) => void): () => void {
+    this.#resizeListeners.add(listener);
+    return () => this.#resizeListeners.delete(listener);
   }
 
   #snapshot(options: ScreenReadOptions): ScreenSnapshot {
@@ -190,6 +219,7 @@ export class PtySession {
     this.#rows = clampDimension(rows, this.#rows);
     if (this.alive) this.#handle.resize(this.#cols, this.#rows);
     this.#screen.resize(this.#cols, this.#rows);
+    for (const listener of this.#resizeListeners) listener(this.#cols, this.#rows);
     return { cols: this.#cols, rows: this.#rows };
   }
 

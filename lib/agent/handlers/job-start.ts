@@ -8,6 +8,7 @@ import { clampSize, type AgentContext } from "../agent-context.ts";
 import { JobTerminal, type AttachMode } from "../job-terminal.ts";
 import type { JobStartRequest, ReplyBodies } from "../protocol.ts";
 import { asJobError } from "./job-errors.ts";
+import { prepareJobRecording, recordJob } from "../job-recording.ts";
 
 /** The connection side of a job's terminal (lib/agent/connection.ts implements it). */
 export interface JobTerminalTarget {
@@ -23,6 +24,11 @@ export async function handleJobStart(
   target: JobTerminalTarget,
 ): Promise<ReplyBodies["job-start"]> {
   const env = request.env ?? {};
+  const cols = clampSize(request.cols ?? ctx.defaults.cols);
+  const rows = clampSize(request.rows ?? ctx.defaults.rows);
+  const recorder = request.record === undefined || !request.tty
+    ? undefined
+    : await prepareJobRecording(request.record, request.argv, cols, rows, env.TERM ?? ctx.defaults.term);
   let job;
   try {
     job = await startJob(ctx.jobs, {
@@ -31,8 +37,8 @@ export async function handleJobStart(
       mode: request.tty ? "pty" : "pipe",
       cwd: request.cwd ?? process.cwd(),
       env: request.tty && env.TERM === undefined ? { ...env, TERM: ctx.defaults.term } : env,
-      cols: clampSize(request.cols ?? ctx.defaults.cols),
-      rows: clampSize(request.rows ?? ctx.defaults.rows),
+      cols,
+      rows,
       graceMs: request.graceMs,
       stateDir: ctx.stateDir,
       headBytes: request.headBytes,
@@ -40,8 +46,10 @@ export async function handleJobStart(
       spill: request.spill ?? null,
     });
   } catch (error) {
+    await recorder?.end();
     throw asJobError(error);
   }
+  if (recorder !== undefined) recordJob(job, recorder);
   if (request.attach === true) target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, 0, request.graceMs));
   return { job: ctx.jobs.info(job) };
 }

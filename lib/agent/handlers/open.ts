@@ -22,6 +22,7 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     env: request.env ?? fallbackEnvironment(),
     term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
     scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
+    ...(request.record !== undefined ? { record: request.record } : {}),
   });
   const entry = ctx.registry.add(session, name, scrollback);
   // The program's name only: arguments may carry secrets.

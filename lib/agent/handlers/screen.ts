@@ -9,6 +9,7 @@ export async function handleScreen(ctx: AgentContext, request: ScreenRequest): P
   const options = {
     ...(request.since !== undefined ? { since: request.since } : {}),
     ...(request.scrollback !== undefined ? { scrollback: Math.min(request.scrollback, 100_000) } : {}),
+    ...(request.styles === true ? { styles: true } : {}),
   };
   return { screen: await screenView(entry, options) };
 }
