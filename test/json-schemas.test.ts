@@ -62,6 +62,9 @@ test("every command's --json output has the shape of its schema", async () => {
   checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "two", "--key", "Enter", "--json", "--wait-stable", "100ms", "--timeout", "20s"]));
   checkOutput("pty-screen", await agent.ok(["pty", "screen", "sch", "--json", "--scrollback", "5"]));
   checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
+  const recorded = checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "sch.cast", "--json"], { cwd: agent.dir }));
+  assert.equal((recorded.session as { name: string }).name, "sch", "session is the session object, not its id");
+  checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "--stop", "--json"]));
   const resized = checkOutput("pty-resize", await agent.ok(["pty", "resize", "sch", "--cols", "70", "--rows", "15", "--json"]));
   assert.deepEqual((resized.session as { size: unknown }).size, { cols: 70, rows: 15 });
   checkOutput("pty-close", await agent.ok(["pty", "close", "sch", "--json"]));
@@ -102,6 +105,7 @@ test("every connect reply has the shape of the command of the same name", async 
     ["pty-send", { op: "send", session: "con", text: "abc", keys: ["Enter"], wait: { regex: ["^got (abc)$"], timeoutMs: 20_000 } }],
     ["pty-screen", { op: "screen", session: "con" }],
     ["pty-resize", { op: "resize", session: "con", cols: 50, rows: 10 }],
+    ["pty-record", { op: "record", session: "con", stop: true }],
     ["pty-list", { op: "list" }],
     ["pty-close", { op: "close", session: "con", graceMs: 500 }],
     ["job-start", { op: "job-start", argv: ["true"], tty: false, headBytes: 1024, maxBytes: 1024, graceMs: 500 }],

@@ -278,7 +278,7 @@ export interface ReplyBodies extends JobReplyBodies {
   "agent-status": AgentStatus;
   "agent-stop": { readonly stopping: true; readonly sessions: number };
   attach: { readonly session: string; readonly cols: number; readonly rows: number };
-  record: { readonly session: string; readonly recording: RecordingStatus | null };
+  record: { readonly session: SessionInfo; readonly recording: RecordingStatus | null };
   watch: { readonly session: string; readonly cols: number; readonly rows: number };
 }
 
