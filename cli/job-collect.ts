@@ -21,6 +21,7 @@ import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
 import type { AgentClient } from "../lib/agent/client.ts";
 import type { JobInfo } from "../lib/agent/protocol.ts";
 import { loadCommandConfig } from "./run-options.ts";
+import { lineCountFlag, lineLimitFlags } from "./collect-limits.ts";
 
 /** Bytes asked for per read: large enough to stream fast, small enough for one frame. */
 const READ_BYTES = 1024 * 1024;
@@ -35,10 +36,22 @@ export async function jobCollectAction(this: CorralContext, flags: CollectFlags,
       if (error instanceof JobIdError) throw new UsageError(`--job: ${error.message}`);
       throw error;
     }
-    const from = flags.from === undefined ? 0 : offsetFlag(flags.from);
+    const tailLines = lineCountFlag("--tail-lines", flags.tailLines);
+    if (tailLines !== undefined && flags.from !== undefined) throw new UsageError("--from and --tail-lines both say where to start; give one");
+    if (flags.headLines !== undefined) throw new UsageError("--head-lines goes with a command; with --job use --tail-lines N or --from OFFSET");
+    const job = flags.job;
+    const fromOffset = flags.from === undefined ? 0 : offsetFlag(flags.from);
     const facts = checkFactsTarget(flags.facts, false);
     const wanted = facts === undefined || flags.facts === undefined ? undefined : { target: facts, shown: flags.facts };
-    await withAgent(this, flags, (client) => readJob(this, client, flags.job as string, from, flags.follow, wanted), {
+    const read = async (client: AgentClient) => {
+      const from = tailLines !== undefined
+        ? await (await import("./job-tail-lines.ts")).offsetOfLastLines(client, job, tailLines, (at) => {
+          this.process.stderr.write(`corral: ${job}: fewer than ${tailLines} lines are still kept (no spill file); starting at the first whole line, offset ${at}\n`);
+        })
+        : fromOffset;
+      await readJob(this, client, job, from, flags.follow, wanted);
+    };
+    await withAgent(this, flags, read, {
       start: false,
       whenAbsent: () => noAgent(this),
     });
@@ -101,6 +114,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const config = await loadCommandConfig(ctx);
   const headBytes = flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes);
   const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
+  const lines = lineLimitFlags(flags);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
   const { request, dropped, explain } = await prepareJob(ctx, flags, argv, true);
   // Listed here as collect lists them, so the note after a failure need not repeat them.
@@ -155,8 +169,8 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     return;
   }
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
-  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores, credentialNames(dropped)))]);
-  else await writeAll(ctx.process.stdout, plainReport(store));
+  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores, lines, credentialNames(dropped)))]);
+  else await writeAll(ctx.process.stdout, plainReport(store, lines));
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
     const { reportFacts } = await import("./run-action.ts");

@@ -54,6 +54,13 @@ export interface JobsFlags extends SocketFlag {
   readonly json: boolean;
 }
 
+/** `jobs wait` flags. */
+export interface JobsWaitFlags extends SocketFlag {
+  readonly any: boolean;
+  readonly timeout?: string;
+  readonly json: boolean;
+}
+
 /** `reap` flags. */
 export interface ReapFlags extends SocketFlag {
   readonly all: boolean;

@@ -1,9 +1,9 @@
 // `corral jobs`, `fg`, `bg`, `reap`: the job table of the agent seen from a
 // shell (issue 5). Definitions only; the actions load lazily.
-import { buildCommand, type TypedPositionalParameters } from "@stricli/core";
+import { buildCommand, buildRouteMap, type TypedPositionalParameters } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { socketFlag } from "./agent-reach.ts";
-import type { FgFlags, JobsFlags, ReapFlags } from "./job-flags.ts";
+import type { FgFlags, JobsFlags, JobsWaitFlags, ReapFlags } from "./job-flags.ts";
 
 const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   kind: "tuple",
@@ -32,6 +32,48 @@ export const jobsCommand = buildCommand<JobsFlags, [], CorralContext>({
       "  corral jobs --json | jq '.jobs[] | select(.state == \"done\") | .status'",
     ].join("\n"),
   },
+});
+
+/** `corral jobs wait`: block until jobs end; the status says whether all succeeded. */
+export const jobsWaitCommand = buildCommand<JobsWaitFlags, string[], CorralContext>({
+  loader: async () => (await import("./job-wait.ts")).jobsWaitAction,
+  parameters: {
+    flags: {
+      any: { kind: "boolean", default: false, brief: "Return when the first of them ends, with its status" },
+      timeout: { kind: "parsed", parse: (s: string) => s, optional: true, placeholder: "dur", brief: "Give up after this long: exit 124, naming the jobs still running" },
+      json: { kind: "boolean", default: false, brief: "One JSON line per job as it ends (the `corral jobs --json` job object)" },
+      socket: socketFlag,
+    },
+    positional: {
+      kind: "array",
+      parameter: { brief: "Job ids (N, %N, %+, %-, a --name); default every job still running", parse: (s: string) => s, placeholder: "job" },
+    },
+  },
+  docs: {
+    brief: "Wait for jobs to end: exit 0 when all succeeded, else the status of the first that failed",
+    fullDescription: [
+      "Waits for the named jobs (every job not yet done when none is named) and prints one line per",
+      "job as it ends: [N]  done (exit 0)  ... as corral jobs shows it, or with --json the job object.",
+      "Exit 0 when every one ended with status 0; otherwise the status of the first that failed, in",
+      "the order they ended (128+N for a signal). --any returns when the first ends, with its status.",
+      "--timeout DUR: exit 124 when they have not all ended by then (they keep running). A job that",
+      "had ended already counts at once. Exit 2 for a malformed id, 1 for an unknown one. With no",
+      "agent running there are no jobs: exit 0 when none is named.",
+      "",
+      "Examples:",
+      "  corral run --bg --name unit -- npm test; corral run --bg --name lint -- npm run lint",
+      "  corral jobs wait unit lint",
+      "  corral jobs wait --any --timeout 30m",
+      "  corral jobs wait --json | jq -c '{id, status}'",
+    ].join("\n"),
+  },
+});
+
+/** `corral jobs` (list, the default) and `corral jobs wait`. */
+export const jobsRoutes = buildRouteMap<"list" | "wait", CorralContext>({
+  routes: { list: jobsCommand, wait: jobsWaitCommand },
+  defaultCommand: "list",
+  docs: { brief: "List jobs (corral jobs), or wait for them to end (corral jobs wait)" },
 });
 
 /** `corral fg`: this terminal to a job, then SIGCONT. */

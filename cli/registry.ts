@@ -7,7 +7,7 @@ import type { CorralContext } from "./context.ts";
 import { runCommand } from "./run.ts";
 import { collectCommand } from "./collect.ts";
 import { ptyRoutes } from "./pty.ts";
-import { jobsCommand, fgCommand, bgCommand, reapCommand } from "./jobs.ts";
+import { jobsRoutes, fgCommand, bgCommand, reapCommand } from "./jobs.ts";
 import { probeCommand } from "./probe.ts";
 import { agentRoutes } from "./agent.ts";
 import { connectCommand } from "./connect.ts";
@@ -19,7 +19,7 @@ export const rootRoutes = buildRouteMap<string, CorralContext>({
     run: runCommand,
     collect: collectCommand,
     pty: ptyRoutes,
-    jobs: jobsCommand,
+    jobs: jobsRoutes,
     fg: fgCommand,
     bg: bgCommand,
     reap: reapCommand,

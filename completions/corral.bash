@@ -9,6 +9,7 @@ _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
+    "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'status' ;;
   esac
 }
@@ -17,7 +18,7 @@ _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
     "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
-    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--head-bytes' '--job' '--json' '--keep-env' '--leave-running' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
+    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
     "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
@@ -29,7 +30,9 @@ _corral_flags() {
     "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;
     "pty record") printf '%s\n' '--input' '--json' '--max' '--socket' '--stop' '--help' '-h' ;;
     "pty view") printf '%s\n' '--listen' '--port' '--socket' '--help' '-h' ;;
-    "jobs") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "jobs") printf '%s\n' '--help' '-h' ;;
+    "jobs list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "jobs wait") printf '%s\n' '--any' '--json' '--socket' '--timeout' '--help' '-h' ;;
     "fg") printf '%s\n' '--socket' '--help' '-h' ;;
     "bg") printf '%s\n' '--socket' '--help' '-h' ;;
     "reap") printf '%s\n' '--all' '--grace' '--json' '--socket' '--help' '-h' ;;
@@ -64,12 +67,16 @@ _corral_value_kind() {
     "collect --facts") echo 'file' ;;
     "collect --from") echo 'any:offset' ;;
     "collect --grace") echo 'any:dur' ;;
+    "collect --group") echo 'any:title' ;;
     "collect --head-bytes") echo 'any:size' ;;
+    "collect --head-lines") echo 'any:n' ;;
+    "collect --heartbeat") echo 'any:dur' ;;
     "collect --job") echo 'jobs' ;;
     "collect --keep-env") echo 'any:name' ;;
     "collect --max-bytes") echo 'any:size' ;;
     "collect --socket") echo 'file' ;;
     "collect --spill") echo 'file' ;;
+    "collect --tail-lines") echo 'any:n' ;;
     "collect --timeout") echo 'any:dur' ;;
     "pty open --cols") echo 'any:n' ;;
     "pty open --cwd") echo 'dir' ;;
@@ -110,7 +117,9 @@ _corral_value_kind() {
     "pty view --listen") echo 'any:address' ;;
     "pty view --port") echo 'any:n' ;;
     "pty view --socket") echo 'file' ;;
-    "jobs --socket") echo 'file' ;;
+    "jobs list --socket") echo 'file' ;;
+    "jobs wait --socket") echo 'file' ;;
+    "jobs wait --timeout") echo 'any:dur' ;;
     "fg --socket") echo 'file' ;;
     "bg --socket") echo 'file' ;;
     "reap --grace") echo 'any:dur' ;;
@@ -140,6 +149,7 @@ _corral_positional_kind() {
     "pty attach 0") echo 'sessions' ;;
     "pty record 0") echo 'sessions' ;;
     "pty view 0") echo 'sessions' ;;
+    "jobs wait "*) echo 'jobs' ;;
     "fg 0") echo 'jobs' ;;
     "bg 0") echo 'jobs' ;;
     "completions 0") echo 'enum:bash zsh fish' ;;

@@ -56,7 +56,7 @@ const rootNames = (rootRoutes as unknown as RouteMap<CommandContext>).getAllEntr
 const CASES: [string[], string[]][] = [
   [["co"], rootNames.filter((name) => name.startsWith("co"))],
   [["collect", "--m"], ["--max-bytes", "--merge"]],
-  [["collect", "--json", "--he"], ["--head-bytes", "--help"]],
+  [["collect", "--json", "--he"], ["--head-bytes", "--head-lines", "--heartbeat", "--help"]],
   [["completions", ""], ["bash", "zsh", "fish"]],
   [["completions", "--ids", ""], ["sessions", "jobs"]],
   [["collect", "--spill", "sp"], ["spill.log"]],

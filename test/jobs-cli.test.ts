@@ -88,7 +88,9 @@ test("run --tty without a terminal on stdin still gives the command a PTY; colle
   assert.equal(report.output.head, "tty-out\r\n");
   const bounded = await agent.run(["collect", "--tty", "--head-bytes", "5", "--max-bytes", "10", "--", "sh", "-c", "seq 1 100; exit 3"]);
   assert.equal(bounded.code, 3);
-  assert.equal(bounded.stdout.toString(), "1\r\n2\r\n[corral: 377 bytes elided; not kept]\n\n99\r\n100\r\n");
+  // Byte cuts move to line ends (README "Lines"): "1\r\n2\r" keeps "1\r\n", "\n99\r\n100\r\n" drops its "\n".
+  const marker = "[corral: 97 lines, 380 bytes elided (of 100 lines, 392 bytes; head cut by --head-bytes, tail by --max-bytes); not kept]";
+  assert.equal(bounded.stdout.toString(), `1\r\n${marker}\n99\r\n100\r\n`);
   assert.deepEqual(await jobs(agent), [], "foreground jobs that ended are not kept");
 });
 

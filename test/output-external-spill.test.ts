@@ -73,3 +73,25 @@ test("an external spill is neither created nor truncated, and serves lost ranges
   assert.equal((await store.readThrough(500, 10)).kind, "lost", "a vanished file is a lost range, not an error");
   await assert.rejects(BoundedStore.open({ headBytes: 1, tailBytes: 1, externalSpill: true }), /needs a spillPath/);
 });
+
+test("lines of a middle someone else spilled are counted from the file (wc -l, or here when the size differs)", async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "corral-ext-lines-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const text = Array.from({ length: 5000 }, (_, i) => `line ${i}${i % 7 === 0 ? "\r" : ""}\n`).join("") + "no newline at the end";
+  const stream = new TextEncoder().encode(text);
+  for (const [label, fileBytes] of [["wc", stream], ["fallback", new Uint8Array([...stream, 0x0a, 0x0a])]] as const) {
+    for (const [head, tail] of [[100, 200], [0, 50], [3000, 10]] as const) {
+      const file = path.join(dir, `${label}-${head}-${tail}`);
+      writeFileSync(file, fileBytes);
+      const store = await BoundedStore.open({ headBytes: head, tailBytes: tail, spillPath: file, externalSpill: true });
+      store.write(stream.subarray(0, head));
+      store.adoptTail(stream.subarray(stream.length - tail), stream.length);
+      await store.close();
+      const snap = store.snapshot();
+      assert.equal(snap.lines, 5001, `${label} ${head}/${tail}`);
+      assert.equal(snap.lineFeeds, 5000, `${label} ${head}/${tail}`);
+      const before = stream[stream.length - tail - 1];
+      assert.equal(snap.tailAtLineStart, before === 0x0a, `${label} ${head}/${tail}: tail start`);
+    }
+  }
+});

@@ -20,7 +20,8 @@ function prng(seed: number): () => number {
 function streamOf(n: number, seed = 1): Uint8Array {
   const rand = prng(seed);
   const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) out[i] = Math.floor(rand() * 256);
+  // One byte in ten a line feed, so line accounting meets line ends everywhere.
+  for (let i = 0; i < n; i++) out[i] = rand() < 0.1 ? 0x0a : Math.floor(rand() * 256);
   return out;
 }
 
@@ -41,6 +42,13 @@ function check(window: RetainedWindow, stream: Uint8Array, label: string): void 
   assert.equal(snap.elided, want.elided, `${label}: elided`);
   assert.equal(snap.truncated, want.elided > 0, `${label}: truncated`);
   assert.ok(window.retainedBytes <= window.headBytes + window.tailBytes, `${label}: retained`);
+  const feeds = stream.filter((b) => b === 0x0a).length;
+  const last = stream[stream.length - 1];
+  assert.equal(snap.lines, feeds + (last !== undefined && last !== 0x0a ? 1 : 0), `${label}: lines`);
+  if (snap.tail.length > 0) {
+    const tailStart = stream.length - snap.tail.length;
+    assert.equal(snap.tailAtLineStart, tailStart === 0 || stream[tailStart - 1] === 0x0a, `${label}: tailAtLineStart`);
+  }
   if (stream.length <= window.headBytes + window.tailBytes) {
     assert.deepEqual(new Uint8Array([...snap.head, ...snap.tail]), stream, `${label}: head+tail is the stream`);
   }

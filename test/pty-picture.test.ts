@@ -43,7 +43,7 @@ test("--svg renders with the right colour at known cells", { skip: !haveRsvg && 
   assert.equal(at(0, 4), "#1e1e1e", "default background between the blocks");
   assert.equal(at(20, 70), "#1e1e1e", "an empty cell");
   // The cursor (row 1 after the printf's newline, on the prompt) is drawn over its cell.
-  const screen = JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as { cursor: { row: number; col: number } };
+  const { screen } = JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as { screen: { cursor: { row: number; col: number } } };
   assert.notEqual(at(screen.cursor.row, screen.cursor.col), "#1e1e1e", "the cursor is visible");
   const text = readFileSync(svg, "utf8");
   assert.match(text, /picture test · 80x24/, "the caption has the title and size");
@@ -71,14 +71,14 @@ test("--html: a self-contained page with the colours, the cursor and the caption
 
 test("--json --styles: runs with colours; --styles alone is a usage error", async () => {
   const id = await colourfulSession();
-  const screen = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as { styles: { from: number; to: number; text: string; bg: unknown; bold: boolean; inverse: boolean }[][] };
+  const { screen } = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as { screen: { styles: { from: number; to: number; text: string; bg: unknown; bold: boolean; inverse: boolean }[][] } };
   const row = screen.styles[0] ?? [];
   assert.deepEqual(row.find((run) => run.from === 0), { ...row.find((run) => run.from === 0), to: 4, text: "    ", bg: 1 });
   assert.equal(row.find((run) => run.from === 5)?.bg, 33);
   assert.equal(row.find((run) => run.from === 10)?.bg, "#0ac81e");
   assert.equal(row.find((run) => run.from === 15)?.inverse, true);
   assert.deepEqual(row.filter((run) => run.text.includes("中")).map((run) => [run.from, run.to]), [[21, 25]]);
-  const plain = JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as Record<string, unknown>;
+  const plain = (JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as { screen: Record<string, unknown> }).screen;
   assert.equal(plain.styles, undefined, "no styles unless asked");
   const bad = await agent.run(["pty", "screen", id, "--styles"]);
   assert.equal(bad.code, 2);

@@ -19,7 +19,7 @@ const quiet = ["--env", "PYTHONSTARTUP=", "--env", "PYTHONNOUSERSITE=1", "--env"
 /** The final screen, once the session's recording file is complete (closed with everything in it). */
 async function screenOf(session: string): Promise<ScreenView> {
   return await waitFor(async () => {
-    const screen = JSON.parse(await agent.ok(["pty", "screen", session, "--json", "--styles"])) as ScreenView;
+    const screen = (JSON.parse(await agent.ok(["pty", "screen", session, "--json", "--styles"])) as { screen: ScreenView }).screen;
     return screen.recording?.complete === true ? screen : undefined;
   }, { what: `the recording of session ${session} to be complete` });
 }
@@ -47,10 +47,10 @@ test("vim editing a file: the recording plays back to the final screen", { skip:
   await agent.ok(["pty", "wait", id, "--text", 'echo "quoted"', "--timeout", "20s"]);
   await agent.ok(["pty", "wait", id, "--stable", "300ms", "--timeout", "20s"]);
   // vim waits for keys and draws nothing: the screen now is the screen when the recording stops.
-  const shown = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as ScreenView;
+  const shown = (JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as { screen: ScreenView }).screen;
   const stopped = JSON.parse(await agent.ok(["pty", "record", id, "--stop", "--json"])) as { recording: { complete: boolean } };
   assert.equal(stopped.recording.complete, true, "--stop answers once the file is closed");
-  const final = JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as ScreenView;
+  const final = (JSON.parse(await agent.ok(["pty", "screen", id, "--json", "--styles"])) as { screen: ScreenView }).screen;
   assert.equal(final.hash, shown.hash, "vim drew nothing while the recording stopped");
   await agent.ok(["pty", "close", id, "--force"]);
   assert.ok(final.styles?.some((runs) => runs.some((run) => run.fg !== null && run.text.includes("# a comment"))), "syntax colours are on the screen");

@@ -1,3 +1,8 @@
+// PtySession on each backend (guardian, node-pty): screen, waits, keys,
+// terminal replies, exit and close.
+// Longer than 300 lines because it follows one session's whole life, each
+// case run on every backend; to be split by concern when the tests mirror
+// lib/ (issue 10).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -3,6 +3,7 @@
 // neutral on purpose (types and constants only).
 //
 // PROTOCOL_VERSION: bump this if any of these change.
+// Longer than 300 lines because every session request and reply is declared here, in one place, until the one-table protocol (issue 10) generates them.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { JobReplyBodies, JobRequestUnion, ReapedJob, ReapOutcome } from "./job-protocol.ts";
 import type { RecordingSpec, RecordingStatus } from "../pty/cast-recorder.ts";

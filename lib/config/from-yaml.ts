@@ -2,7 +2,7 @@
 // "Configuration and completions": YAML text in, a CorralConfig out (file
 // values over DEFAULT_CONFIG). Loaded only when a config file exists, since
 // the `yaml` package costs a few ms of start-up.
-import { LineCounter, parseDocument } from "yaml";
+import { isScalar, LineCounter, parseDocument } from "yaml";
 import { ConfigError } from "./config-error.ts";
 import { type CorralConfig, DEFAULT_CONFIG, type GuardianMode } from "./schema.ts";
 import {
@@ -17,7 +17,7 @@ import {
 } from "./yaml-fields.ts";
 
 /** Top-level keys, in the order `corral config` prints them. */
-export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "terminal", "agent"] as const;
+export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "heartbeat", "terminal", "agent"] as const;
 const ENV_KEYS = ["scrub", "scrub-extra", "keep", "keep-extra"] as const;
 const TERMINAL_KEYS = ["cols", "rows", "term"] as const;
 const AGENT_KEYS = ["idle-timeout"] as const;
@@ -67,6 +67,11 @@ export function configFromYaml(text: string, file: string): CorralConfig {
       case "guardian":
         out.guardian = readChoice(src, entry, GUARDIAN_MODES);
         break;
+      case "heartbeat": {
+        const word = entry.value !== null && isScalar(entry.value) ? String(entry.value.value) : "";
+        out.heartbeat = word === "auto" || word === "off" ? word : readDuration(src, entry, 1);
+        break;
+      }
       case "env": {
         const extra: { scrub: string[]; keep: string[] } = { scrub: [], keep: [] };
         for (const e of mapEntries(src, entry.value, "env", ENV_KEYS)) {

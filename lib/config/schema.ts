@@ -21,6 +21,11 @@ export interface CorralConfig {
     readonly keep: readonly string[];
   };
   readonly guardian: GuardianMode;
+  /**
+   * `collect --heartbeat` when the flag is not given: a period in ms, "off",
+   * or "auto" (off, but every 5 minutes when $CI is set, as CI systems do).
+   */
+  readonly heartbeat: number | "auto" | "off";
   readonly terminal: { readonly cols: number; readonly rows: number; readonly term: string };
   readonly agent: { readonly idleTimeoutMs: number };
 }
@@ -32,6 +37,7 @@ export const DEFAULT_CONFIG: CorralConfig = {
   headBytes: 64 * 1024,
   env: { scrub: DEFAULT_SCRUB_PATTERNS, keep: DEFAULT_SCRUB_EXCEPTIONS },
   guardian: "auto",
+  heartbeat: "auto",
   terminal: { cols: 80, rows: 24, term: "xterm-256color" },
   agent: { idleTimeoutMs: 5 * 60_000 },
 };

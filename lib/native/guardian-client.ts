@@ -3,6 +3,8 @@
 // reconnecting to one by socket path and token (a restarted agent), is in
 // guardian-launch.ts. Works under Node, Deno and Bun (node:net Unix sockets
 // and a ready line on fd 3 work on all three).
+// Longer than 300 lines because the request methods and the event dispatch
+// share one connection's private state (pending replies, settlers, outbox).
 import type { ChildProcess } from "node:child_process";
 import type net from "node:net";
 import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
@@ -11,7 +13,7 @@ import {
   type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
-import { signalNumber } from "../spawn/exit-facts.ts";
+import { signalNumber } from "../core/exit-facts.ts";
 
 /** Events a Guardian emits; listeners added right after spawnGuardian() miss nothing. */
 export interface GuardianEvents {

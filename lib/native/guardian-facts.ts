@@ -1,8 +1,8 @@
-// How a guardian's verdicts become corral's ExitFacts (lib/spawn): waitpid's
+// How a guardian's verdicts become corral's ExitFacts (lib/core): waitpid's
 // exit, plus what the owner knows (its timeout, whether SIGKILL was needed,
 // whether every output stream reached EOF).
-import type { ExitFacts } from "../spawn/exit-facts.ts";
-import { signalName } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
+import { signalName } from "../core/exit-facts.ts";
 import type { ExitedEvent, TerminateReceipt } from "./guardian-protocol.ts";
 
 /** What the owner adds to the guardian's exit event. */

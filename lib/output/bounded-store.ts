@@ -1,8 +1,9 @@
 // One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
-import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
+import { countLineFeeds, type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
+import { byteAt, fileLineFeeds, rangeLineFeeds, type RangeLines } from "./file-lines.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -71,6 +72,16 @@ export class BoundedStore {
 
   get totalBytes(): number {
     return this.#window.totalBytes;
+  }
+
+  /** Lines so far (line feeds, plus an unterminated last line); see RetainedSnapshot.lines. */
+  get lines(): number {
+    return this.#window.lines;
+  }
+
+  /** The last bytes held in memory, at most `n`: what a progress line quotes. */
+  lastBytes(n: number): Uint8Array {
+    return this.#window.lastBytes(n);
   }
 
   /** The limits it was opened with (a native writer needs the same ones). */
@@ -155,7 +166,12 @@ export class BoundedStore {
    */
   adoptTail(tail: Uint8Array, total: number): void {
     if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
-    this.#window.adoptTail(tail, total);
+    const gapFrom = this.#window.totalBytes;
+    const gapTo = total - tail.length;
+    const gap = this.#externalSpill !== null && gapTo > gapFrom
+      ? gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail)
+      : { lineFeeds: 0, lastByte: -1 };
+    this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
     if (this.#followers.length > 0) this.#wakeFollowers();
   }
 
@@ -232,4 +248,15 @@ export class BoundedStore {
     }
     this.#followers = keep;
   }
+}
+
+/**
+ * Lines of the part of another writer's spill this process never saw:
+ * the whole file's count (wc) minus what the window and the tail hold, or
+ * the range counted here when that is not possible.
+ */
+function gapLines(path: string, from: number, to: number, total: number, feedsBefore: number, tail: Uint8Array): RangeLines {
+  const whole = fileLineFeeds(path, total);
+  if (whole === null) return rangeLineFeeds(path, from, to);
+  return { lineFeeds: Math.max(0, whole - feedsBefore - countLineFeeds(tail)), lastByte: byteAt(path, to - 1) };
 }

@@ -6,6 +6,8 @@
 // cursor move (a full-screen program drawing elsewhere), ends it; every other
 // control sequence is dropped. Each character carries the position just after
 // the last byte that made it, so a wait can start at any byte.
+// Longer than 300 lines because it is one byte-level state machine: its
+// escape, CSI and string states all shape the same line and its positions.
 
 /** One finished line: its text and where each character ended in the output. */
 export interface StreamLine {

@@ -3,6 +3,9 @@
 // escapees included, pids pinned by pidfd), and the exit facts come from
 // its waitpid. Same SupervisedProcess shape as the process-group backend:
 // run and collect do not change.
+// Longer than 300 lines because GuardianProcess maps every guardian event,
+// receipt and loss onto SupervisedProcess in one place; due to shrink when
+// lib/supervise/ (issue 10) holds the shared parts.
 import { rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";

@@ -13,8 +13,8 @@ test("run --bg, collect --job --follow, jobs --json, reap", async (t) => {
   const follow = await agent.run(["collect", "--job", "smoke", "--follow"]);
   assert.equal(follow.code, 6, follow.stderr);
   assert.equal(follow.stdout.toString(), "one\ntwo\n");
-  const { jobs } = JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: { id: number; state: string; status: number }[] };
-  assert.deepEqual(jobs.map((j) => [j.id, j.state, j.status]), [[1, "done", 6]]);
+  const { jobs } = JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: { id: string; number: number; state: string; status: number }[] };
+  assert.deepEqual(jobs.map((j) => [j.id, j.number, j.state, j.status]), [["%1", 1, "done", 6]]);
   assert.match(await agent.ok(["reap"]), /^%1 {2}exit 6 .*receipt confirmed/);
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
 });

@@ -8,10 +8,10 @@ import { isAlive } from "../support/processes.ts";
 test("pty round trip and agent lifecycle", async () => {
   const agent = privateAgent("smoke-pty");
   try {
-    const opened = JSON.parse(await agent.ok(["pty", "open", "--name", "smoke", "--json", "--", "sh"]));
+    const { session: opened } = JSON.parse(await agent.ok(["pty", "open", "--name", "smoke", "--json", "--", "sh"])) as { session: { id: string; pid: number } };
     await agent.ok(["pty", "send", "smoke", "echo smoke-$((20+3))", "--key", "Enter"]);
     assert.equal((await agent.ok(["pty", "wait", "smoke", "--regex", "^smoke-23$", "--timeout", "30s"])).trim(), "regex");
-    assert.match(await agent.ok(["pty", "screen", opened.session]), /^smoke-23$/m);
+    assert.match(await agent.ok(["pty", "screen", opened.id]), /^smoke-23$/m);
     const reply = await agent.ok(["connect"], { input: '{"op":"list","ref":"r"}\n' });
     assert.equal(JSON.parse(reply).sessions[0].name, "smoke");
     const status = JSON.parse(await agent.ok(["agent", "status", "--json"]));

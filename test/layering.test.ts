@@ -1,0 +1,179 @@
+// The layering checker (test/support/check-layers.ts, run by `npm run lint`):
+// each rule caught on a small fixture tree in a temp dir, a clean fixture
+// passing, and the real tree passing.
+import { test, type TestContext } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { repoRoot } from "./support/corral-cli.ts";
+import { importsOf } from "./support/layering/import-scan.ts";
+import { checkLayers, lineCount } from "./support/layering/rules.ts";
+
+/** A tree of files in a fresh temp dir, removed when the test ends. */
+function fixture(t: TestContext, files: Record<string, string>): string {
+  const root = mkdtempSync(path.join(tmpdir(), "corral-layering-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+/** `n` lines, the first ones being `opening`. */
+function linesOf(n: number, opening: string[] = ["// A file."]): string {
+  const body = Array.from({ length: n - opening.length }, (_, i) => `export const v${i} = ${i};`);
+  return [...opening, ...body].join("\n") + "\n";
+}
+
+/** A tree that keeps every rule, including the parts a rule must let through. */
+const CLEAN: Record<string, string> = {
+  "lib/a/x.ts": 'import { y } from "../b/y.ts";\nexport const x = y;\n',
+  "lib/b/y.ts": [
+    "// Mentions that do not import: // import { m } from \"../../cli/main.ts\";",
+    "/* import { m } from \"../a/x.ts\" */",
+    'export const y = "import { m } from \'../../cli/main.ts\'";',
+    "export const t = `import(\"../a/x.ts\") ${`nested ${'import \"../a/x.ts\"'}`}`;",
+    "export const r = /[\"'`]import\\(\"..\\/a\\/x.ts\"\\)/g;",
+    "export const half = 1 / 2; export const third = 1 / 3;",
+  ].join("\n"),
+  // A folder and the folders inside it are one place: router and handlers.
+  "lib/agent/router.ts": 'import { h } from "./handlers/h.ts";\nexport type Op = "h";\nexport const route = h;\n',
+  "lib/agent/handlers/h.ts": 'import type { Op } from "../router.ts";\nexport const h: Op = "h";\n',
+  "cli/main.ts": 'import { x } from "../lib/a/x.ts";\nimport { run } from "./commands/run/command.ts";\nexport { x, run };\n',
+  "cli/shared/flag-parsers/duration.ts": "export const duration = (s: string) => Number(s);\n",
+  "cli/shared/hold.ts": "export const hold = 1;\n",
+  "cli/commands/run/flags.ts": 'import { duration } from "../../shared/flag-parsers/duration.ts";\nexport const flags = { duration };\n',
+  "cli/commands/run/impl.ts": 'import { hold } from "../../shared/hold.ts";\nexport default hold;\n',
+  "cli/commands/run/command.ts": [
+    'import { buildCommand } from "@stricli/core";',
+    'import { flags } from "./flags.ts";',
+    'import { duration } from "../../shared/flag-parsers/duration.ts";',
+    'export const run = buildCommand({ loader: () => import("./impl.ts"), parameters: { flags, duration } });',
+  ].join("\n"),
+  "cli/long-with-reason.ts": linesOf(400, ["// Does a long thing.", "// Longer than 300 lines because the table of 400 entries reads best whole."]),
+  "cli/exactly-300.ts": linesOf(300),
+};
+
+test("a clean tree passes, including nested folders, mentions in comments and strings, and a long file with its reason", (t) => {
+  assert.deepEqual(checkLayers(fixture(t, CLEAN)), []);
+});
+
+test("the import scanner finds static, type, re-export, side-effect and dynamic imports, and nothing in comments or strings", () => {
+  const source = [
+    'import a, { b, type C } from "./a.ts";',
+    'import type {',
+    '  D,',
+    '} from "./d.ts";',
+    'import "./side.ts";',
+    'export * as ns from "./ns.ts";',
+    'export { e } from "./e.ts";',
+    'export const lazy = () => import("./lazy.ts");',
+    'type T = typeof import("./t.ts");',
+    '// import { no } from "./comment.ts";',
+    'const s = "import { no } from \'./string.ts\'"; const u = import.meta.url;',
+    'const re = /"/; export { re }; const q = `${"`"}import "./template.ts"`;',
+    'export const f = 1; const g = x.import("./method.ts");',
+  ].join("\n");
+  assert.deepEqual(
+    importsOf(source).map((r) => [r.specifier, r.dynamic, r.line]),
+    [
+      ["./a.ts", false, 1], ["./d.ts", false, 4], ["./side.ts", false, 5], ["./ns.ts", false, 6],
+      ["./e.ts", false, 7], ["./lazy.ts", true, 8], ["./t.ts", true, 9],
+    ],
+  );
+});
+
+test("an import cycle between two folders is caught, naming both imports", (t) => {
+  const root = fixture(t, { ...CLEAN, "lib/b/back.ts": 'import { x } from "../a/x.ts";\nexport const back = x;\n' });
+  const [v, ...rest] = checkLayers(root);
+  assert.deepEqual(rest, []);
+  assert.equal(v?.rule, "folder-cycle");
+  assert.match(v.message, /lib\/a -> lib\/b -> lib\/a/);
+  assert.match(v.message, /lib\/a\/x\.ts:1 imports lib\/b\/y\.ts/);
+  assert.match(v.message, /lib\/b\/back\.ts:1 imports lib\/a\/x\.ts/);
+});
+
+test("a cycle through three folders, closed by a type-only import, is caught", (t) => {
+  const root = fixture(t, {
+    ...CLEAN,
+    "lib/b/to-c.ts": 'export { c } from "../c/c.ts";\n',
+    "lib/c/c.ts": 'import type { x } from "../a/x.ts";\nexport const c: typeof x = 1;\n',
+  });
+  const violations = checkLayers(root);
+  assert.deepEqual(violations.map((v) => v.rule), ["folder-cycle"]);
+  assert.match(violations[0]?.message ?? "", /lib\/a -> lib\/b -> lib\/c -> lib\/a/);
+});
+
+test("lib/ importing cli/ is caught, a type-only or a lazy import as much as any", (t) => {
+  const root = fixture(t, {
+    ...CLEAN,
+    "lib/b/status.ts": 'import type { run } from "../../cli/commands/run/command.ts";\nexport type R = typeof run;\n',
+    "lib/b/lazy.ts": 'export const load = () => import("../../cli/shared/hold.ts");\n',
+  });
+  const violations = checkLayers(root);
+  assert.deepEqual(violations.map((v) => v.rule), ["lib-imports-cli", "lib-imports-cli"]);
+  assert.match(violations[0]?.message ?? "", /^lib\/b\/lazy\.ts:1: lib\/ imports cli\/ \(cli\/shared\/hold\.ts\)/);
+  assert.match(violations[1]?.message ?? "", /^lib\/b\/status\.ts:1: lib\/ imports cli\/ \(cli\/commands\/run\/command\.ts\)/);
+});
+
+test("a file over 300 lines is caught unless its opening comment gives the reason", (t) => {
+  const root = fixture(t, {
+    ...CLEAN,
+    "lib/a/301.ts": linesOf(301),
+    // The reason below the opening comment does not count.
+    "lib/a/late-reason.ts": linesOf(320, ["// Opening.", "", "// Longer than 300 lines because it is late."]),
+    // The phrase with no reason after it does not count either.
+    "cli/empty-reason.ts": linesOf(310, ["// Longer than 300 lines because"]),
+    // Tests are held to it as well.
+    "test/long.test.ts": linesOf(302),
+  });
+  const violations = checkLayers(root);
+  assert.deepEqual(violations.map((v) => v.rule), Array(4).fill("long-file"));
+  assert.deepEqual(
+    violations.map((v) => v.message.split(":")[0]),
+    ["lib/a/301.ts", "lib/a/late-reason.ts", "cli/empty-reason.ts", "test/long.test.ts"],
+  );
+  assert.match(violations[0]?.message ?? "", /301 lines, over 300/);
+  assert.equal(lineCount("a\nb"), 2);
+  assert.equal(lineCount("a\nb\n"), 2);
+});
+
+test("a command.ts importing more than its flags and the shared flag parsers is caught", (t) => {
+  const root = fixture(t, {
+    ...CLEAN,
+    "cli/exit-status.ts": "export const USAGE = 2;\n",
+    "cli/commands/jobs/flags.ts": "export const flags = {};\n",
+    "cli/commands/jobs/command.ts": [
+      'import { flags } from "./flags.ts";',
+      'import { USAGE } from "../../exit-status.ts";', // not a flag parser
+      'import impl from "./impl.ts";', // impl eagerly, not through import()
+      'import { flags as runFlags } from "../run/flags.ts";', // another command's flags
+      'import { hold } from "../../shared/hold.ts";', // shared, but not a flag parser
+      "export const jobs = { flags, USAGE, impl, runFlags, hold };",
+    ].join("\n"),
+    "cli/commands/jobs/impl.ts": "export default 1;\n",
+  });
+  const violations = checkLayers(root);
+  assert.deepEqual(violations.map((v) => v.rule), Array(4).fill("command-imports"));
+  assert.deepEqual(violations.map((v) => v.message.split(": ")[0]), [2, 3, 4, 5].map((n) => `cli/commands/jobs/command.ts:${n}`));
+  assert.match(violations[1]?.message ?? "", /not cli\/commands\/jobs\/impl\.ts$/);
+});
+
+test("the real tree keeps the layers", () => {
+  assert.deepEqual(checkLayers(repoRoot).map((v) => v.message), []);
+});
+
+test("the checker's command exits 1 with one line per violation, and 0 on the real tree", (t) => {
+  const script = path.join(repoRoot, "test", "support", "check-layers.ts");
+  const bad = fixture(t, { ...CLEAN, "lib/a/bad.ts": 'import "../../cli/main.ts";\n' });
+  const failed = spawnSync(process.execPath, ["--import", "tsx", script, bad], { cwd: repoRoot, encoding: "utf8" });
+  assert.equal(failed.status, 1, failed.stderr);
+  assert.match(failed.stderr, /^layering \(folder-cycle\): /m);
+  assert.match(failed.stderr, /^layering \(lib-imports-cli\): lib\/a\/bad\.ts:1: /m);
+  const passed = spawnSync(process.execPath, ["--import", "tsx", script], { cwd: repoRoot, encoding: "utf8" });
+  assert.equal(passed.stderr, "");
+  assert.equal(passed.status, 0);
+});
