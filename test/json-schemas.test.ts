@@ -73,6 +73,7 @@ test("every command's --json output has the shape of its schema", async () => {
   assert.match(await agent.ok(["run", "--bg", "--", "sleep", "600"]), /^%\d+/);
   await agent.ok(["pty", "open", "--name", "long", "--", "sleep", "600"]);
   checkOutput("jobs", await agent.ok(["jobs", "--json"]));
+  checkOutput("jobs-wait", await agent.ok(["jobs", "wait", "%1", "--json", "--timeout", "30s"]));
   const reaped = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
   assert.equal(reaped.code, 0, reaped.stderr.toString());
   const reap = checkOutput("reap", reaped.stdout.toString()) as { jobs: { terminated: boolean }[]; sessions: { name: string; terminated: boolean }[] };
