@@ -139,7 +139,7 @@ test("collect --tty cancelled with SIGTERM: the command's tree goes, the report 
   assert.equal(result.signal, "SIGTERM", result.stderr);
   const report = JSON.parse(result.stdout.toString()) as { exit: { signal: string }; output: { head: string } };
   assert.equal(report.exit.signal, "SIGTERM");
-  assert.equal(report.output.head, "started\r\n");
+  assert.equal(report.output.head, "started\r\n", result.stderr + result.stdout.toString());
   await waitFor(() => !isAlive(job.pid), { what: "the job's process to be gone" });
   assert.deepEqual(await jobs(agent), []);
 });
