@@ -49,7 +49,7 @@ export async function agentStartAction(this: CorralContext, flags: AgentFlags): 
   try {
     client = await connectOrStart({ socket: chosenSocket(this, flags), start: true, env: this.process.env });
     const status = await statusOf(client);
-    this.process.stdout.write(flags.json ? `${JSON.stringify(status)}\n` : describe(status));
+    this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
     reportFailure(this, error);
   } finally {

@@ -25,7 +25,7 @@ export async function printConfig(this: CorralContext, flags: ConfigFlags): Prom
     return;
   }
   if (flags.json === true) {
-    out.write(`${JSON.stringify({ file: loaded.file, path: loaded.path, config: loaded.config }, null, 2)}\n`);
+    out.write(`${JSON.stringify({ file: loaded.file, path: loaded.path, config: loaded.config })}\n`);
   } else {
     const origin = loaded.file === null
       ? `# corral config: built-in defaults (no file at ${loaded.path})`

@@ -1,7 +1,10 @@
 // `collect --job ID`: a job's output by byte offset, never consumed; with
 // --follow until the job ends, then its status. `collect --tty -- CMD`: a
 // command that needs a terminal, captured bounded like any collect.
-import { checkFactsTarget } from "./facts-output.ts";
+// --facts: the job's exit facts once it has ended (with --job: when it had
+// ended by the last read; otherwise a note says why none were written).
+import { checkFactsTarget, type FactsTarget, writeFacts } from "./facts-output.ts";
+import { credentialNames, noteDroppedEnv } from "./env-dropped-note.ts";
 import { dieIfKilledBy, FORWARDED_SIGNALS } from "./signal-death.ts";
 import { Buffer } from "node:buffer";
 import process from "node:process";
@@ -38,13 +41,15 @@ export async function jobCollectAction(this: CorralContext, flags: CollectFlags,
     if (flags.headLines !== undefined) throw new UsageError("--head-lines goes with a command; with --job use --tail-lines N or --from OFFSET");
     const job = flags.job;
     const fromOffset = flags.from === undefined ? 0 : offsetFlag(flags.from);
+    const facts = checkFactsTarget(flags.facts, false);
+    const wanted = facts === undefined || flags.facts === undefined ? undefined : { target: facts, shown: flags.facts };
     const read = async (client: AgentClient) => {
       const from = tailLines !== undefined
         ? await (await import("./job-tail-lines.ts")).offsetOfLastLines(client, job, tailLines, (at) => {
           this.process.stderr.write(`corral: ${job}: fewer than ${tailLines} lines are still kept (no spill file); starting at the first whole line, offset ${at}\n`);
         })
         : fromOffset;
-      await readJob(this, client, job, from, flags.follow);
+      await readJob(this, client, job, from, flags.follow, wanted);
     };
     await withAgent(this, flags, read, {
       start: false,
@@ -63,7 +68,13 @@ function offsetFlag(text: string): number {
   return Number(text);
 }
 
-async function readJob(ctx: CorralContext, client: AgentClient, id: string, from: number, follow: boolean): Promise<void> {
+/** A checked `--facts` and its value as given (for messages). */
+interface FactsWanted {
+  readonly target: FactsTarget;
+  readonly shown: string;
+}
+
+async function readJob(ctx: CorralContext, client: AgentClient, id: string, from: number, follow: boolean, facts?: FactsWanted): Promise<void> {
   const { stdout, stderr } = ctx.process;
   let offset = from;
   let job: JobInfo | undefined;
@@ -90,9 +101,13 @@ async function readJob(ctx: CorralContext, client: AgentClient, id: string, from
   }
   if (follow || job.state === "done") {
     ctx.process.exitCode = follow ? job.status ?? 125 : 0;
-    return;
+  } else {
+    stderr.write(`corral: ${job.id} is ${job.state}; read up to offset ${offset} (--from ${offset} goes on from here)\n`);
   }
-  stderr.write(`corral: ${job.id} is ${job.state}; read up to offset ${offset} (--from ${offset} goes on from here)\n`);
+  if (facts === undefined) return;
+  // After the output: `--facts -` is the last line on stdout, as with collect.
+  if (job.exit !== null) await writeFacts(ctx, facts.target, facts.shown, job.exit);
+  else stderr.write(`corral: --facts ${facts.shown}: not written, ${job.id} has not ended; --follow waits for its end\n`);
 }
 
 async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: readonly string[]): Promise<void> {
@@ -101,7 +116,9 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
   const lines = lineLimitFlags(flags);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
-  const { request } = await prepareJob(ctx, flags, argv, true);
+  const { request, dropped, explain } = await prepareJob(ctx, flags, argv, true);
+  // Listed here as collect lists them, so the note after a failure need not repeat them.
+  if (flags.explain) for (const line of explain) ctx.process.stderr.write(`corral: explain: ${line}\n`);
   const factsTarget = checkFactsTarget(flags.facts, false);
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: true });
   const store = stores.stdout;
@@ -152,7 +169,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     return;
   }
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
-  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores, lines))]);
+  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores, lines, credentialNames(dropped)))]);
   else await writeAll(ctx.process.stdout, plainReport(store, lines));
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
@@ -160,4 +177,5 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     await reportFacts(ctx, flags, exit, factsTarget);
   }
   dieIfKilledBy(ctx, forwarded, exit);
+  if (!flags.json) noteDroppedEnv(ctx, exit, dropped, flags.explain);
 }

@@ -24,8 +24,8 @@ function checkedId(id: string | undefined): string | undefined {
 /** The command function of `corral fg`. */
 export async function fgAction(this: CorralContext, flags: FgFlags, id?: string): Promise<void> {
   const job = checkedId(id);
-  const status = await holdJob(this, flags, { op: "fg", ...(job === undefined ? {} : { job }), ...terminalSize() });
-  if (status !== null) this.process.exitCode = status;
+  const held = await holdJob(this, flags, { op: "fg", ...(job === undefined ? {} : { job }), ...terminalSize() });
+  if (held !== null) this.process.exitCode = held.status;
 }
 
 /** The command function of `corral bg`. */

@@ -10,11 +10,20 @@ import { TerminalHold } from "./job-terminal.ts";
 import { describeEnd, stoppedLine } from "./job-format.ts";
 import { dieIfKilledBy } from "./signal-death.ts";
 
+/** How a hold ended: the exit status (the job's, 148 when stopped), and the job when it ended while held. */
+export interface HoldOutcome {
+  readonly status: number;
+  /** The job as last seen (null when lost); its exit facts are set when it ended. */
+  readonly job: JobInfo | null;
+  /** It ended (rather than stopped, or the connection was lost). */
+  readonly ended: boolean;
+}
+
 /**
- * Runs the attaching request with this terminal; returns the exit status
- * (the job's, 148 when stopped), or null when a failure was already reported.
+ * Runs the attaching request with this terminal; returns how it ended, or
+ * null when a failure was already reported.
  */
-export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: JobStartRequest | FgRequest): Promise<number | null> {
+export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: JobStartRequest | FgRequest): Promise<HoldOutcome | null> {
   let client;
   let hold: TerminalHold | undefined;
   try {
@@ -26,7 +35,7 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     if ((reply as { attached?: boolean }).attached === false) {
       await hold.release();
       ctx.process.stderr.write(`corral: ${job.id} has finished: ${describeEnd(job.exit)}\n`);
-      return job.status ?? ExitStatus.corralFailure;
+      return { status: job.status ?? ExitStatus.corralFailure, job, ended: true };
     }
     if (job.mode === "pty") hold.inputToJob();
     else hold.keepInput();
@@ -34,19 +43,19 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     await hold.release();
     if (end.kind === "stopped") {
       ctx.process.stderr.write(`\n${stoppedLine(end.job)}\n`);
-      return ExitStatus.parked;
+      return { status: ExitStatus.parked, job: end.job, ended: false };
     }
     if (end.kind === "done") {
       if (end.job.exit !== null) dieIfKilledBy(ctx, hold.forwarded, end.job.exit);
-      return end.job.status ?? ExitStatus.corralFailure;
+      return { status: end.job.status ?? ExitStatus.corralFailure, job: end.job, ended: true };
     }
     ctx.process.stderr.write(`corral: lost the job's terminal: ${end.why}; corral jobs shows its state\n`);
-    return ExitStatus.corralFailure;
+    return { status: ExitStatus.corralFailure, job: null, ended: false };
   } catch (error) {
     await hold?.release();
     if (error instanceof AgentUnavailableError && request.op === "fg") {
       ctx.process.stderr.write("corral: no agent is running, so there are no jobs\n");
-      return ExitStatus.failure;
+      return { status: ExitStatus.failure, job: null, ended: false };
     }
     reportFailure(ctx, error);
     return null;

@@ -1,6 +1,7 @@
 // `corral reap`: retire what the agent holds that has finished (with --all,
 // terminate what still runs first), then clean up after any agent that died
 // without doing so. Never starts an agent. Exit 1 when a receipt is uncertain.
+// --json: {jobs, sessions, orphans}, jobs and sessions in their common shapes.
 import path from "node:path";
 import type { CorralContext } from "./context.ts";
 import { ExitStatus } from "./exit-status.ts";
@@ -10,7 +11,7 @@ import { commandLine, describeEnd } from "./job-format.ts";
 import { durationFlag } from "./pty-values.ts";
 import { loadCommandConfig } from "./run-options.ts";
 import { AgentUnavailableError } from "../lib/agent/auto-start.ts";
-import type { ReapItem } from "../lib/agent/protocol.ts";
+import type { ReapedJob, ReapedSession } from "../lib/agent/protocol.ts";
 import { sweepOrphans, type OrphanItem } from "../lib/jobs/orphans.ts";
 import type { Receipt } from "../lib/jobs/job-info.ts";
 
@@ -18,11 +19,12 @@ import type { Receipt } from "../lib/jobs/job-info.ts";
 export async function reapAction(this: CorralContext, flags: ReapFlags): Promise<void> {
   const config = await loadCommandConfig(this);
   const graceMs = durationFlag("--grace", flags.grace) ?? config.graceMs;
-  let items: readonly ReapItem[] = [];
+  let jobs: readonly ReapedJob[] = [];
+  let sessions: readonly ReapedSession[] = [];
   let client;
   try {
     client = await reachAgent(this, flags, false);
-    items = (await client.call({ op: "reap", all: flags.all, graceMs })).items;
+    ({ jobs, sessions } = await client.call({ op: "reap", all: flags.all, graceMs }));
   } catch (error) {
     if (!(error instanceof AgentUnavailableError)) {
       reportFailure(this, error);
@@ -34,13 +36,15 @@ export async function reapAction(this: CorralContext, flags: ReapFlags): Promise
   const orphans = await sweepOrphans(path.dirname(chosenSocket(this, flags)), graceMs);
   const { stdout } = this.process;
   if (flags.json) {
-    stdout.write(`${JSON.stringify({ items, orphans })}\n`);
+    // The job and session objects of `jobs --json` and `pty list --json`, each with its receipt.
+    stdout.write(`${JSON.stringify({ jobs, sessions, orphans })}\n`);
   } else {
-    for (const item of items) stdout.write(`${itemLine(item)}\n`);
+    for (const job of jobs) stdout.write(`${reapedLine(job.id, job)}\n`);
+    for (const session of sessions) stdout.write(`${reapedLine(`session ${session.id}`, session)}\n`);
     for (const orphan of orphans) stdout.write(`${orphanLine(orphan)}\n`);
-    if (items.length === 0 && orphans.length === 0) stdout.write("nothing to reap\n");
+    if (jobs.length + sessions.length + orphans.length === 0) stdout.write("nothing to reap\n");
   }
-  const receipts: Receipt[] = [...items.map((i) => i.receipt), ...orphans.map((o) => o.receipt)];
+  const receipts: Receipt[] = [...jobs, ...sessions, ...orphans].map((r) => r.receipt);
   this.process.exitCode = receipts.every((r) => r.status === "confirmed") ? ExitStatus.ok : ExitStatus.failure;
 }
 
@@ -48,13 +52,12 @@ function receiptText(receipt: Receipt): string {
   return receipt.status === "confirmed" ? "confirmed" : `uncertain (${receipt.reason ?? "no reason given"})`;
 }
 
-function itemLine(item: ReapItem): string {
-  const what = item.kind === "job" ? item.id : `session ${item.id}`;
+function reapedLine(what: string, item: ReapedJob | ReapedSession): string {
   const how = item.terminated ? `terminated, ${describeEnd(item.exit)}` : describeEnd(item.exit);
   return `${what}  ${how}  pid ${item.pid}  receipt ${receiptText(item.receipt)}  ${commandLine(item.argv)}`;
 }
 
 function orphanLine(orphan: OrphanItem): string {
-  const job = orphan.job === null ? "" : ` (job %${orphan.job})`;
+  const job = orphan.job === null ? "" : ` (job ${orphan.job.id})`;
   return `orphan of agent ${orphan.agentPid}${job}: guardian ${orphan.guardianPid} ${orphan.action}; receipt ${receiptText(orphan.receipt)}  ${commandLine(orphan.argv)}`;
 }

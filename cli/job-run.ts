@@ -1,6 +1,9 @@
 // `corral run --bg` and `corral run --tty`: a job in the agent. --bg prints
 // the job's id at once; --tty holds this terminal for it until it ends
 // (its status) or is stopped with Ctrl-Z (148, `[N]+  Stopped  CMD`).
+// --facts: written when a --tty job ends (as `run` writes it); refused with
+// --bg, which returns before the job ends (collect --job %N --follow --facts
+// FILE waits for the end and writes them).
 import type { CorralContext } from "./context.ts";
 import { reachAgent, reportFailure } from "./agent-reach.ts";
 import type { RunJobFlags } from "./job-flags.ts";
@@ -8,10 +11,20 @@ import { prepareJob } from "./job-request.ts";
 import { holdJob } from "./job-hold.ts";
 import type { RunFlags } from "./run-flags.ts";
 import { terminalSize } from "./job-terminal.ts";
+import { UsageError } from "./exit-status.ts";
+import { checkFactsTarget, writeFacts } from "./facts-output.ts";
+import { noteDroppedEnv } from "./env-dropped-note.ts";
 
 /** The command function of `run --bg` / `run --tty` (loaded from run-action.ts). */
 export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJobFlags, ...argv: string[]): Promise<void> {
-  const { request, explain } = await prepareJob(this, flags, argv, flags.tty);
+  if (flags.bg && flags.facts !== undefined) {
+    throw new UsageError(
+      "--facts does not apply to run --bg: corral returns before the job ends; collect --job %N --follow --facts FILE waits for its end and writes them",
+    );
+  }
+  // The terminal (stdout) is the job's, as with plain run: --facts - is refused.
+  const factsTarget = checkFactsTarget(flags.facts, true);
+  const { request, explain, dropped } = await prepareJob(this, flags, argv, flags.tty);
   if (flags.explain) for (const line of explain) this.process.stderr.write(`corral: explain: ${line}\n`);
   if (flags.bg) {
     let client;
@@ -27,6 +40,24 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
     }
     return;
   }
-  const status = await holdJob(this, flags, { ...request, attach: true, ...terminalSize() });
-  if (status !== null) this.process.exitCode = status;
+  const held = await holdJob(this, flags, { ...request, attach: true, ...terminalSize() });
+  if (held === null) return;
+  this.process.exitCode = held.status;
+  const exit = held.ended ? held.job?.exit ?? null : null;
+  if (exit === null) {
+    // Stopped (Ctrl-Z, 148) or lost: it has not ended, so there are no facts to write yet.
+    if (factsTarget !== undefined) {
+      // A job that ends under fg leaves the table at once; one continued with bg stays until reaped.
+      const id = held.job?.id ?? "%N";
+      const how = held.job === null ? "the connection was lost" : "stopped";
+      this.process.stderr.write(
+        `corral: --facts ${flags.facts}: not written, ${id} has not ended (${how}); corral bg ${id}, then corral collect --job ${id} --follow --facts FILE writes them when it ends\n`,
+      );
+    }
+    return;
+  }
+  if (factsTarget !== undefined && flags.facts !== undefined) {
+    await writeFacts(this, factsTarget, flags.facts, exit);
+  }
+  noteDroppedEnv(this, exit, dropped, flags.explain);
 }

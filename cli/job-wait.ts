@@ -53,7 +53,8 @@ async function waitForJobs(ctx: CorralContext, client: AgentClient, ids: readonl
     waiting.delete(id);
     const status = job?.status ?? ExitStatus.corralFailure;
     if (job === undefined) stderr.write(`corral: %${id} left the job table (reaped) before its end was seen\n`);
-    else stdout.write(flags.json ? `${JSON.stringify(job)}\n` : `${jobRow(job)}\n`);
+    // A line per job as it ends, each {job: ...} as job-start and bg answer: named fields at the top, as everywhere.
+    else stdout.write(flags.json ? `${JSON.stringify({ job })}\n` : `${jobRow(job)}\n`);
     if (status !== 0 && firstFailure === undefined) firstFailure = status;
     return flags.any;
   };

@@ -120,7 +120,7 @@ export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
     flags: {
       all: { kind: "boolean", default: false, brief: "Also terminate every job and session still running (whole trees)" },
       grace: { kind: "parsed", parse: (s: string) => s, optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
-      json: { kind: "boolean", default: false, brief: "One JSON object: {items: [...]} with exit facts and receipts" },
+      json: { kind: "boolean", default: false, brief: "One JSON object: {jobs, sessions, orphans}, each with exit facts and a receipt" },
       socket: socketFlag,
     },
   },

@@ -178,6 +178,6 @@ function buildNow(env: Readonly<Record<string, string | undefined>>, stderr: Cor
 export async function probeAction(this: CorralContext, flags: ProbeFlags): Promise<void> {
   if (flags.build) buildNow(this.process.env, this.process.stderr);
   const report = await gatherProbe(this.process.env);
-  this.process.stdout.write(flags.json ? JSON.stringify(report, null, 2) + "\n" : formatProbe(report));
+  this.process.stdout.write(flags.json ? JSON.stringify(report) + "\n" : formatProbe(report));
   this.process.exitCode = ProbeStatus[report.status];
 }

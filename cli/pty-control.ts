@@ -6,7 +6,7 @@ import { durationFlag, intFlag } from "./pty-values.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { describeExit, formatAge } from "./pty-describe.ts";
 
-/** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows. */
+/** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows; --json: {session}. */
 export async function ptyResizeAction(
   this: CorralContext,
   flags: ResizeFlags,
@@ -28,7 +28,8 @@ export async function ptyResizeAction(
     return;
   }
   await withAgent(this, flags, async (client) => {
-    await client.call({ op: "resize", session, ...size });
+    const resized = replyBody(await client.call({ op: "resize", session, ...size }));
+    if (flags.json) this.process.stdout.write(`${JSON.stringify(resized)}\n`);
   });
 }
 

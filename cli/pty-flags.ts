@@ -8,6 +8,7 @@ export type SocketOnly = SocketFlag;
 export interface ResizeFlags extends SocketFlag {
   readonly cols?: string;
   readonly rows?: string;
+  readonly json: boolean;
 }
 
 export interface OpenFlags extends SocketFlag {

@@ -24,7 +24,7 @@ export async function ptyRecordAction(this: CorralContext, flags: RecordFlags, s
   await withAgent(this, flags, async (client) => {
     const reply = replyBody(await client.call(request));
     if (flags.json) this.process.stdout.write(`${JSON.stringify(reply)}\n`);
-    else if (reply.recording === null) this.process.stdout.write(`session ${reply.session}: no recording\n`);
+    else if (reply.recording === null) this.process.stdout.write(`session ${reply.session.id}: no recording\n`);
     else if (flags.stop) this.process.stdout.write(`${reply.recording.path}: ${reply.recording.bytes} bytes\n`);
     else this.process.stdout.write(`${reply.recording.path}\n`);
   });

@@ -173,6 +173,7 @@ export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, 
     flags: {
       cols: { ...opt, placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
       rows: { ...opt, placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
+      json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., size: {cols, rows}}} as JSON" },
       socket: socketFlag,
     },
     positional: {
@@ -194,6 +195,7 @@ export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, 
       "Examples:",
       "  corral pty resize 1 120 40",
       "  corral pty resize 1 --cols 120 --rows 40",
+      "  corral pty resize web 100 30 --json | jq .session.size",
     ].join("\n"),
   },
 });

@@ -24,7 +24,7 @@ _corral_flags() {
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--help' '-h' ;;
     "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
-    "pty resize") printf '%s\n' '--cols' '--rows' '--socket' '--help' '-h' ;;
+    "pty resize") printf '%s\n' '--cols' '--json' '--rows' '--socket' '--help' '-h' ;;
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "pty attach") printf '%s\n' '--socket' '--help' '-h' ;;

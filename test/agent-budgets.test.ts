@@ -108,7 +108,7 @@ test("screen cells: limit-1 and limit fit, limit+1 is refused with what to do; r
     await assert.rejects(c.call({ op: "resize", session: opened[1] as string, cols: 11, rows: 10 }), (e: AgentError) =>
       e.code === "limit_exceeded" && /session \d+ at 11x10/.test(e.message));
     const shrunk = await c.call({ op: "resize", session: opened[0] as string, cols: 100, rows: 900 });
-    assert.equal(shrunk.rows, 900);
+    assert.equal(shrunk.session.size.rows, 900);
     await assert.rejects(c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 100 }), (e: AgentError) => e.code === "limit_exceeded");
     opened.push((await c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 98 })).session.id);
   } finally {

@@ -92,7 +92,7 @@ test("a whole exchange on one connection", async (t) => {
   assert.ok((screen.lines as string[]).includes("-4-done"));
   assert.equal(typeof screen.hash, "string");
   const resized = await c.ask({ op: "resize", session: "cb", cols: 70, rows: 12 });
-  assert.deepEqual([resized.cols, resized.rows], [70, 12]);
+  assert.deepEqual((resized.session as { size: unknown }).size, { cols: 70, rows: 12 });
   const list = await c.ask({ op: "list" });
   const entry = (list.sessions as Array<{ name: string; pid: number }>).find((s) => s.name === "cb");
   assert.ok(entry);

@@ -139,7 +139,66 @@ test("collect --tty cancelled with SIGTERM: the command's tree goes, the report 
   assert.equal(result.signal, "SIGTERM", result.stderr);
   const report = JSON.parse(result.stdout.toString()) as { exit: { signal: string }; output: { head: string } };
   assert.equal(report.exit.signal, "SIGTERM");
-  assert.equal(report.output.head, "started\r\n");
+  assert.equal(report.output.head, "started\r\n", result.stderr + result.stdout.toString());
   await waitFor(() => !isAlive(job.pid), { what: "the job's process to be gone" });
   assert.deepEqual(await jobs(agent), []);
 });
+
+test("--facts with jobs: run --tty writes them when the job ends, run --bg refuses (2), collect --job writes them once it has ended", async (t) => {
+  const agent = withAgent(t, "jobs-facts");
+  const factsFile = path.join(agent.dir, "tty.json");
+  const tty = await agent.run(["run", "--tty", "--facts", factsFile, "--", "sh", "-c", "exit 5"]);
+  assert.equal(tty.code, 5, tty.stderr);
+  assert.deepEqual(pick(JSON.parse(readFileSync(factsFile, "utf8"))), { code: 5, signal: null, timedOut: false });
+  const stdoutFacts = await agent.run(["run", "--tty", "--facts", "-", "--", "true"]);
+  assert.equal(stdoutFacts.code, 2);
+  assert.match(stdoutFacts.stderr, /^corral: --facts - is refused here: stdout belongs to the command/);
+  const bg = await agent.run(["run", "--bg", "--facts", path.join(agent.dir, "bg.json"), "--", "true"]);
+  assert.equal(bg.code, 2);
+  assert.equal(bg.stderr, "corral: --facts does not apply to run --bg: corral returns before the job ends; collect --job %N --follow --facts FILE waits for its end and writes them\n");
+  assert.deepEqual(await jobs(agent), [], "refused before any job started");
+
+  const done = (await agent.ok(["run", "--bg", "--", "sh", "-c", "echo out; exit 6"])).trim();
+  const follow = await agent.run(["collect", "--job", done, "--follow", "--facts", "-"]);
+  assert.equal(follow.code, 6, follow.stderr);
+  const [output, factsLine, ...rest] = follow.stdout.toString().split("\n");
+  assert.equal(output, "out");
+  assert.deepEqual(pick(JSON.parse(factsLine ?? "")), { code: 6, signal: null, timedOut: false }, "the facts come last, after the output");
+  assert.deepEqual(rest, [""]);
+  const jobFile = path.join(agent.dir, "job.json");
+  const again = await agent.run(["collect", "--job", done, "--facts", jobFile]);
+  assert.equal(again.code, 0, "reading a finished job succeeds, as without --facts");
+  assert.equal(pick(JSON.parse(readFileSync(jobFile, "utf8"))).code, 6);
+  const running = (await agent.ok(["run", "--bg", "--", "sleep", "600"])).trim();
+  const early = await agent.run(["collect", "--job", running, "--facts", path.join(agent.dir, "early.json")]);
+  assert.equal(early.code, 0);
+  assert.match(early.stderr, new RegExp(`--facts .*early\\.json: not written, ${running} has not ended; --follow waits for its end\\n$`));
+  assert.throws(() => readFileSync(path.join(agent.dir, "early.json")), /ENOENT/);
+});
+
+test("run --tty and collect --tty name the scrubbed variables when the command fails, as run and collect do", async (t) => {
+  const agent = withAgent(t, "jobs-dropped", { GITHUB_TOKEN: "ghp_secretvalue", AWS_REGION: "eu-west-1" });
+  // The test's own environment may hold other credential-shaped names: match ours among them.
+  const note = /^corral: the command exited 3; \d+ variables? (was|were) not passed to it \(credential-shaped\): (.*\b)?GITHUB_TOKEN\b.*; --keep-env NAME passes one, --no-scrub all\n$/;
+  for (const args of [["run", "--tty"], ["collect", "--tty"]]) {
+    const failed = await agent.run([...args, "--", "sh", "-c", "exit 3"]);
+    assert.equal(failed.code, 3);
+    assert.match(failed.stderr, note, args.join(" "));
+    assert.ok(!failed.stderr.includes("AWS_REGION"), "what is not a credential stays, and is not named");
+    assert.ok(!failed.stderr.includes("ghp_secretvalue"), "names only, never values");
+    const ok = await agent.run([...args, "--", "true"]);
+    assert.equal(ok.stderr, "", `${args.join(" ")}: no note when it succeeds`);
+    const kept = await agent.run([...args, "--no-scrub", "--", "sh", "-c", "exit 3"]);
+    assert.equal(kept.stderr, "", `${args.join(" ")}: nothing dropped, no note`);
+  }
+  const json = await agent.run(["collect", "--tty", "--json", "--", "sh", "-c", "exit 3"]);
+  assert.equal(json.code, 3);
+  const { envDropped } = JSON.parse(json.stdout.toString()) as { envDropped: string[] };
+  assert.ok(envDropped.includes("GITHUB_TOKEN") && !envDropped.includes("AWS_REGION"), envDropped.join(","));
+  assert.equal(json.stderr, "", "with --json the names are a field, not a line");
+});
+
+/** The facts fields a test can know in advance. */
+function pick(facts: { code: number | null; signal: string | null; timedOut: boolean }) {
+  return { code: facts.code, signal: facts.signal, timedOut: facts.timedOut };
+}

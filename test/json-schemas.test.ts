@@ -44,6 +44,12 @@ test("the schemas reject the old shapes", () => {
   assert.equal(ajv.validate("urn:corral:schema:screen", screen), false, "a screen has lines, never rows");
   assert.equal(ajv.validate("urn:corral:schema:job", { id: 1 }), false, "a job id is %N");
   assert.equal(ajv.validate("urn:corral:schema:commands#/definitions/pty-list", []), false, "list is {sessions: [...]}");
+  assert.equal(ajv.validate("urn:corral:schema:commands#/definitions/pty-resize", { cols: 80, rows: 24 }), false, "resize is {session}, its size nested");
+  const oldReap = { items: [{ kind: "job", id: "%1", name: null, argv: ["true"], pid: 1, terminated: false, exit: null, status: 0, receipt: { status: "confirmed", forced: false, reason: null } }], orphans: [] };
+  assert.equal(ajv.validate("urn:corral:schema:commands#/definitions/reap", oldReap), false, "reap is {jobs, sessions, orphans}");
+  const orphan = { guardianPid: 2, agentPid: 1, job: 1, argv: ["x"], action: "a", receipt: { status: "confirmed", forced: false, reason: null } };
+  assert.equal(ajv.validate("urn:corral:schema:orphan", orphan), false, "an orphan's job is {id: \"%N\", number}");
+  assert.equal(ajv.validate("urn:corral:schema:orphan", { ...orphan, job: { id: "%1", number: 1 } }), true);
 });
 
 test("every command's --json output has the shape of its schema", async () => {
@@ -56,14 +62,40 @@ test("every command's --json output has the shape of its schema", async () => {
   checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "two", "--key", "Enter", "--json", "--wait-stable", "100ms", "--timeout", "20s"]));
   checkOutput("pty-screen", await agent.ok(["pty", "screen", "sch", "--json", "--scrollback", "5"]));
   checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
+  const recorded = checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "sch.cast", "--json"], { cwd: agent.dir }));
+  assert.equal((recorded.session as { name: string }).name, "sch", "session is the session object, not its id");
+  checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "--stop", "--json"]));
+  const resized = checkOutput("pty-resize", await agent.ok(["pty", "resize", "sch", "--cols", "70", "--rows", "15", "--json"]));
+  assert.deepEqual((resized.session as { size: unknown }).size, { cols: 70, rows: 15 });
   checkOutput("pty-close", await agent.ok(["pty", "close", "sch", "--json"]));
   checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
   assert.match(await agent.ok(["run", "--bg", "--", "sh", "-c", "echo bg"]), /^%\d+/);
+  assert.match(await agent.ok(["run", "--bg", "--", "sleep", "600"]), /^%\d+/);
+  await agent.ok(["pty", "open", "--name", "long", "--", "sleep", "600"]);
   checkOutput("jobs", await agent.ok(["jobs", "--json"]));
+  checkOutput("jobs-wait", await agent.ok(["jobs", "wait", "%1", "--json", "--timeout", "30s"]));
   const reaped = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
-  checkOutput("reap", reaped.stdout.toString());
+  assert.equal(reaped.code, 0, reaped.stderr.toString());
+  const reap = checkOutput("reap", reaped.stdout.toString()) as { jobs: { terminated: boolean }[]; sessions: { name: string; terminated: boolean }[] };
+  assert.deepEqual(reap.jobs.map((j) => j.terminated).sort(), [false, true], "a finished job and a terminated one");
+  assert.deepEqual(reap.sessions.map((s) => [s.name, s.terminated]).sort(), [["long", true], ["sch", false]]);
   checkOutput("collect", await agent.ok(["collect", "--json", "--", "echo", "hi"]));
   checkOutput("agent-status", await agent.ok(["agent", "status", "--json"]));
+  checkOutput("agent-status", await agent.ok(["agent", "start", "--json"]));
+  checkOutput("config", await agent.ok(["config", "--json"]));
+  checkOutput("probe", (await agent.run(["probe", "--json"])).stdout.toString());
+});
+
+test("agent status and stop keep their shapes when no agent runs", async () => {
+  const lone = privateAgent("schemas-none");
+  try {
+    const status = await lone.run(["agent", "status", "--json"]);
+    assert.equal(status.code, 1);
+    assert.equal(checkOutput("agent-status", status.stdout.toString()).running, false);
+    assert.equal(checkOutput("agent-stop", await lone.ok(["agent", "stop", "--json"])).stopped, false);
+  } finally {
+    await lone.stop();
+  }
 });
 
 test("every connect reply has the shape of the command of the same name", async () => {
@@ -74,10 +106,13 @@ test("every connect reply has the shape of the command of the same name", async 
     ["pty-send", { op: "send", session: "con", text: "abc", keys: ["Enter"], wait: { regex: ["^got (abc)$"], timeoutMs: 20_000 } }],
     ["pty-screen", { op: "screen", session: "con" }],
     ["pty-resize", { op: "resize", session: "con", cols: 50, rows: 10 }],
+    ["pty-record", { op: "record", session: "con", stop: true }],
     ["pty-list", { op: "list" }],
     ["pty-close", { op: "close", session: "con", graceMs: 500 }],
     ["job-start", { op: "job-start", argv: ["true"], tty: false, headBytes: 1024, maxBytes: 1024, graceMs: 500 }],
     ["jobs", { op: "jobs" }],
+    ["job-start", { op: "job-start", argv: ["sleep", "600"], tty: false, headBytes: 1024, maxBytes: 1024, graceMs: 500 }],
+    ["reap", { op: "reap", all: true, graceMs: 2000 }],
     ["agent-status", { op: "agent-status" }],
     ["error", { op: "screen", session: "nobody" }],
     ["error", { op: "wait", session: "con", regex: "(?=lookahead)" }],

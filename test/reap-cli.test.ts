@@ -23,12 +23,13 @@ test("reap retires finished jobs with receipts, is idempotent, and --all leaves 
     }
   }, { what: "the grandchild's pid" });
   await waitFor(async () => (await jobs(agent)).find((j) => j.id === "%1")?.state === "done", { what: "%1 done" });
-  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { id: string; receipt: { status: string } }[] };
-  assert.deepEqual(first.items.map((i) => [i.id, i.receipt.status]), [["%1", "confirmed"]]);
+  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { jobs: { id: string; number: number; state: string; receipt: { status: string } }[]; sessions: unknown[] };
+  assert.deepEqual(first.jobs.map((j) => [j.id, j.number, j.state, j.receipt.status]), [["%1", 1, "done", "confirmed"]], "a reaped job is the job object of jobs --json, with its receipt");
+  assert.deepEqual(first.sessions, []);
   assert.equal((await jobs(agent)).length, 1, "the running job stays");
   const all = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
   assert.equal(all.code, 0, all.stderr);
-  const items = (JSON.parse(all.stdout.toString()) as { items: { id: string; terminated: boolean; status: number; receipt: { status: string } }[] }).items;
+  const items = (JSON.parse(all.stdout.toString()) as { jobs: { id: string; terminated: boolean; status: number; receipt: { status: string } }[] }).jobs;
   assert.deepEqual(items.map((i) => [i.id, i.terminated, i.status, i.receipt.status]), [["%2", true, 143, "confirmed"]]);
   assert.equal(isAlive(grandchild), false, "the grandchild went with its job");
   assert.deepEqual(await jobs(agent), []);
@@ -56,9 +57,9 @@ test("reap after the agent was SIGKILLed finds its guardians and cleans up, with
   assert.ok(isAlive(job.pid) && isAlive(escapee), "the guardian keeps the tree while it lingers");
   const reap = await agent.run(["reap", "--grace", "2s", "--json"]);
   assert.equal(reap.code, 0, reap.stderr);
-  const orphans = (JSON.parse(reap.stdout.toString()) as { orphans: { job: number; agentPid: number; action: string; receipt: { status: string } }[] }).orphans;
+  const orphans = (JSON.parse(reap.stdout.toString()) as { orphans: { job: { id: string; number: number }; agentPid: number; action: string; receipt: { status: string } }[] }).orphans;
   assert.equal(orphans.length, 1);
-  assert.equal(orphans[0]?.job, 1);
+  assert.deepEqual(orphans[0]?.job, { id: "%1", number: 1 });
   assert.equal(orphans[0]?.agentPid, agentPid);
   assert.match(orphans[0]?.action ?? "", /terminated through its guardian/);
   assert.equal(orphans[0]?.receipt.status, "confirmed");
@@ -73,13 +74,14 @@ test("reap retires exited sessions with their facts; --all closes running ones",
   await agent.ok(["pty", "open", "--name", "gone", "--", "sh", "-c", "exit 2"]);
   await agent.ok(["pty", "open", "--name", "alive", "--", "sleep", "600"]);
   await waitFor(async () => /exited 2/.test(await agent.ok(["pty", "list"])), { what: "the first session to exit" });
-  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { items: { kind: string; name: string; status: number; terminated: boolean }[] };
-  assert.deepEqual(first.items.map((i) => [i.kind, i.name, i.status, i.terminated]), [["session", "gone", 2, false]]);
+  const first = JSON.parse(await agent.ok(["reap", "--json"])) as { jobs: unknown[]; sessions: { name: string; alive: boolean; exit: { code: number }; size: { cols: number }; terminated: boolean }[] };
+  assert.deepEqual(first.jobs, []);
+  assert.deepEqual(first.sessions.map((s) => [s.name, s.alive, s.exit.code, s.size.cols, s.terminated]), [["gone", false, 2, 80, false]], "a reaped session is the session object of pty list --json");
   const all = JSON.parse(await agent.ok(["reap", "--all", "--grace", "1s", "--json"])) as {
-    items: { name: string; pid: number; terminated: boolean; receipt: { status: string } }[];
+    sessions: { name: string; pid: number; terminated: boolean; receipt: { status: string } }[];
   };
-  assert.deepEqual(all.items.map((i) => [i.name, i.terminated, i.receipt.status]), [["alive", true, "confirmed"]]);
-  assert.equal(isAlive(all.items[0]?.pid ?? 0), false);
+  assert.deepEqual(all.sessions.map((s) => [s.name, s.terminated, s.receipt.status]), [["alive", true, "confirmed"]]);
+  assert.equal(isAlive(all.sessions[0]?.pid ?? 0), false);
   assert.match(await agent.ok(["pty", "list"]), /^ID +NAME/);
   assert.equal((await agent.ok(["reap"])).trim(), "nothing to reap");
 });

@@ -5,9 +5,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { terminalWithAgent } from "./jobs-fixture.ts";
+import { jobList, terminalWithAgent } from "./jobs-fixture.ts";
 import { waitFor } from "./support/wait.ts";
 
 test("vim: type, Ctrl-Z, jobs shows it stopped, fg brings the text back, :q! exits 0", async (t) => {
@@ -46,6 +46,29 @@ test("cat: Ctrl-Z, bg, and the row becomes running", async (t) => {
   const json = JSON.parse((await term.agent.run(["jobs", "--json"])).stdout.toString()) as { jobs: { state: string; name: string }[] };
   assert.equal(json.jobs[0]?.state, "running");
   assert.equal(json.jobs[0]?.name, "kitty");
+});
+
+test("run --tty --facts: a stop (148) writes none and says how to get them; bg then collect --job --follow --facts writes them at the end", async (t) => {
+  const term = terminalWithAgent(t, "tty-facts");
+  const facts = path.join(term.agent.dir, "parked.json");
+  const run = term.corral(`run --tty --facts ${facts} -- cat`);
+  await waitFor(async () => /"state":"running"[^}]*"attached":true/.test((await term.agent.run(["jobs", "--json"])).stdout.toString()), { what: "the job to have the terminal" });
+  term.keys("C-z");
+  assert.equal(await term.status(run), 148);
+  // The pane is 100 columns wide: the line wraps.
+  assert.match(term.screen().replaceAll("\n", ""), /--facts \S*parked\.json: not written, %1 has not ended \(stopped\); corral bg %1, then corral collect --job %1 --follow --facts FILE writes them when it ends/);
+  assert.equal(existsSync(facts), false);
+  assert.equal(await term.status(term.corral("bg %1")), 0);
+  const follow = term.agent.run(["collect", "--job", "%1", "--follow", "--facts", facts]);
+  // cat now runs with no terminal attached: a SIGTERM ends it; a job continued with bg stays listed
+  // once done, so the follower sees that end however late it connects.
+  const [job] = await jobList(term.agent);
+  assert.ok(job !== undefined);
+  await waitFor(async () => (await jobList(term.agent))[0]?.state === "running", { what: "cat to run again" });
+  process.kill(job.pid, "SIGTERM");
+  const followed = await follow;
+  assert.equal(followed.code, 143, followed.stderr);
+  assert.equal((JSON.parse(readFileSync(facts, "utf8")) as { signal: string }).signal, "SIGTERM");
 });
 
 test("stty -a is unchanged after a normal exit, a child killed by a signal, a client SIGTERM, and a lost agent", async (t) => {

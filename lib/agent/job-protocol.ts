@@ -1,7 +1,6 @@
 // The job part of the agent's wire contract (issue 5), kept beside
 // protocol.ts, which imports these into its Request and ReplyBodies unions:
 // bump PROTOCOL_VERSION there if any of these change. Types only.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { JobInfo, Receipt } from "../jobs/job-info.ts";
 import type { RecordingSpec } from "../pty/cast-recorder.ts";
 
@@ -77,20 +76,21 @@ export type JobReadReply =
   | { readonly kind: "lost"; readonly offset: number; readonly retainedFrom: number; readonly spill: string | null }
   | { readonly kind: "pending" | "eof"; readonly offset: number };
 
-/** What one reap did to one thing. */
-export interface ReapItem {
-  readonly kind: "job" | "session";
-  /** `%N` for a job, the session id for a session. */
-  readonly id: string;
-  readonly name: string | null;
-  readonly argv: readonly string[];
-  readonly pid: number;
+/**
+ * What one reap did, on top of the common shape of what it retired: a reaped
+ * job is the job object (schemas/job.schema.json) and a reaped session the
+ * session object, each with these two fields, so `.jobs[] | select(.id ==
+ * "%1")` reads `jobs --json` and `reap --json` alike. The reply to `reap`
+ * is in protocol.ts, beside the session object.
+ */
+export interface ReapOutcome {
   /** It was still running and reap --all terminated it. */
   readonly terminated: boolean;
-  readonly exit: ExitFacts | null;
-  readonly status: number | null;
   readonly receipt: Receipt;
 }
+
+/** A job as reap retired it. */
+export type ReapedJob = JobInfo & ReapOutcome;
 
 /** Reply bodies of the job ops, for protocol.ts's ReplyBodies. */
 export interface JobReplyBodies {
@@ -100,7 +100,6 @@ export interface JobReplyBodies {
   /** `attached` false: the job had finished, nothing to attach to. */
   fg: { readonly job: JobInfo; readonly attached: boolean };
   bg: { readonly job: JobInfo };
-  reap: { readonly items: readonly ReapItem[] };
 }
 
 /**

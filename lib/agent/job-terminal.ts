@@ -27,10 +27,15 @@ export class JobTerminal implements AttachMode {
   #unsubscribe: Array<() => void> = [];
   #paused = false;
 
-  /** `from`: replay the stored output from this offset first (a job just started: 0). */
-  constructor(readonly job: Job, readonly table: JobTable, readonly socket: Socket, from: number, readonly graceMs: number) {
+  /**
+   * `from`: replay the stored output from this offset first. `early`: a job
+   * just started hands the chunks it produced before this terminal existed
+   * instead (its store may keep none of them).
+   */
+  constructor(readonly job: Job, readonly table: JobTable, readonly socket: Socket, from: number, readonly graceMs: number, early?: readonly Uint8Array[]) {
     job.attached = true;
-    this.#replay(from);
+    if (early === undefined) this.#replay(from);
+    else for (const bytes of early) this.#send(bytes);
     this.#unsubscribe.push(job.onOutput((bytes) => this.#send(bytes)));
     this.#unsubscribe.push(job.onChange((change) => {
       if (change === "stopped") this.#end("job-stopped");

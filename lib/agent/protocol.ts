@@ -5,7 +5,7 @@
 // PROTOCOL_VERSION: bump this if any of these change.
 // Longer than 300 lines because every session request and reply is declared here, in one place, until the one-table protocol (issue 10) generates them.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { JobReplyBodies, JobRequestUnion } from "./job-protocol.ts";
+import type { JobReplyBodies, JobRequestUnion, ReapedJob, ReapOutcome } from "./job-protocol.ts";
 import type { RecordingSpec, RecordingStatus } from "../pty/cast-recorder.ts";
 import type { StyleRun } from "../pty/screen-styles.ts";
 
@@ -15,7 +15,7 @@ export type { StyleRun } from "../pty/screen-styles.ts";
 export type * from "./job-protocol.ts";
 
 /** Checked at hello; bump this if any type in this file changes. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** Largest frame either side accepts; checked before any payload is buffered. */
 export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
@@ -233,6 +233,9 @@ export interface SessionInfo {
   readonly foreground?: ForegroundView | null;
 }
 
+/** A session as reap retired it: the session object plus what reap did. */
+export type ReapedSession = SessionInfo & ReapOutcome;
+
 export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit";
 
 /** What matched a text or regex condition (schemas/wait.schema.json). */
@@ -267,13 +270,16 @@ export interface ReplyBodies extends JobReplyBodies {
   send: { readonly sent: number; readonly at: number; readonly wait?: WaitReply };
   screen: { readonly screen: ScreenView };
   wait: WaitReply;
-  resize: { readonly cols: number; readonly rows: number };
+  /** The session after the resize: its `size` is what the terminal got (clamped). */
+  resize: { readonly session: SessionInfo };
   close: { readonly session: SessionInfo };
   list: { readonly sessions: readonly SessionInfo[] };
+  /** What was retired: finished (or, with `all`, terminated) jobs and sessions. */
+  reap: { readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] };
   "agent-status": AgentStatus;
   "agent-stop": { readonly stopping: true; readonly sessions: number };
   attach: { readonly session: string; readonly cols: number; readonly rows: number };
-  record: { readonly session: string; readonly recording: RecordingStatus | null };
+  record: { readonly session: SessionInfo; readonly recording: RecordingStatus | null };
   watch: { readonly session: string; readonly cols: number; readonly rows: number };
 }
 

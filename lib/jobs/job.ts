@@ -20,6 +20,8 @@ export interface JobParts {
   readonly mode: JobMode;
   readonly store: BoundedStore;
   readonly process: JobProcess;
+  /** Gets every output chunk from the first (a terminal attaching as the job starts). */
+  readonly firstOutputListener?: (bytes: Uint8Array) => void;
 }
 
 /** A job and its bounded output. */
@@ -50,6 +52,7 @@ export class Job {
     this.store = parts.store;
     this.process = parts.process;
     const proc = parts.process;
+    if (parts.firstOutputListener !== undefined) this.#outputListeners.add(parts.firstOutputListener);
     proc.on("output", (bytes) => this.#onOutput(bytes));
     proc.on("stopped", () => this.#change("stopped"));
     proc.on("continued", () => this.#change("continued"));

@@ -6,17 +6,17 @@
 import process from "node:process";
 import { connectGuardian } from "../native/guardian-launch.ts";
 import { type GuardianRecord, readRecords, removeRecord } from "./guardian-records.ts";
-import type { Receipt } from "./job-info.ts";
+import { jobLabel, type Receipt } from "./job-info.ts";
 import { stillRuns } from "./proc-identity.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { confirmed, receiptOfCensus, uncertain } from "./receipts.ts";
 
 /** What reap did about one guardian a dead agent left behind. */
 export interface OrphanItem {
-  readonly kind: "orphan";
   readonly guardianPid: number;
   readonly agentPid: number;
-  readonly job: number | null;
+  /** The job it ran, named as every command names a job; null for a session. */
+  readonly job: { readonly id: string; readonly number: number } | null;
   readonly argv: readonly string[];
   /** What was found and done, in words. */
   readonly action: string;
@@ -40,7 +40,8 @@ export async function sweepOrphans(stateDir: string, graceMs: number): Promise<O
 }
 
 async function cleanOrphan(record: GuardianRecord, graceMs: number): Promise<OrphanItem> {
-  const base = { kind: "orphan" as const, guardianPid: record.guardian.pid, agentPid: record.owner.pid, job: record.job, argv: record.argv };
+  const job = record.job === null ? null : { id: jobLabel(record.job), number: record.job };
+  const base = { guardianPid: record.guardian.pid, agentPid: record.owner.pid, job, argv: record.argv };
   let action = "its guardian had already exited";
   let receipt: Receipt | null = null;
   if (stillRuns(record.guardian)) {

@@ -20,6 +20,11 @@ export interface JobRequest extends Omit<JobLaunch, "argv"> {
   readonly headBytes: number;
   readonly maxBytes: number;
   readonly spill: string | null;
+  /**
+   * Gets the job's output from its first byte. Output can arrive before
+   * startJob resolves, and a store with no head keeps none of it to replay.
+   */
+  readonly firstOutputListener?: (bytes: Uint8Array) => void;
 }
 
 /** The request cannot be run here (name taken, no PTY backend); the message says what would do. */
@@ -52,7 +57,8 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     spillPath: request.spill ?? undefined,
   });
   const id = table.nextId();
-  const launch: JobLaunch = { ...request, argv: [program, ...args] };
+  const { firstOutputListener, ...launchFields } = request;
+  const launch: JobLaunch = { ...launchFields, argv: [program, ...args] };
   let process: JobProcess;
   try {
     process = guardian.built ? await startGuardianJob(launch, id, guardian.path) : await startGroupJob(launch);
@@ -60,7 +66,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     await store.close().catch(() => {});
     throw error;
   }
-  const job = new Job({ id, name: request.name, argv: request.argv, mode: request.mode, store, process });
+  const job = new Job({ id, name: request.name, argv: request.argv, mode: request.mode, store, process, ...(firstOutputListener ? { firstOutputListener } : {}) });
   table.add(job);
   return job;
 }

@@ -28,5 +28,16 @@ assert_eq "$(jq -r '"\(.alive) \(.code)"' <<<"$closed")" "false 4"
 job=$(corral run --bg -- sh -c 'exit 0')
 wait_until 30 bash -c "[[ \$(corral jobs --json | jq -r '.jobs[] | select(.id == \"$job\") | .state') == done ]]"
 assert_eq "$(corral jobs --json | jq -r --arg j "$job" '.jobs[] | select(.id == $j) | "\(.number) \(.exit.code)"')" "${job#%} 0"
-assert_eq "$(corral reap --json | jq -r --arg j "$job" '.items[] | select(.id == $j) | .receipt.status')" "confirmed"
+# reap answers with the same job object and session object, plus a receipt.
+reaped=$(corral reap --json)
+assert_eq "$(jq -r --arg j "$job" '.jobs[] | select(.id == $j) | "\(.number) \(.exit.code) \(.receipt.status)"' <<<"$reaped")" "${job#%} 0 confirmed"
+assert_eq "$(jq -r --arg id "$id" '.sessions[] | select(.id == $id) | "\(.name) \(.exit.code) \(.receipt.status)"' <<<"$reaped")" "shapes 4 confirmed"
+
+# resize answers with the session object, its size nested as everywhere.
+corral pty open --name sized --json -- sleep 600 >/dev/null
+assert_eq "$(corral pty resize sized 100 30 --json | jq -r '.session | "\(.name) \(.size.cols)x\(.size.rows)"')" "sized 100x30"
+assert_eq "$(corral pty list --json | jq -r '.sessions[] | select(.name == "sized") | "\(.size.cols)x\(.size.rows)"')" "100x30"
+reaped=$(corral reap --all --grace 2s --json)
+assert_eq "$(jq -r '.sessions[] | select(.name == "sized") | "\(.terminated) \(.receipt.status) \(.size.cols)"' <<<"$reaped")" "true confirmed 100"
+assert_eq "$(jq -r '.orphans | length' <<<"$reaped")" "0"
 assert_eq "$(corral collect --json -- sh -c 'exit 3' | jq -r '.exit.code')" "3"

@@ -14,7 +14,7 @@ libc.wcswidth.argtypes = [ctypes.c_wchar_p, ctypes.c_size_t]
 print(libc.wcswidth(sys.argv[1], len(sys.argv[1])))' "$1"
 }
 cursor_col() {
-  corral pty screen "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["cursor"]["col"])'
+  corral pty screen "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["screen"]["cursor"]["col"])'
 }
 first_row() {
   corral pty screen "$1" | head -1
@@ -31,7 +31,7 @@ corral pty send "$id" "$text"
 tmx send-keys -l "$text"
 wait_until 15 sh -c "corral pty screen $id | head -1 | grep -q 'e'"
 want=$(wcswidth "\$ $text")
-wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"cursor\"][\"col\"])')\" = $want ]"
+wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"screen\"][\"cursor\"][\"col\"])')\" = $want ]"
 assert_eq "$(cursor_col "$id")" "$want" "cursor after the typed text"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET capture-pane -p | head -1)\" = \"\$(corral pty screen $id | head -1)\" ]"
 
@@ -43,7 +43,7 @@ tmx send-keys -l Q
 wait_until 15 sh -c "corral pty screen $id | head -1 | grep -q Q"
 after='$ echo x😀🚀Q'
 want=$(wcswidth "$after")
-wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"cursor\"][\"col\"])')\" = $want ]"
+wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"screen\"][\"cursor\"][\"col\"])')\" = $want ]"
 assert_eq "$(first_row "$id")" '$ echo x😀🚀Q中' "the line after the edits"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET capture-pane -p | head -1)\" = \"\$(corral pty screen $id | head -1)\" ]"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET display -p '#{cursor_x}')\" = $want ]"

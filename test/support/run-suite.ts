@@ -46,14 +46,22 @@ function stage(runtime: string, files: string[]): Promise<void> {
       stdio: ["ignore", "pipe", "inherit"],
     },
   );
-  let tail = "";
+  // The runner's summary lines (ℹ pass N ...) come before its list of
+  // failures, which can be long: keep the last value of each as lines pass.
+  const summary = new Map<string, number>();
+  let partial = "";
   child.stdout.on("data", (chunk: Buffer) => {
     process.stdout.write(chunk);
-    tail = (tail + chunk.toString("utf8")).slice(-4096);
+    const lines = (partial + chunk.toString("utf8")).split("\n");
+    partial = lines.pop() ?? "";
+    for (const line of lines) {
+      const found = /^ℹ (pass|fail|cancelled) (\d+)$/.exec(line.trimEnd());
+      if (found) summary.set(found[1]!, Number(found[2]));
+    }
   });
   return new Promise((resolve) => {
     child.on("close", (code) => {
-      const count = (label: string) => Number(new RegExp(`ℹ ${label} (\\d+)`).exec(tail)?.[1] ?? 0);
+      const count = (label: string) => summary.get(label) ?? 0;
       passed += count("pass");
       const stageFailed = count("fail") + count("cancelled");
       failed += stageFailed === 0 && code !== 0 ? 1 : stageFailed;

@@ -29,6 +29,11 @@ export async function handleJobStart(
   const recorder = request.record === undefined || !request.tty
     ? undefined
     : await prepareJobRecording(request.record, request.argv, cols, rows, env.TERM ?? ctx.defaults.term);
+  // A terminal attaching as the job starts gets its output from the first
+  // byte: the client asks the store to keep nothing (it keeps its own copy),
+  // so what arrives before the terminal is wired is held here meanwhile.
+  const early: Uint8Array[] = [];
+  let earlyOutput = request.attach === true ? (bytes: Uint8Array) => void early.push(bytes) : undefined;
   let job;
   try {
     job = await startJob(ctx.jobs, {
@@ -44,12 +49,16 @@ export async function handleJobStart(
       headBytes: request.headBytes,
       maxBytes: request.maxBytes,
       spill: request.spill ?? null,
+      ...(earlyOutput === undefined ? {} : { firstOutputListener: (bytes: Uint8Array) => earlyOutput?.(bytes) }),
     });
   } catch (error) {
     await recorder?.end();
     throw asJobError(error);
   }
   if (recorder !== undefined) recordJob(job, recorder);
-  if (request.attach === true) target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, 0, request.graceMs));
+  if (request.attach === true) {
+    earlyOutput = undefined;
+    target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, 0, request.graceMs, early));
+  }
   return { job: ctx.jobs.info(job) };
 }

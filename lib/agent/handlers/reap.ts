@@ -1,29 +1,32 @@
-// `reap`: retires finished jobs and exited sessions, each with its exit
-// facts and a receipt; with `all`, first terminates every job and session
-// still running (jobs through the guardian's census). Idempotent: a second
-// reap finds nothing.
+// `reap`: retires finished jobs and exited sessions, each as its common
+// object (job, session) with a receipt; with `all`, first terminates every
+// job and session still running (jobs through the guardian's census).
+// Idempotent: a second reap finds nothing.
 import type { AgentContext } from "../agent-context.ts";
 import type { Job } from "../../jobs/job.ts";
 import { jobSettled } from "../../jobs/job-wait.ts";
 import { confirmed, uncertain } from "../../jobs/receipts.ts";
 import { stillRuns, identityOf } from "../../jobs/proc-identity.ts";
-import type { ReapItem, ReapRequest, ReplyBodies } from "../protocol.ts";
+import type { ReapedJob, ReapedSession, ReapRequest, ReplyBodies } from "../protocol.ts";
+import type { Receipt } from "../../jobs/job-info.ts";
 import type { SessionEntry } from "../session-registry.ts";
-import { exitStatusOf } from "../../spawn/exit-facts.ts";
 
 /** Extra time over the grace for a terminated job's exit facts to arrive. */
 const SETTLE_MS = 10_000;
 
-/** Reaps; replies with one item per job or session retired. */
+/** Reaps; replies with one entry per job or session retired. */
 export async function handleReap(ctx: AgentContext, request: ReapRequest): Promise<ReplyBodies["reap"]> {
   const graceMs = request.graceMs ?? ctx.defaults.closeGraceMs;
   const all = request.all === true;
   const jobs = await Promise.all(ctx.jobs.all().map((job) => reapJob(ctx, job, all, graceMs)));
   const sessions = await Promise.all(ctx.registry.all().map((entry) => reapSession(ctx, entry, all, graceMs)));
-  return { items: [...jobs, ...sessions].filter((item): item is ReapItem => item !== null) };
+  return {
+    jobs: jobs.filter((j): j is ReapedJob => j !== null),
+    sessions: sessions.filter((s): s is ReapedSession => s !== null),
+  };
 }
 
-async function reapJob(ctx: AgentContext, job: Job, all: boolean, graceMs: number): Promise<ReapItem | null> {
+async function reapJob(ctx: AgentContext, job: Job, all: boolean, graceMs: number): Promise<ReapedJob | null> {
   let receipt = job.receipt;
   let terminated = false;
   if (job.state !== "done") {
@@ -32,30 +35,18 @@ async function reapJob(ctx: AgentContext, job: Job, all: boolean, graceMs: numbe
     receipt = await job.process.terminate(graceMs);
     if (!await jobSettled(job, graceMs + SETTLE_MS)) {
       receipt = uncertain(`%${job.id} was signalled but its exit was not reported within ${graceMs + SETTLE_MS} ms`);
-      return item(job, terminated, receipt);
+      return { ...ctx.jobs.info(job), terminated, receipt };
     }
   } else {
     await jobSettled(job, SETTLE_MS);
   }
+  // The job object as it was last listed (its mark included), taken before it leaves the table.
+  const info = ctx.jobs.info(job);
   ctx.jobs.retire(job);
-  return item(job, terminated, receipt ?? confirmed());
+  return { ...info, terminated, receipt: receipt ?? confirmed() };
 }
 
-function item(job: Job, terminated: boolean, receipt: NonNullable<Job["receipt"]>): ReapItem {
-  return {
-    kind: "job",
-    id: `%${job.id}`,
-    name: job.name,
-    argv: job.argv,
-    pid: job.pid,
-    terminated,
-    exit: job.exit,
-    status: job.status,
-    receipt,
-  };
-}
-
-async function reapSession(ctx: AgentContext, entry: SessionEntry, all: boolean, graceMs: number): Promise<ReapItem | null> {
+async function reapSession(ctx: AgentContext, entry: SessionEntry, all: boolean, graceMs: number): Promise<ReapedSession | null> {
   const { session } = entry;
   let terminated = false;
   const who = identityOf(session.pid);
@@ -65,29 +56,18 @@ async function reapSession(ctx: AgentContext, entry: SessionEntry, all: boolean,
     try {
       await session.close({ graceMs, force: false });
     } catch (error) {
-      return sessionItem(entry, terminated, uncertain(`closing the session failed: ${(error as Error).message}`));
+      return sessionEntry(ctx, entry, terminated, uncertain(`closing the session failed: ${(error as Error).message}`));
     }
   }
   const receipt = who !== undefined && stillRuns(who)
     ? uncertain(`pid ${session.pid} still runs after the session closed`)
     : confirmed(session.exitFacts()?.forced ?? false);
+  const reaped = sessionEntry(ctx, entry, terminated, receipt);
   ctx.registry.remove(entry.id);
   session.dispose?.();
-  return sessionItem(entry, terminated, receipt);
+  return reaped;
 }
 
-function sessionItem(entry: SessionEntry, terminated: boolean, receipt: ReapItem["receipt"]): ReapItem {
-  const exit = entry.session.exitFacts();
-  const status = exit === null ? null : exitStatusOf(exit);
-  return {
-    kind: "session",
-    id: entry.id,
-    name: entry.name,
-    argv: entry.session.argv,
-    pid: entry.session.pid,
-    terminated,
-    exit,
-    status,
-    receipt,
-  };
+function sessionEntry(ctx: AgentContext, entry: SessionEntry, terminated: boolean, receipt: Receipt): ReapedSession {
+  return { ...ctx.registry.info(entry), terminated, receipt };
 }

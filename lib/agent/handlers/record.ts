@@ -8,11 +8,12 @@ export async function handleRecord(ctx: AgentContext, request: RecordRequest): P
   const entry = ctx.registry.get(request.session);
   const { session } = entry;
   if (session.record === undefined) throw new AgentError("bad_request", `session ${entry.id} cannot be recorded`);
-  if (request.stop === true) return { session: entry.id, recording: await session.record(null) };
+  // `session` is the session object, as in every other reply that names one.
+  if (request.stop === true) return { session: ctx.registry.info(entry), recording: await session.record(null) };
   if (!session.alive()) {
     throw new AgentError("session_exited", `session ${entry.id} has exited; there is nothing more to record (pty screen --ansi shows its last screen)`);
   }
   const recording = await session.record(request.record ?? null);
   ctx.log(`session ${entry.id} recording started`);
-  return { session: entry.id, recording };
+  return { session: ctx.registry.info(entry), recording };
 }

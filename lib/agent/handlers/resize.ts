@@ -3,7 +3,7 @@ import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { ReplyBodies, ResizeRequest } from "../protocol.ts";
 import { checkScreenCells } from "../agent-budgets.ts";
 
-/** Resizes; the next screen read reports a change. */
+/** Resizes; the next screen read reports a change. Replies with the session object, as open and close do. */
 export function handleResize(ctx: AgentContext, request: ResizeRequest): ReplyBodies["resize"] {
   const entry = ctx.registry.get(request.session);
   const { session } = entry;
@@ -12,5 +12,5 @@ export function handleResize(ctx: AgentContext, request: ResizeRequest): ReplyBo
     checkScreenCells(ctx.registry.screenCells(entry), cols * (rows + entry.scrollback), ctx.budgets.screenCells, `session ${entry.id} at ${cols}x${rows}`);
     session.resize(cols, rows);
   }
-  return session.size();
+  return { session: ctx.registry.info(entry) };
 }
