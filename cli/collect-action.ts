@@ -4,7 +4,7 @@ import { SizeError, parseSize } from "../lib/units/size.ts";
 import type { BoundedStore } from "../lib/output/bounded-store.ts";
 import { TeeSink } from "../lib/output/tee-sink.ts";
 import type { CollectFlags } from "./collect.ts";
-import { jsonReport, plainReport, writeAll } from "./collect-report.ts";
+import { jsonReport, liveSummary, plainReport, writeAll } from "./collect-report.ts";
 import { closeCollectStores, type CollectStores, openCollectStores } from "./collect-stores.ts";
 import { heartbeatPeriod, lineLimitFlags } from "./collect-limits.ts";
 import { Heartbeat } from "./collect-heartbeat.ts";
@@ -94,17 +94,6 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
 
 function storeList(stores: CollectStores): BoundedStore[] {
   return stores.stderr === null ? [stores.stdout] : [stores.stdout, stores.stderr];
-}
-
-/** After --live the output was seen already: one line per stream counting it. */
-function liveSummary(stores: CollectStores): Uint8Array[] {
-  const named: [string, BoundedStore][] = stores.stderr === null
-    ? [["output", stores.stdout]]
-    : [["stdout", stores.stdout], ["stderr", stores.stderr]];
-  return named.map(([name, store]) => {
-    const where = store.spillPath === null ? "" : `; full output in ${store.spillPath}`;
-    return encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines} lines${where}]\n`);
-  });
 }
 
 function sizeFlag(flag: string, text: string): number {

@@ -132,3 +132,14 @@ export function writeAll(stream: NodeJS.WriteStream, chunks: readonly Uint8Array
     });
   });
 }
+
+/** After --live the output was seen already: one line per stream counting it. */
+export function liveSummary(stores: CollectStores): Uint8Array[] {
+  const named: [string, BoundedStore][] = stores.stderr === null
+    ? [["output", stores.stdout]]
+    : [["stdout", stores.stdout], ["stderr", stores.stderr]];
+  return named.map(([name, store]) => {
+    const where = store.spillPath === null ? "" : `; full output in ${store.spillPath}`;
+    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines} lines${where}]\n`);
+  });
+}

@@ -13,7 +13,9 @@ import { UsageError } from "./exit-status.ts";
 import { reachAgent, reportFailure, withAgent } from "./agent-reach.ts";
 import type { CollectFlags } from "./collect.ts";
 import { closeCollectStores, openCollectStores } from "./collect-stores.ts";
-import { jsonReport, plainReport, writeAll } from "./collect-report.ts";
+import { jsonReport, liveSummary, plainReport, writeAll } from "./collect-report.ts";
+import { Heartbeat } from "./collect-heartbeat.ts";
+import { groupMarkers } from "./ci-group.ts";
 import { prepareJob, sizeFlag } from "./job-request.ts";
 import { sendJobControl, terminalSize } from "./job-terminal.ts";
 import { noAgent } from "./job-fg.ts";
@@ -21,7 +23,7 @@ import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
 import type { AgentClient } from "../lib/agent/client.ts";
 import type { JobInfo } from "../lib/agent/protocol.ts";
 import { loadCommandConfig } from "./run-options.ts";
-import { lineCountFlag, lineLimitFlags } from "./collect-limits.ts";
+import { heartbeatPeriod, lineCountFlag, lineLimitFlags } from "./collect-limits.ts";
 
 /** Bytes asked for per read: large enough to stream fast, small enough for one frame. */
 const READ_BYTES = 1024 * 1024;
@@ -39,6 +41,9 @@ export async function jobCollectAction(this: CorralContext, flags: CollectFlags,
     const tailLines = lineCountFlag("--tail-lines", flags.tailLines);
     if (tailLines !== undefined && flags.from !== undefined) throw new UsageError("--from and --tail-lines both say where to start; give one");
     if (flags.headLines !== undefined) throw new UsageError("--head-lines goes with a command; with --job use --tail-lines N or --from OFFSET");
+    if (flags.live || flags.heartbeat !== undefined || flags.group !== undefined) {
+      throw new UsageError("--live, --heartbeat and --group go with a command (corral collect --live -- CMD); --job --follow streams a job's output already");
+    }
     const job = flags.job;
     const fromOffset = flags.from === undefined ? 0 : offsetFlag(flags.from);
     const facts = checkFactsTarget(flags.facts, false);
@@ -119,9 +124,18 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const { request, dropped, explain } = await prepareJob(ctx, flags, argv, true);
   // Listed here as collect lists them, so the note after a failure need not repeat them.
   if (flags.explain) for (const line of explain) ctx.process.stderr.write(`corral: explain: ${line}\n`);
-  const factsTarget = checkFactsTarget(flags.facts, false);
+  const { stdout, stderr } = ctx.process;
+  const heartbeatMs = heartbeatPeriod(flags.heartbeat, config, ctx.process.env);
+  if (flags.group === "") throw new UsageError("--group needs a title, e.g. --group tests");
+  // With --live, stdout carries the command's output: --facts - would mix into it.
+  const factsTarget = checkFactsTarget(flags.facts, flags.live);
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: true });
   const store = stores.stdout;
+  // As collect without --tty: markers where the output goes (stderr under --json alone).
+  const markerStream = flags.json && !flags.live ? stderr : stdout;
+  const group = flags.group === undefined ? null : groupMarkers(flags.group, ctx.process.env);
+  if (group !== null) await writeAll(markerStream, [new TextEncoder().encode(group.start)]);
+  const heartbeat = new Heartbeat([store], { everyMs: heartbeatMs, live: flags.live, status: stderr.isTTY === true && !flags.live, stderr });
   let client: AgentClient | undefined;
   let job: JobInfo | undefined;
   let forwarded: NodeJS.Signals | null = null;
@@ -131,6 +145,11 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     const c = client;
     const ended = new Promise<JobInfo | null>((resolve) => {
       c.onBytes = (bytes) => {
+        if (flags.live && !stdout.write(bytes)) {
+          // --live: a slow reader of our stdout slows the job, never our memory.
+          c.socket.pause();
+          stdout.once("drain", () => c.socket.resume());
+        }
         if (!store.write(bytes)) {
           c.socket.pause();
           store.onDrain(() => c.socket.resume());
@@ -158,10 +177,12 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   } catch (error) {
     reportFailure(ctx, error);
   } finally {
+    heartbeat.stop();
     client?.close();
     await closeCollectStores(stores, ctx.process.stderr);
   }
   if (job === undefined) {
+    if (group !== null && group.end !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end)]);
     if (ctx.process.exitCode === undefined) {
       ctx.process.stderr.write("corral: the agent closed the connection before the command ended\n");
       ctx.process.exitCode = 125;
@@ -169,8 +190,12 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     return;
   }
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
-  if (flags.json) await writeAll(ctx.process.stdout, [new TextEncoder().encode(jsonReport(argv, exit, stores, lines, credentialNames(dropped)))]);
-  else await writeAll(ctx.process.stdout, plainReport(store, lines));
+  const json = () => [new TextEncoder().encode(jsonReport(argv, exit, stores, lines, credentialNames(dropped)))];
+  // --live: the output was seen already; the report goes to stderr.
+  if (flags.live) await writeAll(stderr, flags.json ? json() : liveSummary(stores));
+  else if (flags.json) await writeAll(stdout, json());
+  else await writeAll(stdout, plainReport(store, lines));
+  if (group !== null && group.end !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end)]);
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
     const { reportFacts } = await import("./run-action.ts");
