@@ -3,7 +3,7 @@
 // load lazily from cli/agent-action.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { socketFlag } from "./socket-flag.ts";
+import { socketFlag } from "./shared/socket-flag.ts";
 import type { AgentFlags, AgentRunFlags } from "./agent-action.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;

@@ -4,8 +4,8 @@ import { buildApplication, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { rootRoutes } from "./registry.ts";
 import { CORRAL_VERSION } from "./version.ts";
-import { ExitStatus, UsageError } from "./exit-status.ts";
-import { oneLine } from "./error-line.ts";
+import { ExitStatus, UsageError } from "./shared/exit-status.ts";
+import { oneLine } from "./shared/error-line.ts";
 
 export const app = buildApplication<CorralContext>(rootRoutes, {
   name: "corral",

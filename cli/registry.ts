@@ -4,15 +4,15 @@
 // that `corral run` never loads PTY or terminal-emulator code.
 import { buildRouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { runCommand } from "./run.ts";
-import { collectCommand } from "./collect.ts";
-import { ptyRoutes } from "./pty.ts";
-import { jobsRoutes, fgCommand, bgCommand, reapCommand } from "./jobs.ts";
-import { probeCommand } from "./probe.ts";
+import { runCommand } from "./commands/run/command.ts";
+import { collectCommand } from "./commands/collect/command.ts";
+import { ptyRoutes } from "./commands/pty/command.ts";
+import { jobsRoutes, fgCommand, bgCommand, reapCommand } from "./commands/jobs/command.ts";
+import { probeCommand } from "./commands/probe/command.ts";
 import { agentRoutes } from "./agent.ts";
-import { connectCommand } from "./connect.ts";
-import { completionsCommand } from "./completions.ts";
-import { configCommand } from "./config.ts";
+import { connectCommand } from "./commands/connect/command.ts";
+import { completionsCommand } from "./commands/completions/command.ts";
+import { configCommand } from "./commands/config/command.ts";
 
 export const rootRoutes = buildRouteMap<string, CorralContext>({
   routes: {

@@ -4,8 +4,8 @@ import { run } from "@stricli/core";
 import process from "node:process";
 import { app } from "./app.ts";
 import type { CorralProcess } from "./context.ts";
-import { ExitStatus } from "./exit-status.ts";
-import { dieOfSignal } from "./signal-death.ts";
+import { ExitStatus } from "./shared/exit-status.ts";
+import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` and sets process.exitCode. */
 export async function runApp(args: readonly string[]): Promise<void> {
