@@ -1,6 +1,6 @@
 // The stricli application built from the registry, shared by run-app.ts and the
 // completion generator.
-import { buildApplication, text_en } from "@stricli/core";
+import { ArgumentParseError, buildApplication, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
 import { rootRoutes } from "./registry.ts";
 import { CORRAL_VERSION } from "./version.ts";
@@ -20,8 +20,13 @@ export const app = buildApplication<CorralContext>(rootRoutes, {
       commandErrorResult: (err: Error) => `corral: ${oneLine(err.message)}`,
       // stricli's own usage errors (unknown flag, missing value, unknown
       // command) get the same prefix and a pointer to the help.
+      // A bad value caught by a shared flag parser (cli/shared/flag-parsers.ts)
+      // is its own line, as when the action checked it: stricli's wrapping
+      // would echo the input, and an `--env` value may be a secret.
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) =>
-        `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
+        exc instanceof ArgumentParseError && exc.exception instanceof UsageError
+          ? `corral: ${oneLine(exc.exception.message)}`
+          : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
       noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
         `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,
     }),

@@ -1,8 +1,13 @@
-// Checking the numbers and durations typed to the pty commands: one line
-// naming the flag and what would be right, exit 2 (UsageError).
+// The flag value parsers, one copy each: durations, byte sizes, whole numbers,
+// line counts, byte offsets and `--env NAME=VALUE`. Each checker throws a
+// UsageError (exit 2) whose one line names the flag and what would be right.
+// The `parse*` factories plug them into stricli's `parse`, so an action
+// receives numbers; cli/app.ts prints such an error as the checker's own line
+// (never the input: an `--env` value may be a secret).
 import { UsageError } from "./exit-status.ts";
 import { DurationError, parseDuration } from "../../lib/units/duration.ts";
 import { SizeError, parseSize } from "../../lib/units/size.ts";
+import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../../lib/env/assignment.ts";
 
 /** An integer flag within [min, max]; undefined stays undefined. */
 export function intFlag(flag: string, text: string | undefined, min: number, max: number): number | undefined {
@@ -26,7 +31,7 @@ export function durationFlag(flag: string, text: string | undefined): number | u
 }
 
 /** A byte-size flag (64k, 10M) of at least `min` bytes; undefined stays undefined. */
-export function sizeFlag(flag: string, text: string | undefined, min: number): number | undefined {
+export function sizeFlag(flag: string, text: string | undefined, min = 0): number | undefined {
   if (text === undefined) return undefined;
   let bytes: number;
   try {
@@ -38,3 +43,45 @@ export function sizeFlag(flag: string, text: string | undefined, min: number): n
   if (bytes < min) throw new UsageError(`${flag} must be at least ${min} bytes, not "${text.slice(0, 40)}"`);
   return bytes;
 }
+
+/** A line count flag: a whole number >= 0; undefined stays undefined. */
+export function lineCountFlag(flag: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\s*\d{1,15}\s*$/.test(text)) {
+    throw new UsageError(`${flag} must be a number of lines (a whole number >= 0), not "${text.slice(0, 40)}"`);
+  }
+  return Number(text);
+}
+
+/** A byte offset into an output stream: a whole number >= 0. */
+export function offsetFlag(flag: string, text: string): number {
+  if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
+    throw new UsageError(`${flag} must be a byte offset (a whole number >= 0), not "${text.slice(0, 40)}"`);
+  }
+  return Number(text);
+}
+
+/** `--env NAME=VALUE`; the message never holds what was typed. */
+export function envFlag(text: string): EnvAssignment {
+  try {
+    return parseEnvAssignment(text);
+  } catch (error) {
+    if (error instanceof EnvAssignmentError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** stricli `parse` for a duration flag: milliseconds. */
+export const parseDurationFlag = (flag: string) => (text: string): number => durationFlag(flag, text) as number;
+
+/** stricli `parse` for a byte-size flag: bytes, at least `min`. */
+export const parseSizeFlag = (flag: string, min = 0) => (text: string): number => sizeFlag(flag, text, min) as number;
+
+/** stricli `parse` for a line count flag. */
+export const parseLineCountFlag = (flag: string) => (text: string): number => lineCountFlag(flag, text) as number;
+
+/** stricli `parse` for a byte offset flag. */
+export const parseOffsetFlag = (flag: string) => (text: string): number => offsetFlag(flag, text);
+
+/** stricli `parse` for `--env NAME=VALUE`. */
+export const parseEnvFlag = (text: string): EnvAssignment => envFlag(text);

@@ -1,7 +1,15 @@
 // `corral collect`: run a command with bounded capture of its output (head,
 // tail, optional byte-exact spill), printed plain or as one JSON object.
 import { buildCommand } from "@stricli/core";
-import { type CollectFlags, collectJobFlagParameters, commandPositional, type CorralContext, runFlagParameters } from "./flags.ts";
+import {
+  type CollectFlags,
+  collectJobFlagParameters,
+  commandPositional,
+  type CorralContext,
+  parseLineCountFlag,
+  parseSizeFlag,
+  runFlagParameters,
+} from "./flags.ts";
 
 const text = (input: string): string => input;
 
@@ -10,10 +18,10 @@ export const collectCommand = buildCommand<CollectFlags, readonly string[], Corr
   parameters: {
     flags: {
       ...runFlagParameters,
-      maxBytes: { kind: "parsed", parse: text, optional: true, placeholder: "size", brief: "Bytes of each stream's tail to keep (default 1MiB; e.g. 64k, 10M)" },
-      headBytes: { kind: "parsed", parse: text, optional: true, placeholder: "size", brief: "Bytes of each stream's head to keep (default 64KiB)" },
-      headLines: { kind: "parsed", parse: text, optional: true, placeholder: "n", brief: "Show at most N lines of each stream's head (with --head-bytes, the smaller wins)" },
-      tailLines: { kind: "parsed", parse: text, optional: true, placeholder: "n", brief: "Show at most N lines of each stream's tail (with --max-bytes, the smaller wins)" },
+      maxBytes: { kind: "parsed", parse: parseSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's tail to keep (default 1MiB; e.g. 64k, 10M)" },
+      headBytes: { kind: "parsed", parse: parseSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's head to keep (default 64KiB)" },
+      headLines: { kind: "parsed", parse: parseLineCountFlag("--head-lines"), optional: true, placeholder: "n", brief: "Show at most N lines of each stream's head (with --head-bytes, the smaller wins)" },
+      tailLines: { kind: "parsed", parse: parseLineCountFlag("--tail-lines"), optional: true, placeholder: "n", brief: "Show at most N lines of each stream's tail (with --max-bytes, the smaller wins)" },
       live: { kind: "boolean", default: false, brief: "Also stream the output through as it comes (tee); the report then goes to stderr" },
       heartbeat: { kind: "parsed", parse: text, optional: true, placeholder: "dur", brief: "A progress line on stderr every DUR (--live: after DUR of silence); off (default; 5m when $CI is set)" },
       group: { kind: "parsed", parse: text, optional: true, placeholder: "title", brief: "Fold the output under TITLE in the CI log (GitHub Actions, GitLab), else print a title line" },

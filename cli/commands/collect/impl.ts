@@ -1,6 +1,5 @@
 // `corral collect` itself: check limits, open the stores, run (teeing with
 // --live, a heartbeat while it runs, inside --group markers), print.
-import { SizeError, parseSize } from "../../../lib/units/size.ts";
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { TeeSink } from "../../../lib/output/tee-sink.ts";
 import type { CollectFlags } from "./flags.ts";
@@ -31,8 +30,8 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   }
   const { env, stdout, stderr } = this.process;
   const config = await loadCommandConfig(this);
-  const maxBytes = flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes);
-  const headBytes = flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes);
+  const maxBytes = flags.maxBytes ?? config.maxBytes;
+  const headBytes = flags.headBytes ?? config.headBytes;
   const lines = lineLimitFlags(flags);
   const heartbeatMs = heartbeatPeriod(flags.heartbeat, config, env);
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
@@ -94,13 +93,4 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
 
 function storeList(stores: CollectStores): BoundedStore[] {
   return stores.stderr === null ? [stores.stdout] : [stores.stdout, stores.stderr];
-}
-
-function sizeFlag(flag: string, text: string): number {
-  try {
-    return parseSize(text);
-  } catch (error) {
-    if (error instanceof SizeError) throw new UsageError(`${flag}: ${error.message}`);
-    throw error;
-  }
 }

@@ -6,18 +6,9 @@ import type { LineLimits } from "./report.ts";
 import { CI_HEARTBEAT_MS } from "./heartbeat.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 
-/** A line count flag: a whole number >= 0. */
-export function lineCountFlag(flag: string, text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  if (!/^\s*\d{1,15}\s*$/.test(text)) {
-    throw new UsageError(`${flag} must be a number of lines (a whole number >= 0), not "${text.slice(0, 40)}"`);
-  }
-  return Number(text);
-}
-
 /** --head-lines and --tail-lines. */
-export function lineLimitFlags(flags: { readonly headLines?: string; readonly tailLines?: string }): LineLimits {
-  return { headLines: lineCountFlag("--head-lines", flags.headLines), tailLines: lineCountFlag("--tail-lines", flags.tailLines) };
+export function lineLimitFlags(flags: { readonly headLines?: number; readonly tailLines?: number }): LineLimits {
+  return { headLines: flags.headLines, tailLines: flags.tailLines };
 }
 
 /** True when the environment says this is a CI job (GitHub, GitLab and most others set CI). */

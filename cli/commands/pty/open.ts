@@ -5,11 +5,9 @@ import process from "node:process";
 import path from "node:path";
 import type { CorralContext } from "../../context.ts";
 import type { OpenFlags } from "./flags.ts";
-import { intFlag } from "../../shared/flag-parsers.ts";
+import { envFlag, intFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
-import { UsageError } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
-import { EnvAssignmentError, parseEnvAssignment } from "../../../lib/env/assignment.ts";
 import { sessionEnvironment } from "../../../lib/agent/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
 import { recordSpecOf } from "../../shared/record/spec.ts";
@@ -19,13 +17,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   let request;
   try {
     const config = await loadConfig(this.process.env);
-    const set = (flags.env ?? []).map((text) => {
-      try {
-        return parseEnvAssignment(text);
-      } catch (error) {
-        throw error instanceof EnvAssignmentError ? new UsageError(error.message) : error;
-      }
-    });
+    const set = (flags.env ?? []).map(envFlag);
     request = {
       op: "open" as const,
       argv,

@@ -5,9 +5,7 @@ import process from "node:process";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
 import { ConfigError, loadConfig } from "../../../lib/config/load.ts";
 import { buildChildEnv } from "../../../lib/env/child-env.ts";
-import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../../../lib/env/assignment.ts";
 import type { SpawnSpec } from "../../../lib/spawn/spec.ts";
-import { DurationError, parseDuration } from "../../../lib/units/duration.ts";
 import type { CorralContext } from "../../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "./flags.ts";
@@ -38,9 +36,9 @@ export async function prepareRun(
   if (program === undefined || program === "") {
     throw new UsageError("no command given; put it after --, e.g. corral run -- make test");
   }
-  const timeoutMs = flags.timeout === undefined ? undefined : durationFlag("--timeout", flags.timeout);
-  const graceMs = flags.grace === undefined ? config.graceMs : durationFlag("--grace", flags.grace);
-  const set = (flags.env ?? []).map(envFlag);
+  const timeoutMs = flags.timeout;
+  const graceMs = flags.grace ?? config.graceMs;
+  const set = flags.env ?? [];
   const childEnv = buildChildEnv({
     base: context.process.env,
     scrubPatterns: config.env.scrub,
@@ -79,24 +77,6 @@ export async function loadCommandConfig(context: CorralContext): Promise<CorralC
     return await loadConfig(context.process.env);
   } catch (error) {
     if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
-}
-
-function durationFlag(flag: string, text: string): number {
-  try {
-    return parseDuration(text);
-  } catch (error) {
-    if (error instanceof DurationError) throw new UsageError(`${flag}: ${error.message}`);
-    throw error;
-  }
-}
-
-function envFlag(text: string): EnvAssignment {
-  try {
-    return parseEnvAssignment(text);
-  } catch (error) {
-    if (error instanceof EnvAssignmentError) throw new UsageError(error.message);
     throw error;
   }
 }

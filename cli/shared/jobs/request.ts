@@ -5,7 +5,6 @@
 import path from "node:path";
 import process from "node:process";
 import type { JobStartRequest } from "../../../lib/agent/protocol.ts";
-import { SizeError, parseSize } from "../../../lib/units/size.ts";
 import type { CorralContext } from "../../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "../child/flags.ts";
@@ -16,8 +15,8 @@ import { recordSpecOf } from "../record/spec.ts";
 /** The output-limit flags a job request reads. */
 export interface JobLimitFlags {
   readonly name?: string;
-  readonly maxBytes?: string;
-  readonly headBytes?: string;
+  readonly maxBytes?: number;
+  readonly headBytes?: number;
   readonly spill?: string;
 }
 
@@ -52,22 +51,12 @@ export async function prepareJob(
     tty,
     cwd: spec.cwd ?? process.cwd(),
     env: spec.env,
-    headBytes: flags.headBytes === undefined ? config.headBytes : sizeFlag("--head-bytes", flags.headBytes),
-    maxBytes: flags.maxBytes === undefined ? config.maxBytes : sizeFlag("--max-bytes", flags.maxBytes),
+    headBytes: flags.headBytes ?? config.headBytes,
+    maxBytes: flags.maxBytes ?? config.maxBytes,
     graceMs: spec.graceMs,
     ...(flags.name === undefined ? {} : { name: flags.name }),
     ...(flags.spill === undefined ? {} : { spill: path.resolve(flags.spill) }),
     ...(record === undefined ? {} : { record }),
   };
   return { request, explain, dropped };
-}
-
-/** A size flag in bytes; UsageError naming the flag when malformed. */
-export function sizeFlag(flag: string, text: string): number {
-  try {
-    return parseSize(text);
-  } catch (error) {
-    if (error instanceof SizeError) throw new UsageError(`${flag}: ${error.message}`);
-    throw error;
-  }
 }
