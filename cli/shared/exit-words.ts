@@ -1,18 +1,13 @@
-// How sessions read in text output: an exit in a word or two, an age.
+// The end of a process in a few words, one wording for every command that
+// prints one: jobs rows (`done (exit 3)`), fg/run --tty after the fact, reap,
+// pty list/close and pty attach. Shell-like: "exit 3", "killed by SIGKILL".
 import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
 
-/** "exited 0", "killed SIGHUP", "running" (no facts yet). */
+/** "exit 0", "killed by SIGKILL (forced)", "timed out", "end unknown". */
 export function describeExit(exit: ExitFacts | null): string {
-  if (exit === null) return "running";
-  if (exit.signal !== null) return `killed ${exit.signal}${exit.forced ? " (forced)" : ""}`;
-  return `exited ${exit.code ?? "?"}`;
-}
-
-/** 42s, 5m, 3h, 2d: enough to tell sessions apart. */
-export function formatAge(ms: number): string {
-  const s = Math.floor(ms / 1000);
-  if (s < 120) return `${s}s`;
-  if (s < 7200) return `${Math.floor(s / 60)}m`;
-  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
-  return `${Math.floor(s / 86_400)}d`;
+  if (exit === null) return "end unknown";
+  if (exit.timedOut) return "timed out";
+  if (exit.signal !== null) return `killed by ${exit.signal}${exit.forced ? " (forced)" : ""}`;
+  if (exit.code !== null) return `exit ${exit.code}`;
+  return exit.supervisorLost ? `end unknown: supervisor lost (guardian ${exit.supervisorLost.cause})` : "end unknown";
 }

@@ -7,7 +7,8 @@ import type { CorralContext } from "../../context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { ReapFlags } from "./flags.ts";
-import { commandLine, describeEnd } from "../../shared/jobs/format.ts";
+import { commandLine } from "../../shared/jobs/format.ts";
+import { describeExit } from "../../shared/exit-words.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/auto-start.ts";
@@ -53,7 +54,7 @@ function receiptText(receipt: Receipt): string {
 }
 
 function reapedLine(what: string, item: ReapedJob | ReapedSession): string {
-  const how = item.terminated ? `terminated, ${describeEnd(item.exit)}` : describeEnd(item.exit);
+  const how = item.terminated ? `terminated, ${describeExit(item.exit)}` : describeExit(item.exit);
   return `${what}  ${how}  pid ${item.pid}  receipt ${receiptText(item.receipt)}  ${commandLine(item.argv)}`;
 }
 

@@ -45,7 +45,7 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
       };
       const onSignal = () => finish("detached (signal)");
       client.onBytes = (bytes) => stdout.write(bytes);
-      client.onEvent = (event) => finish(`exited: ${describeExit((event.exit ?? null) as ExitFacts | null)}`);
+      client.onEvent = (event) => finish(`exited (${describeExit((event.exit ?? null) as ExitFacts | null)})`);
       client.onClose = () => finish(outcome === "detached" ? "the agent closed the connection" : outcome);
       stdin.on("data", onInput);
       stdin.on("end", () => finish("detached (end of input)"));

@@ -1,25 +1,16 @@
 // How jobs read in a terminal: shell-like rows (`[1]+  running ...`), the
-// `[N]+  Stopped  CMD` line after Ctrl-Z, and exit facts in a few words.
+// `[N]+  Stopped  CMD` line after Ctrl-Z (exits in words: cli/shared/exit-words.ts).
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
-import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
+import { describeExit } from "../exit-words.ts";
 
 /** The command as one line (arguments with spaces quoted). */
 export function commandLine(argv: readonly string[]): string {
   return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ");
 }
 
-/** "exit 0", "killed by SIGKILL", "timed out": the end of a process in words. */
-export function describeEnd(exit: ExitFacts | null): string {
-  if (exit === null) return "end unknown";
-  if (exit.timedOut) return "timed out";
-  if (exit.signal !== null) return `killed by ${exit.signal}`;
-  if (exit.code !== null) return `exit ${exit.code}`;
-  return exit.supervisorLost ? `end unknown: supervisor lost (guardian ${exit.supervisorLost.cause})` : "end unknown";
-}
-
 /** `running`, `stopped`, or `done (exit 0)`. */
 export function describeState(job: JobInfo): string {
-  return job.state === "done" ? `done (${describeEnd(job.exit)})` : job.state;
+  return job.state === "done" ? `done (${describeExit(job.exit)})` : job.state;
 }
 
 /** Bytes for people: 512 B, 12.3 KiB, 4.0 MiB. */

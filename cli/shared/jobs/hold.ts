@@ -7,7 +7,8 @@ import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol.ts";
 import { TerminalHold } from "../terminal-hold.ts";
-import { describeEnd, stoppedLine } from "./format.ts";
+import { stoppedLine } from "./format.ts";
+import { describeExit } from "../exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
 
 /** How a hold ended: the exit status (the job's, 148 when stopped), and the job when it ended while held. */
@@ -34,7 +35,7 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     const job: JobInfo = reply.job;
     if ((reply as { attached?: boolean }).attached === false) {
       await hold.release();
-      ctx.process.stderr.write(`corral: ${job.id} has finished: ${describeEnd(job.exit)}\n`);
+      ctx.process.stderr.write(`corral: ${job.id} has finished: ${describeExit(job.exit)}\n`);
       return { status: job.status ?? ExitStatus.corralFailure, job, ended: true };
     }
     if (job.mode === "pty") hold.inputToJob();
