@@ -1,26 +1,11 @@
-// This terminal handed to a job (run --tty, fg): raw mode, input forwarded,
-// output written as it comes, the window size followed (SIGWINCH and a
-// periodic check), until the job stops (Ctrl-Z) or ends. The terminal is
-// restored on every way out: the job's end, its stop, the agent going away,
-// SIGTERM/SIGHUP to corral, an exception, process exit. SIGTSTP, SIGTTOU and
-// SIGTTIN are caught as no-ops while attached, not ignored: an ignored
-// disposition would be inherited by programs corral starts.
+// The one terminal hold, for every command that hands this terminal to a
+// program: `pty attach`, `run --tty` and `fg` (cli/shared/jobs/terminal.ts).
+// Raw mode, restored to what it was on every way out (release(), process
+// exit); typed input forwarded; the window size followed by SIGWINCH and a
+// periodic check, for terminals that send none; signal handlers that are
+// removed again with everything else.
 import process from "node:process";
-import { Buffer } from "node:buffer";
-import type { AgentClient } from "../../lib/agent/client.ts";
-import { encodeFrame } from "../../lib/native/frame.ts";
-import { Tag, type JobAttachEvent, type JobInfo } from "../../lib/agent/protocol.ts";
-import { FORWARDED_SIGNALS } from "./signal-death.ts";
 
-/** How holding the terminal ended. */
-export type HoldEnd =
-  | { readonly kind: "stopped"; readonly job: JobInfo }
-  | { readonly kind: "done"; readonly job: JobInfo }
-  | { readonly kind: "lost"; readonly why: string };
-
-/** Signals that would stop or kill a client whose terminal is in raw mode. */
-const CAUGHT: readonly NodeJS.Signals[] = ["SIGTTOU", "SIGTTIN"];
-const ENDING = FORWARDED_SIGNALS;
 /** How often the window size is compared, for terminals that send no SIGWINCH. */
 const SIZE_CHECK_MS = 500;
 
@@ -38,134 +23,54 @@ export function terminalSize(): { cols: number; rows: number } {
   return { cols: 80, rows: 24 };
 }
 
-/** One handoff of this terminal to a job over an attached agent connection. */
+/** This process's terminal, held for a program until release(). */
 export class TerminalHold {
-  readonly ended: Promise<HoldEnd>;
-  #finish!: (end: HoldEnd) => void;
   #undo: (() => void)[] = [];
   #raw = false;
-  /** Input typed before the job's terminal is attached; null once it flows. */
-  #held: Uint8Array[] | null = [];
+  #wasRaw = false;
   #released = false;
-  #forwarded: NodeJS.Signals | null = null;
 
-  /** Wires output and events at once: call before the request that attaches, so nothing is missed. */
-  constructor(readonly client: AgentClient) {
-    this.ended = new Promise((resolve) => (this.#finish = resolve));
-    const stdout = process.stdout;
-    client.onBytes = (bytes) => {
-      if (!stdout.write(bytes)) {
-        client.socket.pause();
-        stdout.once("drain", () => client.socket.resume());
-      }
-    };
-    client.onEvent = (event) => {
-      const e = event as unknown as JobAttachEvent;
-      if (e.event === "job-stopped") this.#finish({ kind: "stopped", job: e.job });
-      if (e.event === "job-done") this.#finish({ kind: "done", job: e.job });
-    };
-    client.onClose = () => this.#finish({ kind: "lost", why: "the agent closed the connection" });
-    const noop = () => {};
-    for (const signal of CAUGHT) this.#on(signal, noop);
-    // In raw mode Ctrl-Z is a byte for the job's own terminal, and SIGTSTP from elsewhere is
-    // ignored; a job without a terminal (pipe) is stopped on our Ctrl-Z instead, as a shell does.
-    this.#on("SIGTSTP", () => {
-      if (!this.#raw) this.#sendControl({ op: "job-signal", signal: "SIGTSTP" });
-    });
-    // Ended from outside: the job is terminated (its whole tree, that signal first), then we
-    // return its status, or die of the signal when it killed the job.
-    for (const signal of ENDING) {
-      this.#on(signal, () => {
-        this.#forwarded ??= signal;
-        this.#sendControl({ op: "job-signal", signal });
-      });
-    }
-    const restore = () => this.#restoreMode();
+  constructor() {
+    const restore = () => this.restoreMode();
     process.on("exit", restore);
     this.#undo.push(() => process.off("exit", restore));
   }
 
-  /**
-   * Raw mode and size following, before the request that attaches: a program
-   * that queries the terminal at once (vim) must get the answer, not leave it
-   * in the shell's input. Input is held until inputToJob() (the connection
-   * carries bytes only once attached).
-   */
-  takeTerminal(): void {
+  /** True while stdin is in raw mode because of this hold. */
+  get raw(): boolean {
+    return this.#raw;
+  }
+
+  /** Raw mode, when stdin is a terminal; restoreMode() puts back the mode it had. */
+  rawMode(): void {
     const stdin = process.stdin;
-    this.#watchSize();
-    if (!stdin.isTTY) return;
+    if (!stdin.isTTY || this.#raw) return;
+    this.#wasRaw = stdin.isRaw;
     stdin.setRawMode(true);
     this.#raw = true;
-    const onInput = (chunk: Uint8Array) => {
-      if (this.#held === null) this.client.sendBytes(chunk);
-      else this.#held.push(chunk);
-    };
+  }
+
+  /** Every chunk typed goes to `onInput` (and `onEnd` at end of input) until release(). */
+  readInput(onInput: (chunk: Uint8Array) => void, onEnd?: () => void): void {
+    const stdin = process.stdin;
     stdin.on("data", onInput);
+    if (onEnd !== undefined) stdin.on("end", onEnd);
     stdin.resume();
     this.#undo.push(() => {
       stdin.off("data", onInput);
+      if (onEnd !== undefined) stdin.off("end", onEnd);
       stdin.pause();
     });
   }
 
-  /** The first signal corral received and forwarded to the job, or null. */
-  get forwarded(): NodeJS.Signals | null {
-    return this.#forwarded;
-  }
-
-  /** The job has a terminal of its own: what was typed so far goes to it, and all that follows. */
-  inputToJob(): void {
-    const held = this.#held ?? [];
-    this.#held = null;
-    for (const chunk of held) this.client.sendBytes(chunk);
-  }
-
-  /** The job has no terminal (a pipe job in fg): this one goes back to normal mode. */
-  keepInput(): void {
-    this.#held = [];
-    this.#restoreMode();
-    if (process.stdin.isTTY) process.stdin.pause();
-  }
-
-  /** Restores everything; waits for stdout to take what was written. Idempotent. */
-  async release(): Promise<void> {
-    if (this.#released) return;
-    this.#released = true;
-    this.#restoreMode();
-    for (const undo of this.#undo.splice(0)) undo();
-    this.client.onBytes = null;
-    this.client.onEvent = null;
-    this.client.onClose = null;
-    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
-  }
-
-  #restoreMode(): void {
-    if (!this.#raw) return;
-    this.#raw = false;
-    try {
-      process.stdin.setRawMode(false);
-    } catch {
-      // stdin already closed: nothing to restore
-    }
-  }
-
-  #on(signal: NodeJS.Signals, handler: () => void): void {
-    try {
-      process.on(signal, handler);
-      this.#undo.push(() => process.off(signal, handler));
-    } catch {
-      // A runtime that cannot listen for this signal leaves its default.
-    }
-  }
-
-  #watchSize(): void {
+  /** `onResize` with the new size whenever the window changes (SIGWINCH, or the periodic check). */
+  followSize(onResize: (size: { cols: number; rows: number }) => void): void {
     let last = terminalSize();
     const check = () => {
       const now = terminalSize();
       if (now.cols === last.cols && now.rows === last.rows) return;
       last = now;
-      this.client.sendResize(now.cols, now.rows);
+      onResize(now);
     };
     const timer = setInterval(check, SIZE_CHECK_MS);
     process.stdout.on("resize", check);
@@ -175,12 +80,33 @@ export class TerminalHold {
     });
   }
 
-  #sendControl(message: object): void {
-    sendJobControl(this.client, message);
+  /** A signal handler until release(); a runtime that cannot listen for it leaves its default. */
+  on(signal: NodeJS.Signals, handler: () => void): void {
+    try {
+      process.on(signal, handler);
+      this.#undo.push(() => process.off(signal, handler));
+    } catch {
+      // A runtime that cannot listen for this signal leaves its default.
+    }
   }
-}
 
-/** A control message on an attached job connection (`job-signal`: SIGTSTP stops, others terminate). */
-export function sendJobControl(client: AgentClient, message: { op: "job-signal"; signal: string } | object): void {
-  if (!client.socket.destroyed) client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
+  /** Puts back the terminal mode stdin had before rawMode(). Idempotent. */
+  restoreMode(): void {
+    if (!this.#raw) return;
+    this.#raw = false;
+    try {
+      process.stdin.setRawMode(this.#wasRaw);
+    } catch {
+      // stdin already closed: nothing to restore
+    }
+  }
+
+  /** Restores the mode and removes every handler; waits for stdout to take what was written. Idempotent. */
+  async release(): Promise<void> {
+    if (this.#released) return;
+    this.#released = true;
+    this.restoreMode();
+    for (const undo of this.#undo.splice(0)) undo();
+    await new Promise<void>((resolve) => process.stdout.write("", () => resolve()));
+  }
 }

@@ -17,7 +17,7 @@ import { jsonReport, liveSummary, plainReport, writeAll } from "./report.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
 import { prepareJob } from "../../shared/jobs/request.ts";
-import { sendJobControl, terminalSize } from "../../shared/terminal-hold.ts";
+import { sendJobControl, terminalSize } from "../../shared/jobs/terminal.ts";
 import { noAgent } from "../jobs/fg.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
 import type { AgentClient } from "../../../lib/agent/client.ts";

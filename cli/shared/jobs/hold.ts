@@ -6,7 +6,7 @@ import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol.ts";
-import { TerminalHold } from "../terminal-hold.ts";
+import { JobTerminal } from "./terminal.ts";
 import { stoppedLine } from "./format.ts";
 import { describeExit } from "../exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
@@ -26,10 +26,10 @@ export interface HoldOutcome {
  */
 export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: JobStartRequest | FgRequest): Promise<HoldOutcome | null> {
   let client;
-  let hold: TerminalHold | undefined;
+  let hold: JobTerminal | undefined;
   try {
     client = await reachAgent(ctx, flags, request.op === "job-start");
-    hold = new TerminalHold(client);
+    hold = new JobTerminal(client);
     hold.takeTerminal();
     const reply = await client.call(request as JobStartRequest);
     const job: JobInfo = reply.job;
