@@ -1,13 +1,14 @@
-// The stricli application built from the registry, shared by run-app.ts and the
-// completion generator.
-import { ArgumentParseError, buildApplication, text_en } from "@stricli/core";
+// The stricli application over a route map from the registry (cli/registry.ts
+// loadRoutes): the name, version, scanner and documentation settings, and
+// corral's wording of stricli's errors.
+import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { rootRoutes } from "./registry.ts";
 import { CORRAL_VERSION } from "./version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
 
-export const app = buildApplication<CorralContext>(rootRoutes, {
+/** The application over `routes` (the whole table, or the one command being run). */
+export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralContext> => buildApplication<CorralContext>(routes, {
   name: "corral",
   versionInfo: { currentVersion: CORRAL_VERSION },
   scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },

@@ -16,9 +16,9 @@ export const SCRIPT_FILES: Readonly<Record<Shell, string>> = {
 
 /** The completion script for a shell, from the live command registry. */
 export async function completionScript(shell: Shell): Promise<string> {
-  // Imported here, not at the top: registry.ts imports cli/commands/completions/command.ts, and
-  // `--ids` (run on every TAB) needs none of the generators.
-  const { rootRoutes } = await import("../../registry.ts");
+  // Imported here, not at the top: `--ids` (run on every TAB) needs neither the whole
+  // table nor the generators.
+  const rootRoutes = await (await import("../../registry.ts")).loadRoutes();
   const { completionModel } = await import("./model.ts");
   const model = completionModel(rootRoutes as unknown as RouteMap<CommandContext>);
   if (shell === "bash") return (await import("./bash.ts")).bashScript(model);
