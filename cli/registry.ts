@@ -19,7 +19,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Target>>> = {
   bg: async () => (await import("./commands/jobs/command.ts")).bgCommand,
   reap: async () => (await import("./commands/jobs/command.ts")).reapCommand,
   probe: async () => (await import("./commands/probe/command.ts")).probeCommand,
-  agent: async () => (await import("./agent.ts")).agentRoutes,
+  agent: async () => (await import("./commands/agent/command.ts")).agentRoutes,
   connect: async () => (await import("./commands/connect/command.ts")).connectCommand,
   completions: async () => (await import("./commands/completions/command.ts")).completionsCommand,
   config: async () => (await import("./commands/config/command.ts")).configCommand,

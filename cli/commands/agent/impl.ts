@@ -2,15 +2,15 @@
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { CorralContext } from "./context.ts";
-import { chosenSocket, reportFailure, type SocketFlag } from "./shared/agent-reach.ts";
-import { durationFlag } from "./shared/flag-parsers.ts";
-import { ExitStatus } from "./shared/exit-status.ts";
-import { AgentUnavailableError, connectOrStart } from "../lib/agent/auto-start.ts";
-import { AgentError, type AgentStatus } from "../lib/agent/protocol.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
-import { loadConfig } from "../lib/config/load.ts";
-import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
+import type { CorralContext } from "../../context.ts";
+import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { durationFlag } from "../../shared/flag-parsers.ts";
+import { ExitStatus } from "../../shared/exit-status.ts";
+import { AgentUnavailableError, connectOrStart } from "../../../lib/agent/auto-start.ts";
+import { AgentError, type AgentStatus } from "../../../lib/agent/protocol.ts";
+import type { AgentClient } from "../../../lib/agent/client.ts";
+import { loadConfig } from "../../../lib/config/load.ts";
+import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
 
 export interface AgentFlags extends SocketFlag {
   readonly json: boolean;
@@ -128,8 +128,8 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
     const [{ runAgent }, { ptySessionFactory }] = await Promise.all([
-      import("../lib/agent/agent-main.ts"),
-      import("../lib/agent/pty-sessions.ts"),
+      import("../../../lib/agent/agent-main.ts"),
+      import("../../../lib/agent/pty-sessions.ts"),
     ]);
     status = await runAgent({
       socket,

@@ -1,15 +1,13 @@
 // `corral agent start|stop|status` (and the hidden `agent run`, the daemon
 // itself, which auto-start launches). Definitions only; implementations
-// load lazily from cli/agent-action.ts.
+// load lazily from ./impl.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
-import type { CorralContext } from "./context.ts";
-import { socketFlag } from "./shared/socket-flag.ts";
-import type { AgentFlags, AgentRunFlags } from "./agent-action.ts";
+import { type AgentFlags, type AgentRunFlags, type CorralContext, socketFlag } from "./flags.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;
 
 export const agentStart = buildCommand<AgentFlags, [], CorralContext>({
-  loader: async () => (await import("./agent-action.ts")).agentStartAction,
+  loader: async () => (await import("./impl.ts")).agentStartAction,
   parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, socket: socketFlag } },
   docs: {
     brief: "Start the agent now (any command that needs it starts it anyway)",
@@ -26,7 +24,7 @@ export const agentStart = buildCommand<AgentFlags, [], CorralContext>({
 });
 
 export const agentStop = buildCommand<AgentFlags, [], CorralContext>({
-  loader: async () => (await import("./agent-action.ts")).agentStopAction,
+  loader: async () => (await import("./impl.ts")).agentStopAction,
   parameters: { flags: { json: { ...jsonFlag, brief: "Print what was stopped as JSON" }, socket: socketFlag } },
   docs: {
     brief: "Stop the agent: close every session, leave nothing running",
@@ -42,7 +40,7 @@ export const agentStop = buildCommand<AgentFlags, [], CorralContext>({
 });
 
 export const agentStatus = buildCommand<AgentFlags, [], CorralContext>({
-  loader: async () => (await import("./agent-action.ts")).agentStatusAction,
+  loader: async () => (await import("./impl.ts")).agentStatusAction,
   parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, socket: socketFlag } },
   docs: {
     brief: "Show the agent's pid, uptime, protocol, sessions and memory",
@@ -57,7 +55,7 @@ export const agentStatus = buildCommand<AgentFlags, [], CorralContext>({
 });
 
 export const agentRun = buildCommand<AgentRunFlags, [], CorralContext>({
-  loader: async () => (await import("./agent-action.ts")).agentRunAction,
+  loader: async () => (await import("./impl.ts")).agentRunAction,
   parameters: {
     flags: {
       socket: socketFlag,
