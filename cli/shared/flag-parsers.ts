@@ -71,6 +71,10 @@ export function envFlag(text: string): EnvAssignment {
   }
 }
 
+/** stricli `parse` for an integer flag within [min, max]. */
+export const parseIntFlag = (flag: string, min: number, max: number) => (text: string): number =>
+  intFlag(flag, text, min, max) as number;
+
 /** stricli `parse` for a duration flag: milliseconds. */
 export const parseDurationFlag = (flag: string) => (text: string): number => durationFlag(flag, text) as number;
 

@@ -1,7 +1,7 @@
 // `corral jobs`, `fg`, `bg`, `reap`: the job table of the agent seen from a
 // shell (issue 5). Definitions only; the actions load lazily.
 import { buildCommand, buildRouteMap, type TypedPositionalParameters } from "@stricli/core";
-import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, type ReapFlags, socketFlag } from "./flags.ts";
+import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, socketFlag } from "./flags.ts";
 
 const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   kind: "tuple",
@@ -117,7 +117,7 @@ export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
   parameters: {
     flags: {
       all: { kind: "boolean", default: false, brief: "Also terminate every job and session still running (whole trees)" },
-      grace: { kind: "parsed", parse: (s: string) => s, optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
+      grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
       json: { kind: "boolean", default: false, brief: "One JSON object: {jobs, sessions, orphans}, each with exit facts and a receipt" },
       socket: socketFlag,
     },

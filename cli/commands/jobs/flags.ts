@@ -3,6 +3,7 @@
 import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
+export { parseDurationFlag } from "../../shared/flag-parsers.ts";
 
 /** `jobs` flags. */
 export interface JobsFlags extends SocketFlag {
@@ -19,7 +20,7 @@ export interface JobsWaitFlags extends SocketFlag {
 /** `reap` flags. */
 export interface ReapFlags extends SocketFlag {
   readonly all: boolean;
-  readonly grace?: string;
+  readonly grace?: number;
   readonly json: boolean;
 }
 

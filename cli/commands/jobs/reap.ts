@@ -9,7 +9,6 @@ import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reac
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
 import { describeExit } from "../../shared/exit-words.ts";
-import { durationFlag } from "../../shared/flag-parsers.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/auto-start.ts";
 import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol.ts";
@@ -19,7 +18,7 @@ import type { Receipt } from "../../../lib/jobs/job-info.ts";
 /** The command function of `corral reap`. */
 export async function reapAction(this: CorralContext, flags: ReapFlags): Promise<void> {
   const config = await loadCommandConfig(this);
-  const graceMs = durationFlag("--grace", flags.grace) ?? config.graceMs;
+  const graceMs = flags.grace ?? config.graceMs;
   let jobs: readonly ReapedJob[] = [];
   let sessions: readonly ReapedSession[] = [];
   let client;

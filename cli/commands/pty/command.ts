@@ -3,7 +3,7 @@
 // the emulator or a PTY: those live in the agent process.
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext, OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./flags.ts";
-import { recordFlagDefs, socketFlag } from "./flags.ts";
+import { parseDurationFlag, parseIntFlag, recordFlagDefs, socketFlag } from "./flags.ts";
 import { ptyRecord, ptyView } from "./debug/command.ts";
 
 const text = (input: string): string => input;
@@ -19,12 +19,12 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
   parameters: {
     flags: {
       name: { ...opt, placeholder: "name", brief: "A name to use instead of the id (letters, digits, . _ -)" },
-      cols: { ...opt, placeholder: "n", brief: "Columns (1-1000; default 80 or terminal.cols)" },
-      rows: { ...opt, placeholder: "n", brief: "Rows (1-1000; default 24 or terminal.rows)" },
+      cols: { ...opt, parse: parseIntFlag("--cols", 1, 1000), placeholder: "n", brief: "Columns (1-1000; default 80 or terminal.cols)" },
+      rows: { ...opt, parse: parseIntFlag("--rows", 1, 1000), placeholder: "n", brief: "Rows (1-1000; default 24 or terminal.rows)" },
       cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
       env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
-      scrollback: { ...opt, placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
+      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, 10_000), placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}} as JSON" },
       ...recordFlagDefs,
       socket: socketFlag,
@@ -99,7 +99,7 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
     flags: {
       json: { kind: "boolean", default: false, brief: "Print cursor, size, title, hash, changed, alive and exit facts too" },
       since: { ...opt, placeholder: "hash", brief: "Report changed against this hash instead of the last read" },
-      scrollback: { ...opt, placeholder: "n", brief: "Include up to N lines above the screen" },
+      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, 10_000), placeholder: "n", brief: "Include up to N lines above the screen" },
       ansi: { kind: "boolean", default: false, brief: "Print the rows with colours and attributes as SGR escapes (tmux capture-pane -e)" },
       styles: { kind: "boolean", default: false, brief: "With --json: add styles, per row runs of {from, to, text, fg, bg, bold, ...}" },
       svg: { ...opt, placeholder: "file", brief: "Write a picture of the screen as SVG to FILE (- for stdout)" },
@@ -137,7 +137,7 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
       stable: { ...opt, placeholder: "dur", brief: "Until the screen has not changed for this long (e.g. 500ms)" },
       ready: { kind: "boolean", default: false, brief: "Until the foreground program waits for input (Linux)" },
       exit: { kind: "boolean", default: false, brief: "Until the program exits" },
-      after: { ...opt, placeholder: "pos", brief: "Only output after this position counts (from pty send --json)" },
+      after: { ...opt, parse: parseIntFlag("--after", 0, Number.MAX_SAFE_INTEGER), placeholder: "pos", brief: "Only output after this position counts (from pty send --json)" },
       new: { kind: "boolean", default: false, brief: "Only output after the wait began counts (--after the position then)" },
       timeout: { ...opt, placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
       json: { kind: "boolean", default: false, brief: "Print {fired, match, position, windowExceeded, screen} as JSON" },
@@ -202,7 +202,7 @@ export const ptyClose = buildCommand<CloseFlags, [string], CorralContext>({
   loader: async () => (await import("./control.ts")).ptyCloseAction,
   parameters: {
     flags: {
-      grace: { ...opt, placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
+      grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
       force: { kind: "boolean", default: false, brief: "Kill the whole tree at once" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., exit}} as JSON" },
       socket: socketFlag,

@@ -2,7 +2,7 @@
 import type { CorralContext } from "../../context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import { durationFlag, intFlag } from "../../shared/flag-parsers.ts";
+import { intFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { describeExit } from "../../shared/exit-words.ts";
 
@@ -47,13 +47,7 @@ function oneSpelling(positional: string, fromPositional: string | undefined, fla
 
 /** Closes a session; prints how it ended. */
 export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, session: string): Promise<void> {
-  let graceMs: number | undefined;
-  try {
-    graceMs = durationFlag("--grace", flags.grace);
-  } catch (error) {
-    reportFailure(this, error);
-    return;
-  }
+  const graceMs = flags.grace;
   await withAgent(this, flags, async (client) => {
     const closed = replyBody(
       await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),

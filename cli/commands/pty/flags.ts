@@ -1,10 +1,12 @@
 // Parsed flag shapes of the `pty` commands, kept apart from the definitions
-// so the lazily loaded actions import types only. Values stay strings until
+// so the lazily loaded actions import types only. Numbers and durations are
+// parsed by the shared flag parsers; other values stay strings until
 // the action checks them (one-line messages, exit 2).
 import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
+export { parseDurationFlag, parseIntFlag } from "../../shared/flag-parsers.ts";
 
 export type SocketOnly = SocketFlag;
 
@@ -16,12 +18,12 @@ export interface ResizeFlags extends SocketFlag {
 
 export interface OpenFlags extends SocketFlag {
   readonly name?: string;
-  readonly cols?: string;
-  readonly rows?: string;
+  readonly cols?: number;
+  readonly rows?: number;
   readonly cwd?: string;
   readonly env?: readonly string[];
   readonly term?: string;
-  readonly scrollback?: string;
+  readonly scrollback?: number;
   readonly json: boolean;
   readonly record?: string;
   readonly recordMax?: string;
@@ -42,7 +44,7 @@ export interface SendFlags extends SocketFlag {
 export interface ScreenFlags extends SocketFlag {
   readonly json: boolean;
   readonly since?: string;
-  readonly scrollback?: string;
+  readonly scrollback?: number;
   readonly ansi: boolean;
   readonly styles: boolean;
   readonly svg?: string;
@@ -57,7 +59,7 @@ export interface RecordFlags extends SocketFlag {
 }
 
 export interface ViewFlags extends SocketFlag {
-  readonly port?: string;
+  readonly port?: number;
   readonly listen?: string;
 }
 
@@ -67,14 +69,14 @@ export interface WaitFlags extends SocketFlag {
   readonly stable?: string;
   readonly ready: boolean;
   readonly exit: boolean;
-  readonly after?: string;
+  readonly after?: number;
   readonly new: boolean;
   readonly timeout?: string;
   readonly json: boolean;
 }
 
 export interface CloseFlags extends SocketFlag {
-  readonly grace?: string;
+  readonly grace?: number;
   readonly force: boolean;
   readonly json: boolean;
 }

@@ -5,7 +5,7 @@ import process from "node:process";
 import path from "node:path";
 import type { CorralContext } from "../../context.ts";
 import type { OpenFlags } from "./flags.ts";
-import { envFlag, intFlag } from "../../shared/flag-parsers.ts";
+import { envFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../lib/agent/open-environment.ts";
@@ -22,11 +22,11 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       op: "open" as const,
       argv,
       ...(flags.name !== undefined ? { name: flags.name } : {}),
-      cols: intFlag("--cols", flags.cols, 1, 1000) ?? config.terminal.cols,
-      rows: intFlag("--rows", flags.rows, 1, 1000) ?? config.terminal.rows,
+      cols: flags.cols ?? config.terminal.cols,
+      rows: flags.rows ?? config.terminal.rows,
       cwd: path.resolve(flags.cwd ?? process.cwd()),
       env: sessionEnvironment(this.process.env, config, set, flags.term),
-      scrollback: intFlag("--scrollback", flags.scrollback, 0, 10_000) ?? DEFAULT_SCROLLBACK,
+      scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
     };
     const record = recordSpecOf(flags);
     if (record !== undefined) request = { ...request, record };

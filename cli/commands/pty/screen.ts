@@ -3,16 +3,14 @@
 import { writeFileSync } from "node:fs";
 import type { CorralContext } from "../../context.ts";
 import type { ScreenFlags } from "./flags.ts";
-import { intFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import type { ScreenView } from "../../../lib/agent/protocol.ts";
 
 /** Prints a session's screen. */
 export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, session: string): Promise<void> {
-  let scrollback: number | undefined;
+  const scrollback = flags.scrollback;
   try {
-    scrollback = intFlag("--scrollback", flags.scrollback, 0, 10_000);
     checkFormats(flags);
   } catch (error) {
     reportFailure(this, error);

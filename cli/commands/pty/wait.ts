@@ -2,7 +2,6 @@
 // exit 124 when --timeout passes first.
 import type { CorralContext } from "../../context.ts";
 import type { WaitFlags } from "./flags.ts";
-import { intFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { printWait, waitConditions } from "./wait-conditions.ts";
@@ -22,7 +21,7 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
     if (conditions === null) {
       throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready or --exit");
     }
-    after = intFlag("--after", flags.after, 0, Number.MAX_SAFE_INTEGER);
+    after = flags.after;
     if (after !== undefined && flags.new) throw new UsageError("give --after N or --new, not both (--new is --after the position when the wait begins)");
   } catch (error) {
     reportFailure(this, error);

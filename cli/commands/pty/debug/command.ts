@@ -1,7 +1,7 @@
 // `corral pty record` and `corral pty view`: for people debugging a terminal
 // program by hand. Definitions only; the implementations load lazily.
 import { buildCommand, type TypedPositionalParameter } from "@stricli/core";
-import { type CorralContext, type RecordFlags, socketFlag, type ViewFlags } from "../flags.ts";
+import { type CorralContext, parseIntFlag, type RecordFlags, socketFlag, type ViewFlags } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -47,7 +47,7 @@ export const ptyView = buildCommand<ViewFlags, [string], CorralContext>({
   loader: async () => (await import("./view.ts")).ptyViewAction,
   parameters: {
     flags: {
-      port: { ...opt, placeholder: "n", brief: "Port to listen on (default: a free one)" },
+      port: { ...opt, parse: parseIntFlag("--port", 0, 65535), placeholder: "n", brief: "Port to listen on (default: a free one)" },
       listen: { ...opt, placeholder: "address", brief: "Address to listen on (default 127.0.0.1; others expose the session: see README)" },
       socket: socketFlag,
     },

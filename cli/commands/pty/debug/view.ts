@@ -7,7 +7,6 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import type { CorralContext } from "../../../context.ts";
 import type { ViewFlags } from "../flags.ts";
-import { intFlag } from "../../../shared/flag-parsers.ts";
 import { reachAgent, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";
 import type { WebSocketPeer } from "../../../../lib/view/websocket.ts";
@@ -33,7 +32,7 @@ async function serveView(ctx: CorralContext, flags: ViewFlags, session: string):
   let files: { js: string; css: string };
   const host = flags.listen ?? "127.0.0.1";
   try {
-    port = intFlag("--port", flags.port, 0, 65535) ?? 0;
+    port = flags.port ?? 0;
     if (host === "") throw new UsageError("--listen needs an address, e.g. --listen 127.0.0.1");
     files = xtermFiles();
   } catch (error) {
