@@ -12,7 +12,7 @@ export { DEFAULT_WAIT_TIMEOUT_MS } from "./wait-conditions.ts";
 /** Waits on a session. */
 export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, session: string): Promise<void> {
   let conditions: WaitConditions | null;
-  let after: number | undefined;
+  const after = flags.after;
   try {
     conditions = await waitConditions(
       { text: flags.text ?? [], regex: flags.regex ?? [], stable: flags.stable, ready: flags.ready, exit: flags.exit, timeout: flags.timeout },
@@ -21,7 +21,6 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
     if (conditions === null) {
       throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready or --exit");
     }
-    after = flags.after;
     if (after !== undefined && flags.new) throw new UsageError("give --after N or --new, not both (--new is --after the position when the wait begins)");
   } catch (error) {
     reportFailure(this, error);
