@@ -20,8 +20,8 @@ import { prepareJob, sizeFlag } from "./job-request.ts";
 import { sendJobControl, terminalSize } from "./job-terminal.ts";
 import { noAgent } from "./job-fg.ts";
 import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
-import type { JobInfo } from "../lib/agent/protocol.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
+import type { JobInfo } from "../lib/agent/protocol/messages.ts";
 import { loadCommandConfig } from "./run-options.ts";
 import { heartbeatPeriod, lineCountFlag, lineLimitFlags } from "./collect-limits.ts";
 

@@ -7,9 +7,9 @@
 // disposition would be inherited by programs corral starts.
 import process from "node:process";
 import { Buffer } from "node:buffer";
-import type { AgentClient } from "../lib/agent/client.ts";
-import { encodeFrame } from "../lib/native/frame.ts";
-import { Tag, type JobAttachEvent, type JobInfo } from "../lib/agent/protocol.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
+import { encodeFrame } from "../lib/agent/protocol/frames.ts";
+import { Tag, type JobAttachEvent, type JobInfo } from "../lib/agent/protocol/messages.ts";
 import { FORWARDED_SIGNALS } from "./signal-death.ts";
 
 /** How holding the terminal ended. */

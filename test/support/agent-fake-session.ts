@@ -2,8 +2,8 @@
 // that echoes what is written and exits on "exit\r". No PTY, no emulator, so
 // the framing, routing and lifetime tests exercise only the agent.
 import { createHash } from "node:crypto";
-import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, WaitOutcome } from "../../lib/agent/session-port.ts";
-import { AgentError } from "../../lib/agent/protocol.ts";
+import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, WaitOutcome } from "../../lib/agent/server/session-port.ts";
+import { AgentError } from "../../lib/agent/protocol/messages.ts";
 import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
 
 const KNOWN_KEYS: Record<string, string> = { enter: "\r", tab: "\t", "c-c": "\x03" };
