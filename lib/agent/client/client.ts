@@ -3,7 +3,8 @@
 // `corral connect` (which pipelines the lines it reads) and by the tests.
 import net from "node:net";
 import { Buffer } from "node:buffer";
-import { FrameDecoder, encodeFrame, type Frame } from "../protocol/frames.ts";
+import { attachedFrame, bytesFrame, FrameDecoder, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
+import type { AgentEvent, AttachedMessage } from "../protocol/operations.ts";
 import {
   AgentError,
   MAX_FRAME_BYTES,
@@ -26,7 +27,7 @@ export class AgentClient {
   #closedError: Error | null = null;
   /** Set in attach mode: raw bytes and events after the attach reply. */
   onBytes: ((bytes: Uint8Array) => void) | null = null;
-  onEvent: ((event: Record<string, unknown>) => void) | null = null;
+  onEvent: ((event: AgentEvent) => void) | null = null;
   onClose: (() => void) | null = null;
 
   private constructor(readonly socket: net.Socket) {
@@ -72,18 +73,23 @@ export class AgentClient {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
-      this.#write(Tag.json, Buffer.from(JSON.stringify({ ...request, id }), "utf8"));
+      this.#write(jsonFrame({ ...request, id }));
     });
   }
 
   /** Attach mode: bytes typed by the person. */
   sendBytes(bytes: Uint8Array): void {
-    this.#write(Tag.bytes, bytes);
+    this.#write(bytesFrame(bytes));
+  }
+
+  /** Attach mode: a control message of the table's ATTACHED_MESSAGES (a resize, a signal for the job). */
+  sendAttached(message: AttachedMessage): void {
+    this.#write(attachedFrame(message));
   }
 
   /** Attach mode: the person's window changed size. */
   sendResize(cols: number, rows: number): void {
-    this.#write(Tag.json, Buffer.from(JSON.stringify({ op: "attach-resize", cols, rows }), "utf8"));
+    this.sendAttached({ op: "attach-resize", cols, rows });
   }
 
   close(): void {
@@ -91,8 +97,8 @@ export class AgentClient {
     this.socket.destroy();
   }
 
-  #write(tag: number, body: Uint8Array): void {
-    if (!this.socket.destroyed) this.socket.write(encodeFrame(tag, body));
+  #write(frame: Uint8Array): void {
+    if (!this.socket.destroyed) this.socket.write(frame);
   }
 
   #onData(chunk: Buffer): void {
@@ -111,14 +117,14 @@ export class AgentClient {
       }
       let message: Record<string, unknown>;
       try {
-        message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as Record<string, unknown>;
+        message = frameJson(frame.body) as Record<string, unknown>;
       } catch {
         this.#fail(new AgentError("internal", "the agent sent a frame that is not JSON; is something else listening on the socket?"));
         this.socket.destroy();
         return;
       }
       if (typeof message.event === "string") {
-        this.onEvent?.(message);
+        this.onEvent?.(message as unknown as AgentEvent);
         continue;
       }
       const pending = this.#pending.get(message.id as number);

@@ -1,171 +1,25 @@
-// The agent's wire contract (DESIGN.md 4.6): every request and reply the
-// client and the agent exchange, in the one module both import. Runtime
-// neutral on purpose (types and constants only).
+// The agent's wire contract (DESIGN.md 4.6), the shapes of its replies:
+// sessions, screens, waits, the agent's status. The requests, attached
+// messages and events are described in the table (operations.ts) and their
+// types derived there; this module re-exports them, so a client or the
+// agent imports one place. Types and constants only.
 //
-// PROTOCOL_VERSION: bump this if any of these change.
-// Longer than 300 lines because every session request and reply is declared here, in one place, until the one-table protocol (issue 10) generates them.
+// PROTOCOL_VERSION (version.ts): bump it if any of these change.
 import type { ExitFacts } from "../../spawn/exit-facts.ts";
-import type { JobReplyBodies, JobRequestUnion, ReapedJob, ReapOutcome } from "./job-messages.ts";
-import type { RecordingSpec, RecordingStatus } from "../../pty/cast-recorder.ts";
+import type { ReapOutcome } from "./job-messages.ts";
+import type { RecordingStatus } from "../../pty/cast-recorder.ts";
 import type { StyleRun } from "../../pty/screen-styles.ts";
+import type { Op, ReplyBodies } from "./operations.ts";
+import type { WireError } from "./errors.ts";
 
-export type { RecordingSpec, RecordingStatus } from "../../pty/cast-recorder.ts";
+export type { RecordingSpec } from "../../core/recording-spec.ts";
+export type { RecordingStatus } from "../../pty/cast-recorder.ts";
 export type { StyleRun } from "../../pty/screen-styles.ts";
-
 export type * from "./job-messages.ts";
-
+export type * from "./operations.ts";
 export { PROTOCOL_VERSION } from "./version.ts";
 export { MAX_FRAME_BYTES, Tag } from "./frames.ts";
-
-/** Why a request failed; clients branch on this, people read the message. */
-export type ErrorCode =
-  | "bad_request"
-  | "unknown_op"
-  | "unknown_session"
-  | "session_exited"
-  | "unknown_job"
-  | "unknown_key"
-  | "name_taken"
-  | "spawn_failed"
-  | "command_not_found"
-  | "command_not_executable"
-  | "timeout"
-  | "version_mismatch"
-  /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
-  | "limit_exceeded"
-  | "internal";
-
-export interface WireError {
-  readonly code: ErrorCode;
-  readonly message: string;
-}
-
-// ---- requests -------------------------------------------------------------
-
-export interface HelloRequest { readonly op: "hello"; readonly version: number }
-
-/** `env` is the complete environment of the session: the client scrubbed it. */
-export interface OpenRequest {
-  readonly op: "open";
-  readonly argv: readonly string[];
-  readonly name?: string;
-  readonly cols?: number;
-  readonly rows?: number;
-  readonly cwd?: string;
-  readonly env?: Readonly<Record<string, string>>;
-  readonly term?: string;
-  readonly scrollback?: number;
-  /** Record the session as asciicast v2 from its first byte (the path is absolute). */
-  readonly record?: RecordingSpec;
-}
-
-/**
- * Sends `text` literally, then `keys` (named), then `bytes` (base64). With
- * `wait`, then waits as `wait` would with `after` set to where the input went in.
- */
-export interface SendRequest {
-  readonly op: "send";
-  readonly session: string;
-  readonly text?: string;
-  readonly keys?: readonly string[];
-  readonly bytes?: string;
-  readonly wait?: WaitConditions;
-}
-
-/** The conditions of a wait; the first one met wins. */
-export interface WaitConditions {
-  readonly text?: readonly string[];
-  readonly regex?: readonly string[];
-  readonly stableMs?: number;
-  readonly ready?: boolean;
-  readonly exit?: boolean;
-  readonly timeoutMs?: number;
-}
-
-export interface ScreenRequest {
-  readonly op: "screen";
-  readonly session: string;
-  readonly since?: string;
-  readonly scrollback?: number;
-  /** Add `styles`: per visible row, runs of cells with their colours and attributes. */
-  readonly styles?: boolean;
-}
-
-/** Any combination of conditions; only output after `after` (or after the start, `new`) counts. */
-export interface WaitRequest extends WaitConditions {
-  readonly op: "wait";
-  readonly session: string;
-  readonly after?: number;
-  readonly new?: boolean;
-}
-
-export interface ResizeRequest { readonly op: "resize"; readonly session: string; readonly cols: number; readonly rows: number }
-
-export interface CloseRequest {
-  readonly op: "close";
-  readonly session: string;
-  readonly graceMs?: number;
-  readonly force?: boolean;
-}
-
-export interface ListRequest { readonly op: "list" }
-export interface AgentStatusRequest { readonly op: "agent-status" }
-export interface AgentStopRequest { readonly op: "agent-stop" }
-
-/** Switches the connection to attach mode: raw byte frames both ways. */
-export interface AttachRequest {
-  readonly op: "attach";
-  readonly session: string;
-  readonly cols?: number;
-  readonly rows?: number;
-}
-
-/**
- * Starts recording an open session (header from its current size, the
- * screen as it is as the first event), replacing a running recording; with
- * `stop`, ends the running one.
- */
-export interface RecordRequest {
-  readonly op: "record";
-  readonly session: string;
-  readonly record?: RecordingSpec;
-  readonly stop?: boolean;
-}
-
-/**
- * Switches the connection to a read-only stream of the session: the screen
- * as it is, then every byte the program writes, as byte frames; JSON events
- * say when the size changes and when the program exits. Frames sent by the
- * client are ignored.
- */
-export interface WatchRequest { readonly op: "watch"; readonly session: string }
-
-/** Sent unprompted on a watching connection when the session's size changes. */
-export interface WatchResizeEvent { readonly event: "resize"; readonly cols: number; readonly rows: number }
-
-/** Sent by an attached client when its window changes size. */
-export interface AttachResizeMessage { readonly op: "attach-resize"; readonly cols: number; readonly rows: number }
-
-export type Request =
-  | HelloRequest
-  | OpenRequest
-  | SendRequest
-  | ScreenRequest
-  | WaitRequest
-  | ResizeRequest
-  | CloseRequest
-  | ListRequest
-  | AgentStatusRequest
-  | AgentStopRequest
-  | AttachRequest
-  | RecordRequest
-  | WatchRequest
-  | JobRequestUnion;
-
-export type Op = Request["op"];
-
-/** A request as framed: `id` pairs it with its reply on a connection. */
-export type Envelope<T extends Request = Request> = T & { readonly id: number };
+export { AgentError, type ErrorCode, type WireError } from "./errors.ts";
 
 // ---- replies --------------------------------------------------------------
 
@@ -252,26 +106,6 @@ export interface WaitReply {
   readonly screen: ScreenView;
 }
 
-export interface ReplyBodies extends JobReplyBodies {
-  hello: { readonly version: number; readonly pid: number };
-  open: { readonly session: SessionInfo };
-  /** `at`: the output position when the input was handed to the terminal. */
-  send: { readonly sent: number; readonly at: number; readonly wait?: WaitReply };
-  screen: { readonly screen: ScreenView };
-  wait: WaitReply;
-  /** The session after the resize: its `size` is what the terminal got (clamped). */
-  resize: { readonly session: SessionInfo };
-  close: { readonly session: SessionInfo };
-  list: { readonly sessions: readonly SessionInfo[] };
-  /** What was retired: finished (or, with `all`, terminated) jobs and sessions. */
-  reap: { readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] };
-  "agent-status": AgentStatus;
-  "agent-stop": { readonly stopping: true; readonly sessions: number };
-  attach: { readonly session: string; readonly cols: number; readonly rows: number };
-  record: { readonly session: SessionInfo; readonly recording: RecordingStatus | null };
-  watch: { readonly session: string; readonly cols: number; readonly rows: number };
-}
-
 export interface AgentStatus {
   readonly pid: number;
   readonly uptimeMs: number;
@@ -286,17 +120,3 @@ export interface AgentStatus {
 export type OkReply<O extends Op = Op> = { readonly id: number; readonly ok: true } & ReplyBodies[O];
 export interface ErrorReply { readonly id: number; readonly ok: false; readonly error: WireError }
 export type Reply<O extends Op = Op> = OkReply<O> | ErrorReply;
-
-/** Sent unprompted on an attached connection when the program exits. */
-export interface AttachExitEvent { readonly event: "exit"; readonly exit: ExitFacts | null }
-
-/** A failed request, carried as an exception inside the agent and the client. */
-export class AgentError extends Error {
-  override readonly name = "AgentError";
-  constructor(readonly code: ErrorCode, message: string) {
-    super(message);
-  }
-  toWire(): WireError {
-    return { code: this.code, message: this.message };
-  }
-}

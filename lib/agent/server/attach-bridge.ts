@@ -4,8 +4,9 @@
 // the session running.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { encodeFrame, type Frame } from "../protocol/frames.ts";
-import { Tag, type AttachExitEvent } from "../protocol/messages.ts";
+import { bytesFrame, Tag, type Frame } from "../protocol/frames.ts";
+import type { AttachExitEvent } from "../protocol/operations.ts";
+import { parseAttachedFrame } from "../protocol/validation.ts";
 import { clampSize } from "./agent-context.ts";
 import type { SessionEntry } from "./session-registry.ts";
 
@@ -25,7 +26,7 @@ export class AttachBridge {
         socket.destroy();
         return;
       }
-      socket.write(encodeFrame(Tag.bytes, bytes));
+      socket.write(bytesFrame(bytes));
     }));
     this.#unsubscribe.push(session.onExit((exit) => {
       this.detach();
@@ -40,14 +41,9 @@ export class AttachBridge {
       if (session.alive()) void session.write(frame.body).catch(() => {});
       return;
     }
-    try {
-      const message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as { op?: unknown; cols?: unknown; rows?: unknown };
-      if (message.op === "attach-resize" && typeof message.cols === "number" && typeof message.rows === "number") {
-        if (session.alive()) session.resize(clampSize(message.cols), clampSize(message.rows));
-      }
-    } catch {
-      // A garbled control frame from an attached terminal is ignored, not fatal.
-    }
+    // A garbled control frame from an attached terminal is ignored, not fatal.
+    const message = parseAttachedFrame(frame.body);
+    if (message?.op === "attach-resize" && session.alive()) session.resize(clampSize(message.cols), clampSize(message.rows));
   }
 
   detach(): void {
@@ -63,6 +59,6 @@ export class AttachBridge {
     const screen = await this.entry.session.screen({ peek: true });
     const body = screen.lines.map((line, row) => `\x1b[${row + 1};1H${line}`).join("");
     const paint = `\x1b[H\x1b[2J${body}\x1b[${screen.cursor.row + 1};${screen.cursor.col + 1}H`;
-    if (!this.socket.destroyed) this.socket.write(encodeFrame(Tag.bytes, Buffer.from(paint, "utf8")));
+    if (!this.socket.destroyed) this.socket.write(bytesFrame(Buffer.from(paint, "utf8")));
   }
 }

@@ -11,10 +11,11 @@
 // next request wait (and its socket paused) until it does.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { FrameDecoder, FrameError, encodeFrame, type Frame } from "../protocol/frames.ts";
+import { eventFrame, FrameDecoder, FrameError, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
 import type { AgentContext } from "./agent-context.ts";
 import { AgentError, MAX_FRAME_BYTES, PROTOCOL_VERSION, Tag, type AttachExitEvent, type Envelope } from "../protocol/messages.ts";
-import { parseRequest, requestId } from "../protocol/validation.ts";
+import { allowedBeforeHello, parseRequest, requestId } from "../protocol/validation.ts";
+import { SERVER_CHECKS } from "./request-checks.ts";
 import { route } from "./router.ts";
 import type { SessionEntry } from "./session-registry.ts";
 import { AttachBridge } from "./attach-bridge.ts";
@@ -26,9 +27,6 @@ import { fdExhaustionMessage } from "./fd-exhaustion.ts";
 const REQUESTS_PER_TURN = 8;
 /** Parsed requests waiting on one connection before its socket is paused (resumed below the half). */
 const INBOX_HIGH = 256;
-
-/** Ops a client may send before (or after a failed) hello: finding and stopping a stale agent. */
-const WITHOUT_HELLO = new Set(["hello", "agent-status", "agent-stop"]);
 
 /** Serves one socket until it closes. */
 export class AgentConnection {
@@ -109,7 +107,7 @@ export class AgentConnection {
     }
     let raw: unknown;
     try {
-      raw = JSON.parse(Buffer.from(frame.body).toString("utf8"));
+      raw = frameJson(frame.body);
     } catch {
       this.#send({ id: 0, ok: false, error: { code: "bad_request", message: "frame body is not valid JSON" } });
       return;
@@ -179,7 +177,7 @@ export class AgentConnection {
     if (this.socket.destroyed || this.#attach !== null) return;
     const id = requestId(raw);
     try {
-      const request = parseRequest(raw);
+      const request = parseRequest(raw, SERVER_CHECKS);
       this.#checkGreeting(request);
       this.ctx.touch();
       const body = await route(this.ctx, request, { connection: this, signal: this.#abort.signal });
@@ -207,7 +205,7 @@ export class AgentConnection {
   }
 
   #checkGreeting(request: Envelope): void {
-    if (this.#greeted || WITHOUT_HELLO.has(request.op)) return;
+    if (this.#greeted || allowedBeforeHello(request.op)) return;
     throw new AgentError(
       "bad_request",
       `send a hello with protocol ${PROTOCOL_VERSION} before "${request.op}" (a client of another version: corral agent stop, then retry)`,
@@ -227,18 +225,18 @@ export class AgentConnection {
   #startAttach(entry: SessionEntry): void {
     this.#pendingAttach = null;
     this.#attach = new AttachBridge(entry, this.socket, (event: AttachExitEvent) => {
-      this.#sendRaw(Tag.json, JSON.stringify(event));
+      this.#write(eventFrame(event));
       this.socket.end();
     });
   }
 
   #send(reply: object): void {
-    this.#sendRaw(Tag.json, JSON.stringify(reply));
+    this.#write(jsonFrame(reply));
   }
 
-  #sendRaw(tag: number, text: string): void {
+  #write(frame: Uint8Array): void {
     if (this.socket.destroyed || !this.socket.writable) return;
-    this.socket.write(encodeFrame(tag, Buffer.from(text, "utf8")));
+    this.socket.write(frame);
   }
 }
 

@@ -5,12 +5,12 @@
 // in the agent. A terminal that cannot keep up pauses the job rather than
 // letting the agent buffer without bound.
 import type { Socket } from "node:net";
-import { Buffer } from "node:buffer";
-import { encodeFrame, type Frame } from "../protocol/frames.ts";
+import { bytesFrame, eventFrame, Tag, type Frame } from "../protocol/frames.ts";
 import type { Job } from "../../jobs/job.ts";
 import type { JobTable } from "../../jobs/job-table.ts";
 import { clampSize } from "./agent-context.ts";
-import { Tag, type JobAttachEvent } from "../protocol/messages.ts";
+import type { JobAttachEvent } from "../protocol/operations.ts";
+import { parseAttachedFrame } from "../protocol/validation.ts";
 import { jobRecorder } from "./job-recording.ts";
 
 /** Unsent bytes above which the job is paused until the terminal drains. */
@@ -53,23 +53,18 @@ export class JobTerminal implements AttachMode {
       }
       return;
     }
-    try {
-      const message = JSON.parse(Buffer.from(frame.body).toString("utf8")) as { op?: unknown; cols?: unknown; rows?: unknown; signal?: unknown };
-      if (message.op === "job-signal" && job.state !== "done") {
-        // Ctrl-Z at a terminal that is not the job's own (a pipe job in fg): stop it, as a shell would.
-        if (message.signal === "SIGTSTP") void job.process.stopAll().catch(() => {});
-        // The person's corral got SIGTERM/SIGHUP/SIGINT/SIGQUIT: the foreground job goes, whole
-        // tree, that signal first (so corral can die of the same signal when the job did).
-        else void job.process.terminate(this.graceMs, forwardedSignal(message.signal));
-      }
-      if (message.op === "attach-resize" && typeof message.cols === "number" && typeof message.rows === "number") {
-        if (job.state !== "done") {
-          job.process.resize(clampSize(message.cols), clampSize(message.rows));
-          jobRecorder(job)?.resize(clampSize(message.cols), clampSize(message.rows));
-        }
-      }
-    } catch {
-      // A garbled control frame from a terminal is ignored, not fatal.
+    // A garbled control frame from a terminal is ignored, not fatal.
+    const message = parseAttachedFrame(frame.body);
+    if (message === null || job.state === "done") return;
+    if (message.op === "job-signal") {
+      // Ctrl-Z at a terminal that is not the job's own (a pipe job in fg): stop it, as a shell would.
+      if (message.signal === "SIGTSTP") void job.process.stopAll().catch(() => {});
+      // The person's corral got SIGTERM/SIGHUP/SIGINT/SIGQUIT: the foreground job goes, whole
+      // tree, that signal first (so corral can die of the same signal when the job did).
+      else void job.process.terminate(this.graceMs, message.signal);
+    } else {
+      job.process.resize(clampSize(message.cols), clampSize(message.rows));
+      jobRecorder(job)?.resize(clampSize(message.cols), clampSize(message.rows));
     }
   }
 
@@ -100,7 +95,7 @@ export class JobTerminal implements AttachMode {
   #send(bytes: Uint8Array): void {
     const { socket } = this;
     if (socket.destroyed) return;
-    socket.write(encodeFrame(Tag.bytes, bytes));
+    socket.write(bytesFrame(bytes));
     if (!this.#paused && socket.writableLength > MAX_UNSENT_BYTES) {
       this.#paused = true;
       this.job.process.pause();
@@ -118,13 +113,8 @@ export class JobTerminal implements AttachMode {
     if (event === "job-done") this.table.retire(this.job);
     const body: JobAttachEvent = { event, job: this.table.info(this.job) };
     if (!this.socket.destroyed && this.socket.writable) {
-      this.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(body), "utf8")));
+      this.socket.write(eventFrame(body));
     }
     this.socket.end();
   }
-}
-
-/** The signals a client may forward to its job; anything else terminates with SIGTERM. */
-function forwardedSignal(signal: unknown): NodeJS.Signals {
-  return signal === "SIGINT" || signal === "SIGHUP" || signal === "SIGQUIT" ? signal : "SIGTERM";
 }

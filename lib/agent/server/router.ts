@@ -1,7 +1,9 @@
-// The one exhaustive switch over requests (pueue's `match`): adding an op
-// to protocol.ts without a case here does not compile.
+// The router, keyed by the table of operations (protocol/operations.ts):
+// one handler per operation, each in handlers/<op>.ts (pueue's exhaustive
+// `match`); adding an operation to the table without a handler here does
+// not compile.
 import type { AgentContext } from "./agent-context.ts";
-import type { Envelope, Op, ReplyBodies } from "../protocol/messages.ts";
+import type { Envelope, Op, ReplyBodies, RequestOf } from "../protocol/operations.ts";
 import { handleHello } from "./handlers/hello.ts";
 import { handleOpen } from "./handlers/open.ts";
 import { handleSend } from "./handlers/send.ts";
@@ -28,52 +30,34 @@ export interface RequestScope {
   readonly signal: AbortSignal;
 }
 
+/** How one operation is run: its validated request in, its reply body out; throws AgentError. */
+type Handler<O extends Op> = (ctx: AgentContext, request: RequestOf<O> & { readonly id: number }, scope: RequestScope) => Promise<ReplyBodies[O]> | ReplyBodies[O];
+
+/** One handler per key of the table (operations.ts): an operation without one does not compile. */
+export const ROUTES: { readonly [O in Op]: Handler<O> } = {
+  hello: (_ctx, request) => handleHello(request),
+  open: (ctx, request) => handleOpen(ctx, request),
+  send: (ctx, request, scope) => handleSend(ctx, request, scope.signal),
+  screen: (ctx, request) => handleScreen(ctx, request),
+  wait: (ctx, request, scope) => handleWait(ctx, request, scope.signal),
+  resize: (ctx, request) => handleResize(ctx, request),
+  close: (ctx, request) => handleClose(ctx, request),
+  list: (ctx) => handleList(ctx),
+  attach: (ctx, request, scope) => handleAttach(ctx, request, scope.connection),
+  record: (ctx, request) => handleRecord(ctx, request),
+  watch: (ctx, request, scope) => handleWatch(ctx, request, scope.connection),
+  "agent-status": (ctx) => handleAgentStatus(ctx),
+  "agent-stop": (ctx) => handleAgentStop(ctx),
+  "job-start": (ctx, request, scope) => handleJobStart(ctx, request, scope.connection),
+  jobs: (ctx) => handleJobs(ctx),
+  "job-read": (ctx, request, scope) => handleJobRead(ctx, request, scope.signal, scope.connection),
+  fg: (ctx, request, scope) => handleFg(ctx, request, scope.connection),
+  bg: (ctx, request) => handleBg(ctx, request),
+  reap: (ctx, request) => handleReap(ctx, request),
+};
+
 /** Runs one validated request; throws AgentError for a failed one. */
 export function route(ctx: AgentContext, request: Envelope, scope: RequestScope): Promise<ReplyBodies[Op]> | ReplyBodies[Op] {
-  switch (request.op) {
-    case "hello":
-      return handleHello(request);
-    case "open":
-      return handleOpen(ctx, request);
-    case "send":
-      return handleSend(ctx, request, scope.signal);
-    case "screen":
-      return handleScreen(ctx, request);
-    case "wait":
-      return handleWait(ctx, request, scope.signal);
-    case "resize":
-      return handleResize(ctx, request);
-    case "close":
-      return handleClose(ctx, request);
-    case "list":
-      return handleList(ctx);
-    case "agent-status":
-      return handleAgentStatus(ctx);
-    case "agent-stop":
-      return handleAgentStop(ctx);
-    case "attach":
-      return handleAttach(ctx, request, scope.connection);
-    case "record":
-      return handleRecord(ctx, request);
-    case "watch":
-      return handleWatch(ctx, request, scope.connection);
-    case "job-start":
-      return handleJobStart(ctx, request, scope.connection);
-    case "jobs":
-      return handleJobs(ctx);
-    case "job-read":
-      return handleJobRead(ctx, request, scope.signal, scope.connection);
-    case "fg":
-      return handleFg(ctx, request, scope.connection);
-    case "bg":
-      return handleBg(ctx, request);
-    case "reap":
-      return handleReap(ctx, request);
-    default:
-      return unreachable(request);
-  }
-}
-
-function unreachable(request: never): never {
-  throw new Error(`no handler for ${JSON.stringify(request)}`);
+  const handler = ROUTES[request.op] as Handler<Op>;
+  return handler(ctx, request, scope);
 }

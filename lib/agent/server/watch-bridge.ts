@@ -5,8 +5,8 @@
 // than buffered without bound, and never slows the session.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { encodeFrame, type Frame } from "../protocol/frames.ts";
-import { AgentError, Tag, type AttachExitEvent, type WatchResizeEvent } from "../protocol/messages.ts";
+import { bytesFrame, eventFrame, type Frame } from "../protocol/frames.ts";
+import { AgentError, type AttachExitEvent, type WatchResizeEvent } from "../protocol/messages.ts";
 import type { SessionEntry } from "./session-registry.ts";
 import type { AttachMode } from "./job-terminal.ts";
 
@@ -30,11 +30,11 @@ export class WatchBridge implements AttachMode {
     if (!session.alive()) throw new AgentError("session_exited", `session ${entry.id} has exited; pty screen --svg draws its last screen`);
     const bridge = new WatchBridge(socket);
     const follower = await session.follow(
-      (bytes) => bridge.#push(encodeFrame(Tag.bytes, bytes)),
+      (bytes) => bridge.#push(bytesFrame(bytes)),
       (cols, rows) => bridge.#event({ event: "resize", cols, rows }),
     );
     bridge.#stop.push(follower.stop);
-    bridge.#push(encodeFrame(Tag.bytes, Buffer.from(follower.redraw, "utf8")), true);
+    bridge.#push(bytesFrame(Buffer.from(follower.redraw, "utf8")), true);
     bridge.#stop.push(session.onExit((exit) => {
       bridge.#event({ event: "exit", exit });
       bridge.detach();
@@ -53,7 +53,7 @@ export class WatchBridge implements AttachMode {
   }
 
   #event(event: WatchResizeEvent | AttachExitEvent): void {
-    this.#push(encodeFrame(Tag.json, Buffer.from(JSON.stringify(event), "utf8")));
+    this.#push(eventFrame(event));
   }
 
   #push(frame: Uint8Array, first = false): void {

@@ -4,8 +4,8 @@
 // for bytes beyond the offset (or the job's end): `collect --job --follow`.
 import { Buffer } from "node:buffer";
 import type { AgentContext } from "../agent-context.ts";
-import { encodeFrame } from "../../protocol/frames.ts";
-import { AgentError, Tag, type JobReadReply, type JobReadRequest, type ReplyBodies } from "../../protocol/messages.ts";
+import { bytesFrame } from "../../protocol/frames.ts";
+import { AgentError, type JobReadReply, type JobReadRequest, type ReplyBodies } from "../../protocol/messages.ts";
 import type { JobTerminalTarget } from "./job-start.ts";
 import { resolveJob } from "./job-errors.ts";
 
@@ -34,7 +34,7 @@ export async function handleJobRead(
   if (read.kind === "data") {
     if (request.raw === true) {
       // Ahead of the reply on the same socket: the client has the bytes when the reply arrives.
-      if (!target.socket.destroyed) target.socket.write(encodeFrame(Tag.bytes, read.bytes));
+      if (!target.socket.destroyed) target.socket.write(bytesFrame(read.bytes));
       reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset };
     } else {
       reply = { kind: "data", offset: read.offset, nextOffset: read.nextOffset, base64: Buffer.from(read.bytes).toString("base64") };
