@@ -8,7 +8,7 @@
 import type { ExitFacts } from "../../spawn/exit-facts.ts";
 import type { ReapOutcome } from "./job-messages.ts";
 import type { RecordingStatus } from "../../pty/cast-recorder.ts";
-import type { StyleRun } from "../../pty/screen-styles.ts";
+import type { ScreenSnapshot } from "../../pty/snapshot.ts";
 import type { Op, ReplyBodies } from "./operations.ts";
 import type { WireError } from "./errors.ts";
 
@@ -30,29 +30,17 @@ export interface ForegroundView {
   readonly waitingForInput: boolean | null;
 }
 
-/** What `pty screen --json` prints (DESIGN.md 4.4); schemas/screen.schema.json. */
-export interface ScreenView {
+/**
+ * What `pty screen --json` prints (DESIGN.md 4.4; schemas/screen.schema.json):
+ * the session's own snapshot (lib/pty/snapshot.ts: lines, size, cursor, hash,
+ * changed, alive, exit, styles) plus who the session is.
+ */
+export interface ScreenView extends ScreenSnapshot {
   readonly id: string;
   readonly name: string | null;
-  /** Visible rows top to bottom, trailing spaces trimmed; always size.rows entries. */
-  readonly lines: readonly string[];
-  /** Lines above the visible rows, oldest first; only when asked for. */
-  readonly scrollback?: readonly string[];
-  readonly size: { readonly cols: number; readonly rows: number };
-  readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
-  readonly alternateScreen: boolean;
-  readonly title: string;
-  /** Hash of the visible contents: equal hashes, equal screens. */
-  readonly hash: string;
-  /** The screen differs from the last read (or from `since`). */
-  readonly changed: boolean;
-  readonly alive: boolean;
-  readonly exit: ExitFacts | null;
   /** Output position when the screen was read: every byte up to it is on the screen. */
   readonly position: number;
   readonly foreground: ForegroundView | null;
-  /** Per visible row, runs of cells drawn alike; only when asked for (`--styles`). */
-  readonly styles?: readonly (readonly StyleRun[])[];
   /** The session's recording, running or ended (`stopped` says why one ended early). */
   readonly recording?: RecordingStatus;
 }

@@ -2,7 +2,7 @@
 // This is where lib/pty's errors become the protocol's typed ones. Loaded
 // only inside the agent process (it pulls in the emulator and node-pty).
 import { AgentError, type ForegroundView } from "../protocol/messages.ts";
-import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
+import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, ScreenSnapshot, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../../pty/session.ts";
 import { PtySpawnError } from "../../pty/backend.ts";
 import { PtySessionError } from "../../pty/snapshot.ts";
@@ -83,9 +83,8 @@ class PtyAgentSession implements AgentSession {
     if (typed !== undefined && typed.length > 0) await this.pty.inputDrained(); // as write(): the sender waits for the program
     return at;
   }
-  async screen(options: ScreenOptions): Promise<SessionScreen> {
-    const { rows, ...rest } = await mapped(() => this.pty.screen(options));
-    return { ...rest, lines: rows };
+  screen(options: ScreenOptions): Promise<ScreenSnapshot> {
+    return mapped(() => this.pty.screen(options));
   }
   async wait(options: WaitOptions): Promise<WaitOutcome> {
     const { signal, new: newOnly, ...rest } = options;

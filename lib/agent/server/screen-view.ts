@@ -1,5 +1,6 @@
 // The screen reply (`pty screen --json`, connect's screen): the session's
-// own snapshot plus who it is and how its program ended.
+// own snapshot (its liveness and exit facts read with the screen) plus who
+// it is. Built field by field to keep the key order `pty screen --json` prints.
 import type { RecordingStatus, ScreenView } from "../protocol/messages.ts";
 import type { ScreenOptions } from "./session-port.ts";
 import type { SessionEntry } from "./session-registry.ts";
@@ -20,8 +21,8 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     title: screen.title,
     hash: screen.hash,
     changed: screen.changed,
-    alive: entry.session.alive(),
-    exit: entry.session.exitFacts(),
+    alive: screen.alive,
+    exit: screen.exit,
     position,
     foreground: await foregroundOf(entry),
     ...(screen.styles !== undefined ? { styles: screen.styles } : {}),

@@ -3,10 +3,11 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../../spawn/exit-facts.ts";
-import type { ForegroundView, RecordingSpec, RecordingStatus, ScreenView, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
+import type { ForegroundView, RecordingSpec, RecordingStatus, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
+import type { ScreenSnapshot } from "../../pty/snapshot.ts";
 
-/** The screen as the session reports it; the agent adds id, name, liveness and exit facts. */
-export type SessionScreen = Omit<ScreenView, "id" | "name" | "alive" | "exit" | "position" | "foreground">;
+/** The screen as the session reports it, liveness and exit facts included; the agent adds who it is (ScreenView). */
+export type { ScreenSnapshot } from "../../pty/snapshot.ts";
 
 /** Everything `open` needs; sizes already clamped and defaults applied. */
 export interface OpenSpec {
@@ -80,7 +81,7 @@ export interface AgentSession {
   checkKeys(keys: readonly string[]): void;
   /** Sends named keys (DESIGN.md 4.5), following application-cursor mode, after `typed` text in the same write. */
   sendKeys(keys: readonly string[], typed?: string): Promise<number>;
-  screen(options: ScreenOptions): Promise<SessionScreen>;
+  screen(options: ScreenOptions): Promise<ScreenSnapshot>;
   /** Resolves with the condition that fired, or "timeout". */
   wait(options: WaitOptions): Promise<WaitOutcome>;
   /** The terminal's foreground process; null when it cannot be known. */
