@@ -10,8 +10,8 @@ import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
 import { describeExit } from "../../shared/exit-words.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
-import { AgentUnavailableError } from "../../../lib/agent/auto-start.ts";
-import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol.ts";
+import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
+import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol/messages.ts";
 import { sweepOrphans, type OrphanItem } from "../../../lib/jobs/orphans.ts";
 import type { Receipt } from "../../../lib/jobs/job-info.ts";
 

@@ -8,7 +8,7 @@ import type { JobsWaitFlags } from "./flags.ts";
 import { jobRow } from "../../shared/jobs/format.ts";
 import { noAgent } from "./fg.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
-import type { AgentClient } from "../../../lib/agent/client.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
 

@@ -8,7 +8,6 @@ import type { SocketOnly } from "./flags.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
 import { describeExit } from "../../shared/exit-words.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
-import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
 export const DETACH_BYTE = 0x1c;
@@ -28,7 +27,7 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
         };
         hold.rawMode();
         client.onBytes = (bytes) => stdout.write(bytes);
-        client.onEvent = (event) => finish(`exited (${describeExit((event.exit ?? null) as ExitFacts | null)})`);
+        client.onEvent = (event) => finish(`exited (${describeExit(event.event === "exit" ? event.exit : null)})`);
         client.onClose = () => finish(outcome === "detached" ? "the agent closed the connection" : outcome);
         hold.readInput((chunk) => {
           const at = chunk.indexOf(DETACH_BYTE);

@@ -8,7 +8,7 @@ import type { OpenFlags } from "./flags.ts";
 import { envFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
-import { sessionEnvironment } from "../../../lib/agent/open-environment.ts";
+import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
 import { recordSpecOf } from "../../shared/record/spec.ts";
 

@@ -5,7 +5,7 @@ import type { CorralContext } from "../../context.ts";
 import type { ScreenFlags } from "./flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import type { ScreenView } from "../../../lib/agent/protocol.ts";
+import type { ScreenView } from "../../../lib/agent/protocol/messages.ts";
 
 /** Prints a session's screen. */
 export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, session: string): Promise<void> {

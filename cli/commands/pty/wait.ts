@@ -5,7 +5,7 @@ import type { WaitFlags } from "./flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { printWait, waitConditions } from "./wait-conditions.ts";
-import type { WaitConditions } from "../../../lib/agent/protocol.ts";
+import type { WaitConditions } from "../../../lib/agent/protocol/messages.ts";
 
 export { DEFAULT_WAIT_TIMEOUT_MS } from "./wait-conditions.ts";
 

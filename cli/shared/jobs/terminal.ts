@@ -6,11 +6,9 @@
 // going away, SIGTERM/SIGHUP to corral, an exception, process exit. SIGTSTP,
 // SIGTTOU and SIGTTIN are caught as no-ops while attached, not ignored: an
 // ignored disposition would be inherited by programs corral starts.
-import { Buffer } from "node:buffer";
 import process from "node:process";
-import type { AgentClient } from "../../../lib/agent/client.ts";
-import { encodeFrame } from "../../../lib/native/frame.ts";
-import { Tag, type JobAttachEvent, type JobInfo } from "../../../lib/agent/protocol.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
+import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
 import { FORWARDED_SIGNALS } from "../signal-death.ts";
 import { TerminalHold } from "../terminal-hold.ts";
 
@@ -47,9 +45,8 @@ export class JobTerminal {
       }
     };
     client.onEvent = (event) => {
-      const e = event as unknown as JobAttachEvent;
-      if (e.event === "job-stopped") this.#finish({ kind: "stopped", job: e.job });
-      if (e.event === "job-done") this.#finish({ kind: "done", job: e.job });
+      if (event.event === "job-stopped") this.#finish({ kind: "stopped", job: event.job });
+      if (event.event === "job-done") this.#finish({ kind: "done", job: event.job });
     };
     client.onClose = () => this.#finish({ kind: "lost", why: "the agent closed the connection" });
     const noop = () => {};
@@ -57,14 +54,14 @@ export class JobTerminal {
     // In raw mode Ctrl-Z is a byte for the job's own terminal, and SIGTSTP from elsewhere is
     // ignored; a job without a terminal (pipe) is stopped on our Ctrl-Z instead, as a shell does.
     this.#hold.on("SIGTSTP", () => {
-      if (!this.#hold.raw) sendJobControl(this.client, { op: "job-signal", signal: "SIGTSTP" });
+      if (!this.#hold.raw) this.client.sendAttached({ op: "job-signal", signal: "SIGTSTP" });
     });
     // Ended from outside: the job is terminated (its whole tree, that signal first), then we
     // return its status, or die of the signal when it killed the job.
     for (const signal of ENDING) {
       this.#hold.on(signal, () => {
         this.#forwarded ??= signal;
-        sendJobControl(this.client, { op: "job-signal", signal });
+        this.client.sendAttached({ op: "job-signal", signal });
       });
     }
   }
@@ -113,9 +110,4 @@ export class JobTerminal {
     this.client.onClose = null;
     await this.#hold.release();
   }
-}
-
-/** A control message on an attached job connection (`job-signal`: SIGTSTP stops, others terminate). */
-export function sendJobControl(client: AgentClient, message: { op: "job-signal"; signal: string } | object): void {
-  if (!client.socket.destroyed) client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
 }

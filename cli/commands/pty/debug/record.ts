@@ -4,7 +4,7 @@ import type { RecordFlags } from "../flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";
 import { recordingSpec } from "../../../shared/record/spec.ts";
-import type { RecordRequest } from "../../../../lib/agent/protocol.ts";
+import type { RecordRequest } from "../../../../lib/agent/protocol/messages.ts";
 
 /** Asks the agent to record; prints where the recording goes. */
 export async function ptyRecordAction(this: CorralContext, flags: RecordFlags, session: string, file: string | undefined): Promise<void> {
