@@ -44,6 +44,9 @@ const BAD_VALUES: readonly { args: string[]; line: RegExp }[] = [
   { args: ["pty", "screen", "s", "--scrollback", "10001"], line: /^corral: --scrollback must be a whole number from 0 to 10000, not "10001"\n$/ },
   { args: ["pty", "close", "s", "--grace", "soon"], line: /^corral: --grace: "soon" is not a duration; .*\n$/ },
   { args: ["reap", "--grace", "1y"], line: /^corral: --grace: "1y" is not a duration; .*\n$/ },
+  { args: ["pty", "wait", "s", "--stable", "5x"], line: /^corral: --stable: "5x" is not a duration; .*\n$/ },
+  { args: ["pty", "wait", "s", "--text", "a", "--timeout", "nope"], line: /^corral: --timeout: "nope" is not a duration; .*\n$/ },
+  { args: ["pty", "send", "s", "x", "--wait-stable", "5x"], line: /^corral: --wait-stable: "5x" is not a duration; .*\n$/ },
 ];
 
 for (const { args, line } of BAD_VALUES) {

@@ -36,9 +36,9 @@ export interface SendFlags extends SocketFlag {
   readonly json: boolean;
   readonly waitText?: readonly string[];
   readonly waitRegex?: readonly string[];
-  readonly waitStable?: string;
+  readonly waitStable?: number;
   readonly waitReady: boolean;
-  readonly timeout?: string;
+  readonly timeout?: number;
 }
 
 export interface ScreenFlags extends SocketFlag {
@@ -66,12 +66,12 @@ export interface ViewFlags extends SocketFlag {
 export interface WaitFlags extends SocketFlag {
   readonly text?: readonly string[];
   readonly regex?: readonly string[];
-  readonly stable?: string;
+  readonly stable?: number;
   readonly ready: boolean;
   readonly exit: boolean;
   readonly after?: number;
   readonly new: boolean;
-  readonly timeout?: string;
+  readonly timeout?: number;
   readonly json: boolean;
 }
 

@@ -36,7 +36,6 @@ export async function ptySendAction(this: CorralContext, flags: SendFlags, sessi
         exit: false,
         timeout: flags.timeout,
       },
-      { stable: "--wait-stable" },
     );
     if (wait === null && flags.timeout !== undefined) {
       throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");

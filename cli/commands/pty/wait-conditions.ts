@@ -1,7 +1,7 @@
 // The wait conditions typed to `pty wait` and `pty send --wait-*`, checked
-// here (exit 2 before the agent is reached) and printed back the same way.
+// here (exit 2 before the agent is reached; durations arrive parsed) and
+// printed back the same way.
 import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
-import { durationFlag } from "../../shared/flag-parsers.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 
 /** The timeout when none is given: long enough for slow programs, short enough to notice a hang. */
@@ -11,15 +11,15 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
 export interface ConditionFlags {
   readonly text: readonly string[];
   readonly regex: readonly string[];
-  readonly stable: string | undefined;
+  readonly stable: number | undefined;
   readonly ready: boolean;
   readonly exit: boolean;
-  readonly timeout: string | undefined;
+  readonly timeout: number | undefined;
 }
 
 /** Checks the flags; null when none asks for a wait. Throws UsageError. */
-export async function waitConditions(flags: ConditionFlags, names: { readonly stable: string }): Promise<WaitConditions | null> {
-  const stableMs = durationFlag(names.stable, flags.stable);
+export async function waitConditions(flags: ConditionFlags): Promise<WaitConditions | null> {
+  const stableMs = flags.stable;
   if (flags.text.length === 0 && flags.regex.length === 0 && stableMs === undefined && !flags.ready && !flags.exit) return null;
   if (flags.regex.length > 0) {
     // Loaded only when a regex is given: the engine is not needed otherwise.
@@ -38,7 +38,7 @@ export async function waitConditions(flags: ConditionFlags, names: { readonly st
     ...(stableMs !== undefined ? { stableMs } : {}),
     ...(flags.ready ? { ready: true } : {}),
     ...(flags.exit ? { exit: true } : {}),
-    timeoutMs: durationFlag("--timeout", flags.timeout) ?? DEFAULT_WAIT_TIMEOUT_MS,
+    timeoutMs: flags.timeout ?? DEFAULT_WAIT_TIMEOUT_MS,
   };
 }
 

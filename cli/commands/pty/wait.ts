@@ -16,7 +16,6 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
   try {
     conditions = await waitConditions(
       { text: flags.text ?? [], regex: flags.regex ?? [], stable: flags.stable, ready: flags.ready, exit: flags.exit, timeout: flags.timeout },
-      { stable: "--stable" },
     );
     if (conditions === null) {
       throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready or --exit");
