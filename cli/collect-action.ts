@@ -1,6 +1,6 @@
 // `corral collect` itself: check limits, open the stores, run (teeing with
 // --live, a heartbeat while it runs, inside --group markers), print.
-import { SizeError, parseSize } from "../lib/units/size.ts";
+import { SizeError, parseSize } from "../lib/core/size.ts";
 import type { BoundedStore } from "../lib/output/bounded-store.ts";
 import { TeeSink } from "../lib/output/tee-sink.ts";
 import type { CollectFlags } from "./collect.ts";

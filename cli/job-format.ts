@@ -1,7 +1,7 @@
 // How jobs read in a terminal: shell-like rows (`[1]+  running ...`), the
 // `[N]+  Stopped  CMD` line after Ctrl-Z, and exit facts in a few words.
 import type { JobInfo } from "../lib/jobs/job-info.ts";
-import type { ExitFacts } from "../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../lib/core/exit-facts.ts";
 
 /** The command as one line (arguments with spaces quoted). */
 export function commandLine(argv: readonly string[]): string {

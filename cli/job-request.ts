@@ -5,7 +5,7 @@
 import path from "node:path";
 import process from "node:process";
 import type { JobStartRequest } from "../lib/agent/protocol.ts";
-import { SizeError, parseSize } from "../lib/units/size.ts";
+import { SizeError, parseSize } from "../lib/core/size.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import type { RunFlags } from "./run-flags.ts";

@@ -6,7 +6,7 @@ import type { CorralContext } from "./context.ts";
 import type { SocketOnly } from "./pty-flags.ts";
 import { withAgent } from "./agent-reach.ts";
 import { describeExit } from "./pty-describe.ts";
-import type { ExitFacts } from "../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../lib/core/exit-facts.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
 export const DETACH_BYTE = 0x1c;

@@ -1,5 +1,5 @@
 // How sessions read in text output: an exit in a word or two, an age.
-import type { ExitFacts } from "../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../lib/core/exit-facts.ts";
 
 /** "exited 0", "killed SIGHUP", "running" (no facts yet). */
 export function describeExit(exit: ExitFacts | null): string {

@@ -1,8 +1,8 @@
 // Checking the numbers and durations typed to the pty commands: one line
 // naming the flag and what would be right, exit 2 (UsageError).
 import { UsageError } from "./exit-status.ts";
-import { DurationError, parseDuration } from "../lib/units/duration.ts";
-import { SizeError, parseSize } from "../lib/units/size.ts";
+import { DurationError, parseDuration } from "../lib/core/duration.ts";
+import { SizeError, parseSize } from "../lib/core/size.ts";
 
 /** An integer flag within [min, max]; undefined stays undefined. */
 export function intFlag(flag: string, text: string | undefined, min: number, max: number): number | undefined {

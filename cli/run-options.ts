@@ -7,7 +7,7 @@ import { ConfigError, loadConfig } from "../lib/config/load.ts";
 import { buildChildEnv } from "../lib/env/child-env.ts";
 import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
 import type { SpawnSpec } from "../lib/spawn/spec.ts";
-import { DurationError, parseDuration } from "../lib/units/duration.ts";
+import { DurationError, parseDuration } from "../lib/core/duration.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import type { RunFlags } from "./run-flags.ts";

@@ -4,7 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { supervise } from "../lib/spawn/supervise.ts";
-import { exitStatusOf } from "../lib/spawn/exit-facts.ts";
+import { exitStatusOf } from "../lib/runtime/signals.ts";
 import type { ByteSink } from "../lib/spawn/spec.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";

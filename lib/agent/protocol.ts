@@ -4,7 +4,8 @@
 //
 // PROTOCOL_VERSION: bump this if any of these change.
 // Longer than 300 lines because every session request and reply is declared here, in one place, until the one-table protocol (issue 10) generates them.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import { CorralError, type ErrorCode } from "../core/corral-error.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import type { JobReplyBodies, JobRequestUnion, ReapedJob, ReapOutcome } from "./job-protocol.ts";
 import type { RecordingSpec, RecordingStatus } from "../pty/cast-recorder.ts";
 import type { StyleRun } from "../pty/screen-styles.ts";
@@ -28,23 +29,8 @@ export const Tag = {
   bytes: 2,
 } as const;
 
-/** Why a request failed; clients branch on this, people read the message. */
-export type ErrorCode =
-  | "bad_request"
-  | "unknown_op"
-  | "unknown_session"
-  | "session_exited"
-  | "unknown_job"
-  | "unknown_key"
-  | "name_taken"
-  | "spawn_failed"
-  | "command_not_found"
-  | "command_not_executable"
-  | "timeout"
-  | "version_mismatch"
-  /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
-  | "limit_exceeded"
-  | "internal";
+/** Why a request failed: the one vocabulary of lib/core (codes and their exit statuses). */
+export type { ErrorCode };
 
 export interface WireError {
   readonly code: ErrorCode;
@@ -302,11 +288,8 @@ export type Reply<O extends Op = Op> = OkReply<O> | ErrorReply;
 export interface AttachExitEvent { readonly event: "exit"; readonly exit: ExitFacts | null }
 
 /** A failed request, carried as an exception inside the agent and the client. */
-export class AgentError extends Error {
+export class AgentError extends CorralError {
   override readonly name = "AgentError";
-  constructor(readonly code: ErrorCode, message: string) {
-    super(message);
-  }
   toWire(): WireError {
     return { code: this.code, message: this.message };
   }

@@ -7,7 +7,7 @@ import { PtySession } from "../pty/session.ts";
 import { PtySpawnError } from "../pty/backend.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
 import { UnknownKeyError } from "../pty/keys.ts";
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "./protocol.ts";
 import { SessionRecording } from "../pty/session-recording.ts";
 import { followScreen } from "../pty/screen-follow.ts";

@@ -9,14 +9,14 @@ import { GuardianError, type Guardian } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent } from "../native/guardian-protocol.ts";
-import type { ExitFacts, SupervisorLoss } from "../spawn/exit-facts.ts";
+import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { SpawnError } from "../spawn/spawn-error.ts";
 import { removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
 import { locateJobShim } from "./job-shim.ts";
-import { identityOf } from "./proc-identity.ts";
+import { identityOf } from "../proc/identity.ts";
 import { receiptOfCensus, uncertain } from "./receipts.ts";
 
 /**

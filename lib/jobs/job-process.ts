@@ -2,7 +2,7 @@
 // (pipe or PTY, exact stop/continue events, census receipts) or, where no
 // guardian is built, lib/spawn's process group (pipe only). A Job never
 // knows which one it has.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import type { JobMode, Receipt } from "./job-info.ts";
 
 /** Everything a job needs to start; the environment is the caller's, already scrubbed. */

@@ -7,7 +7,7 @@ import process from "node:process";
 import { connectGuardian } from "../native/guardian-launch.ts";
 import { type GuardianRecord, readRecords, removeRecord } from "./guardian-records.ts";
 import { jobLabel, type Receipt } from "./job-info.ts";
-import { stillRuns } from "./proc-identity.ts";
+import { stillRuns } from "../proc/identity.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
 import { confirmed, receiptOfCensus, uncertain } from "./receipts.ts";
 

@@ -3,7 +3,7 @@
 // uncertain with the reason, never a guess.
 import type { TerminateReceipt } from "../native/guardian-protocol.ts";
 import type { TerminationReport } from "../spawn/terminate.ts";
-import type { Receipt } from "./job-info.ts";
+import type { Receipt } from "../core/receipt.ts";
 
 /** From a guardian census: uncertain members are named with their reasons. */
 export function receiptOfCensus(receipt: TerminateReceipt): Receipt {
@@ -21,12 +21,4 @@ export function receiptOfGroup(report: TerminationReport): Receipt {
   return { status: "uncertain", forced: report.forced, reason: `still present after SIGKILL: pids ${report.uncertain.join(", ")}` };
 }
 
-/** A receipt for something that could not be checked at all. */
-export function uncertain(reason: string, forced = false): Receipt {
-  return { status: "uncertain", forced, reason };
-}
-
-/** A receipt for something seen gone. */
-export function confirmed(forced = false): Receipt {
-  return { status: "confirmed", forced, reason: null };
-}
+export { confirmed, uncertain } from "../core/receipt.ts";

@@ -8,7 +8,7 @@ import path from "node:path";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { type Guardian, GuardianError } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
-import { signalName } from "../spawn/exit-facts.ts";
+import { signalName } from "../runtime/signals.ts";
 import {
   type PtyBackend,
   type PtyExit,

@@ -14,7 +14,7 @@ import {
   PtySpawnError,
   type SignalTarget,
 } from "./backend.ts";
-import { signalName } from "../spawn/exit-facts.ts";
+import { signalName } from "../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
 
 // Linux discards what is still queued on a PTY master once the last slave

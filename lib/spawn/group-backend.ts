@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import type { Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
-import type { ExitFacts } from "./exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import { OutputPump, waitForEof } from "./output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";

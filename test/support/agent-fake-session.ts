@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, WaitOutcome } from "../../lib/agent/session-port.ts";
 import { AgentError } from "../../lib/agent/protocol.ts";
-import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
 
 const KNOWN_KEYS: Record<string, string> = { enter: "\r", tab: "\t", "c-c": "\x03" };
 
