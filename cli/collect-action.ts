@@ -17,7 +17,7 @@ import { loadCommandConfig, prepareRun } from "./run-options.ts";
 import { runSupervised } from "./run-supervised.ts";
 import { dieIfKilledBy } from "./signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "./env-dropped-note.ts";
-import { spillsNatively } from "../lib/spawn/backend-choice.ts";
+import { spillsNatively } from "../lib/supervise/backend-choice.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

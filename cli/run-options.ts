@@ -6,7 +6,7 @@ import type { CorralConfig } from "../lib/config/schema.ts";
 import { ConfigError, loadConfig } from "../lib/config/load.ts";
 import { buildChildEnv } from "../lib/env/child-env.ts";
 import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
-import type { SpawnSpec } from "../lib/spawn/spec.ts";
+import type { SpawnSpec } from "../lib/supervise/spec.ts";
 import { DurationError, parseDuration } from "../lib/core/duration.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PtySpawnError } from "../lib/pty/backend.ts";
+import { PtySpawnError } from "../lib/supervise/pty-handle.ts";
 import { UnknownKeyError } from "../lib/pty/keys.ts";
 import { PtySession } from "../lib/pty/session.ts";
 import { isAlive } from "./support/processes.ts";

@@ -4,7 +4,7 @@
 import { AgentError, type ForegroundView } from "./protocol.ts";
 import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
-import { PtySpawnError } from "../pty/backend.ts";
+import { PtySpawnError } from "../supervise/pty-handle.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
 import { UnknownKeyError } from "../pty/keys.ts";
 import type { ExitFacts } from "../core/exit-facts.ts";

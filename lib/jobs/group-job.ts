@@ -1,12 +1,12 @@
-// A background job without a guardian (none built, or not Linux): lib/spawn's
+// A background job without a guardian (none built, or not Linux): lib/supervise's
 // process group, one merged pipe. Weaker, as `corral probe` documents: no
 // stop/continue events (a stopped job still shows `running`), and only the
 // process group is terminated, not descendants that left it.
-import { processGroupBackend } from "../spawn/group-backend.ts";
-import { signalGroup } from "../spawn/runtime-quirks.ts";
-import type { SupervisedProcess } from "../spawn/backend.ts";
-import type { ByteSink } from "../spawn/spec.ts";
-import { supervise } from "../spawn/supervise.ts";
+import { processGroupBackend } from "../supervise/process-group/pipe-backend.ts";
+import { signalGroup } from "../supervise/runtime-quirks.ts";
+import type { SupervisedProcess } from "../supervise/backend.ts";
+import type { ByteSink } from "../supervise/spec.ts";
+import { supervise } from "../supervise/supervise.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
 import { receiptOfGroup } from "./receipts.ts";

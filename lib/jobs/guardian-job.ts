@@ -10,8 +10,8 @@ import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent } from "../native/guardian-protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
-import { SpawnError } from "../spawn/spawn-error.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
+import { SpawnError } from "../supervise/spawn-error.ts";
 import { removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
@@ -202,7 +202,7 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, sta
 /**
  * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
  * terminates what it can still identify from the child's recorded identity
- * (lib/spawn/orphaned-tree.ts), and the loss is the job's own fact.
+ * (lib/supervise/guardian/orphaned-tree.ts), and the loss is the job's own fact.
  */
 async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
   const how = await Promise.race([

@@ -1,8 +1,8 @@
-// The one translation of the guardian's terminate receipt (and of lib/spawn's
+// The one translation of the guardian's terminate receipt (and of lib/supervise's
 // termination report) into the receipt `reap` prints: confirmed, or
 // uncertain with the reason, never a guess.
 import type { TerminateReceipt } from "../native/guardian-protocol.ts";
-import type { TerminationReport } from "../spawn/terminate.ts";
+import type { TerminationReport } from "../supervise/process-group/terminate.ts";
 import type { Receipt } from "../core/receipt.ts";
 
 /** From a guardian census: uncertain members are named with their reasons. */

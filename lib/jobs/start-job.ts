@@ -5,8 +5,8 @@
 // before anything runs.
 import { BoundedStore } from "../output/bounded-store.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { checkWorkingDirectory, resolveExecutable } from "../spawn/lookup.ts";
-import { SpawnError } from "../spawn/spawn-error.ts";
+import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
+import { SpawnError } from "../supervise/spawn-error.ts";
 import { startGroupJob } from "./group-job.ts";
 import { startGuardianJob } from "./guardian-job.ts";
 import { Job } from "./job.ts";

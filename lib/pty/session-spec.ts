@@ -1,8 +1,8 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
-import type { PtyBackend, PtySpawnRequest } from "./backend.ts";
-import type { PtyBackendPreference } from "./backend-choice.ts";
-import { checkCwd, resolveCommand } from "./command-path.ts";
+import type { PtyBackend, PtySpawnRequest } from "../supervise/pty-handle.ts";
+import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
+import { checkCwd, resolveCommand } from "../supervise/command-path.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
 
 /** What opening a session takes. */

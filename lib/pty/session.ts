@@ -3,8 +3,8 @@
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
-import { choosePtyBackend } from "./backend-choice.ts";
+import type { PtyExit, PtyHandle, PtyTermination } from "../supervise/pty-handle.ts";
+import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
 import { clampDimension } from "./screen-size.ts";

@@ -2,7 +2,7 @@
 // listing entry, and the one error class sessions throw. Plain data, so the
 // agent can put them on the wire as they are.
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { PtyBackendName } from "./backend.ts";
+import type { PtyBackendName } from "../supervise/pty-handle.ts";
 import type { ScreenGrid } from "./screen-grid.ts";
 
 /** What `pty screen --json` prints. */

@@ -6,7 +6,7 @@ import { JobRefusedError } from "../../jobs/start-job.ts";
 import { UnknownJobError } from "../../jobs/job-table.ts";
 import type { Job } from "../../jobs/job.ts";
 import { SpillError } from "../../output/bounded-store.ts";
-import { SpawnError } from "../../spawn/spawn-error.ts";
+import { SpawnError } from "../../supervise/spawn-error.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { AgentError } from "../protocol.ts";
 
@@ -19,7 +19,7 @@ export function resolveJob(ctx: AgentContext, id: string | undefined): Job {
   }
 }
 
-/** lib/jobs, lib/spawn and lib/output errors as AgentError; anything else as is. */
+/** lib/jobs, lib/supervise and lib/output errors as AgentError; anything else as is. */
 export function asJobError(error: unknown): unknown {
   if (error instanceof JobIdError) return new AgentError("bad_request", error.message);
   if (error instanceof UnknownJobError) return new AgentError("unknown_job", error.message);

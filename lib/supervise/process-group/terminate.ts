@@ -2,8 +2,8 @@
 // signal (SIGTERM unless a forwarded one) plus SIGCONT so stopped members can
 // act on it, up to `grace` for the group to go, then SIGKILL. Returns only
 // when the group is gone, or names the pids it could not confirm gone.
-import { signalGroup } from "./runtime-quirks.ts";
-import { groupMembers, waitGroupGone } from "./process-group.ts";
+import { signalGroup } from "../runtime-quirks.ts";
+import { groupMembers, waitGroupGone } from "./members.ts";
 
 /** How long SIGKILL may take to show in /proc before a pid is called uncertain. */
 const KILL_CONFIRM_MS = 10_000;

@@ -3,12 +3,12 @@
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
 import { mkdtempSync, rmSync } from "node:fs";
-import { socketBaseDir } from "../native/socket-base-dir.ts";
+import { socketBaseDir } from "../../native/socket-base-dir.ts";
 import path from "node:path";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { type Guardian, GuardianError } from "../native/guardian-client.ts";
-import { spawnGuardian } from "../native/guardian-launch.ts";
-import { signalName } from "../runtime/signals.ts";
+import { locateGuardian, missingGuardian } from "../../native/guardian-binary.ts";
+import { type Guardian, GuardianError } from "../../native/guardian-client.ts";
+import { spawnGuardian } from "../../native/guardian-launch.ts";
+import { signalName } from "../../runtime/signals.ts";
 import {
   type PtyBackend,
   type PtyExit,
@@ -17,7 +17,7 @@ import {
   PtySpawnError,
   type PtyTermination,
   type SignalTarget,
-} from "./backend.ts";
+} from "../pty-handle.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;

@@ -5,7 +5,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
-import type { TerminateOptions, TerminationReport } from "./terminate.ts";
+import type { TerminateOptions, TerminationReport } from "./process-group/terminate.ts";
 
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {

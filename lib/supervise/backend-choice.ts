@@ -4,8 +4,8 @@
 import type { GuardianMode } from "../config/schema.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import type { SpawnBackend } from "./backend.ts";
-import { processGroupBackend } from "./group-backend.ts";
-import { guardianSpawnBackend } from "./guardian-backend.ts";
+import { processGroupBackend } from "./process-group/pipe-backend.ts";
+import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
 
 /** The guardian was required (`always`) but cannot be used; the message says why. */
 export class GuardianUnavailableError extends Error {

@@ -4,7 +4,7 @@
 // (not found -> 127, not executable -> 126) before anything is started.
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { PtySpawnError } from "./backend.ts";
+import { PtySpawnError } from "./pty-handle.ts";
 
 /** The absolute path `command` would exec to under `envPath`, or a PtySpawnError. */
 export function resolveCommand(command: string, envPath: string | undefined, cwd: string): string {

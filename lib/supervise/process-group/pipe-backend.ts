@@ -4,13 +4,13 @@
 // probe says which backend is in force.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import type { Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
-import type { ExitFacts } from "../core/exit-facts.ts";
-import { OutputPump, waitForEof } from "./output-pump.ts";
-import type { ByteSink, SpawnSpec, StdioChoice } from "./spec.ts";
-import { SpawnError } from "./spawn-error.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import { OutputPump, waitForEof } from "../output-pump.ts";
+import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
 import { terminateGroup, type TerminateOptions, type TerminationReport } from "./terminate.ts";
-import { monotonicMs } from "./monotonic-ms.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
 
 /** Supervises each child as its own process group. */
 export const processGroupBackend: SpawnBackend = {

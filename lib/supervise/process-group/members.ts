@@ -1,8 +1,8 @@
 // Who is still in a process group, read from /proc (DESIGN.md 4.2). A zombie
 // counts as gone: on some machines PID 1 reaps orphans only after seconds,
 // and kill(pid, 0) still succeeds on a zombie, so it cannot be the test.
-import { isLive, procPids, readStat } from "../proc/stat.ts";
-import { signalGroup } from "./runtime-quirks.ts";
+import { isLive, procPids, readStat } from "../../proc/stat.ts";
+import { signalGroup } from "../runtime-quirks.ts";
 
 /**
  * Pids of live (not zombie) processes whose process group is `pgid`.

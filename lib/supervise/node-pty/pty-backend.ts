@@ -13,8 +13,8 @@ import {
   type PtySpawnRequest,
   PtySpawnError,
   type SignalTarget,
-} from "./backend.ts";
-import { signalName } from "../runtime/signals.ts";
+} from "../pty-handle.ts";
+import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
 
 // Linux discards what is still queued on a PTY master once the last slave

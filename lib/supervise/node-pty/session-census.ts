@@ -5,8 +5,8 @@
 // recycled pid is possible in theory) and documented as such.
 import { readlinkSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import type { PtyTermination } from "./backend.ts";
-import { liveStats as allStats, readStat } from "../proc/stat.ts";
+import type { PtyTermination } from "../pty-handle.ts";
+import { liveStats as allStats, readStat } from "../../proc/stat.ts";
 
 // Holds the terminal open: a setsid() child of a background job is
 // reparented to init at once, but its stdin/stdout still point at our pts.

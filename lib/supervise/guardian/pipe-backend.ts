@@ -9,14 +9,14 @@
 import { rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
-import type { ByteSink, StdioChoice } from "./spec.ts";
-import { SpawnError } from "./spawn-error.ts";
-import type { TerminateOptions, TerminationReport } from "./terminate.ts";
-import { exitFactsOf } from "../native/guardian-facts.ts";
-import type { Guardian } from "../native/guardian-client.ts";
-import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
-import { monotonicMs } from "./monotonic-ms.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ByteSink, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
+import type { TerminateOptions, TerminationReport } from "../process-group/terminate.ts";
+import { exitFactsOf } from "../../native/guardian-facts.ts";
+import type { Guardian } from "../../native/guardian-client.ts";
+import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
 import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -77,7 +77,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   };
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("../native/guardian-launch.ts");
+  const { spawnGuardian } = await import("../../native/guardian-launch.ts");
   const startedAt = monotonicMs();
   const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);

@@ -1,10 +1,10 @@
 // The one place that decides which PTY backend a session gets: the guardian
 // when it is built (no output lost at exit, stop/continue, census terminate),
 // else node-pty. Tests and `probe` can ask for one by name.
-import { type PtyBackend, type PtyBackendName, PtySpawnError } from "./backend.ts";
-import { createGuardianBackend } from "./guardian-backend.ts";
+import { type PtyBackend, type PtyBackendName, PtySpawnError } from "./pty-handle.ts";
+import { createGuardianBackend } from "./guardian/pty-backend.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { nodePtyBackend } from "./node-pty-backend.ts";
+import { nodePtyBackend } from "./node-pty/pty-backend.ts";
 import { currentRuntime } from "../runtime/self-command.ts";
 
 // node-pty's native addon loads under Bun but its sessions die at once
