@@ -77,11 +77,14 @@ export class PtySession {
     });
   }
 
-  /** Starts `spec.argv` on a new PTY; rejects with PtySpawnError when it cannot start. */
+  /** Starts `spec.argv` on a new PTY; rejects with SpawnError when it cannot start. */
   static async open(spec: PtySessionSpec): Promise<PtySession> {
     const request = spawnRequestOf(spec);
     const { cols, rows } = request;
-    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {});
+    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", {
+        ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}),
+        ...(spec.guardian !== undefined ? { guardian: spec.guardian } : {}),
+      });
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({
       cols,

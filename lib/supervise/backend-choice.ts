@@ -1,6 +1,9 @@
-// Which SpawnBackend run and collect use (issue 3): the guardian when it is
-// built ("auto"), or forced either way by the config key `guardian` or
+// The one backend decision (issue 3, issue 10): the guardian when it is built
+// ("auto"), or forced either way by the config key `guardian` or
 // $CORRAL_GUARDIAN (auto|always|never), which wins over the config file.
+// run, collect, PTY sessions and jobs all ask here, so a setting honoured by
+// one is honoured by all; what each does without a guardian (process group
+// for pipes, node-pty for terminals, refusal for --tty jobs) is theirs.
 import type { GuardianMode } from "../config/schema.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import type { SpawnBackend } from "./backend.ts";
@@ -12,16 +15,22 @@ export class GuardianUnavailableError extends Error {
   override readonly name = "GuardianUnavailableError";
 }
 
-/** A backend and the one-line reason it was chosen (for --explain). */
-export interface BackendChoice {
-  readonly backend: SpawnBackend;
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** Whether supervision goes through the guardian, and why (one line, for --explain). */
+export interface BackendDecision {
+  readonly mode: GuardianMode;
+  /** The guardian binary to use; null: the fallback (no guardian, or `never`). */
+  readonly guardian: string | null;
   readonly why: string;
+  /** Without a guardian under `auto`: why there is none and how to build it, for a refusal's message. */
+  readonly missing?: string;
 }
 
 const MODES: readonly GuardianMode[] = ["auto", "always", "never"];
 
 /** The mode in force: $CORRAL_GUARDIAN when set (checked), else the config's. */
-export function guardianMode(configured: GuardianMode, env: Readonly<Record<string, string | undefined>>): GuardianMode {
+export function guardianMode(configured: GuardianMode, env: Env): GuardianMode {
   const asked = env.CORRAL_GUARDIAN;
   if (asked === undefined || asked === "") return configured;
   if (!(MODES as readonly string[]).includes(asked)) {
@@ -30,23 +39,36 @@ export function guardianMode(configured: GuardianMode, env: Readonly<Record<stri
   return asked as GuardianMode;
 }
 
-/** Chooses the backend; throws GuardianUnavailableError for `always` without a usable guardian. */
-export function chooseSpawnBackend(configured: GuardianMode, env: Readonly<Record<string, string | undefined>>): BackendChoice {
+/** Decides; throws GuardianUnavailableError for `always` without a usable guardian (or a bad $CORRAL_GUARDIAN). */
+export function decideBackend(configured: GuardianMode, env: Env): BackendDecision {
   const mode = guardianMode(configured, env);
-  if (mode === "never") return { backend: processGroupBackend, why: "process group (guardian: never)" };
+  if (mode === "never") return { mode, guardian: null, why: "guardian: never", missing: "guardian: never is set (config key guardian or CORRAL_GUARDIAN)" };
   const found = locateGuardian(env);
-  if (found.built) return { backend: guardianSpawnBackend(found.path), why: `guardian ${found.path}` };
+  if (found.built) return { mode, guardian: found.path, why: `guardian ${found.path}` };
   if (mode === "always") throw new GuardianUnavailableError(`guardian: always, but ${missingGuardian(found)}`);
-  return { backend: processGroupBackend, why: `process group (no guardian: ${found.why})` };
+  return { mode, guardian: null, why: `no guardian: ${found.why}`, missing: missingGuardian(found) };
+}
+
+/** A pipe backend and the one-line reason it was chosen (for --explain). */
+export interface BackendChoice {
+  readonly backend: SpawnBackend;
+  readonly why: string;
+}
+
+/** The pipe backend for run and collect; throws GuardianUnavailableError like decideBackend. */
+export function chooseSpawnBackend(configured: GuardianMode, env: Env): BackendChoice {
+  const decision = decideBackend(configured, env);
+  if (decision.guardian !== null) return { backend: guardianSpawnBackend(decision.guardian), why: decision.why };
+  return { backend: processGroupBackend, why: `process group (${decision.why})` };
 }
 
 /**
  * True when run/collect will go through the guardian, so `collect --spill`
  * can let it write the spill file (BoundedStore externalSpill).
  */
-export function spillsNatively(configured: GuardianMode, env: Readonly<Record<string, string | undefined>>): boolean {
+export function spillsNatively(configured: GuardianMode, env: Env): boolean {
   try {
-    return chooseSpawnBackend(configured, env).backend.name === "guardian";
+    return decideBackend(configured, env).guardian !== null;
   } catch {
     return false;
   }

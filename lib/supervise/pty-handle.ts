@@ -60,17 +60,6 @@ export type PtyBackendName = "guardian" | "node-pty";
 /** A way of starting programs on PTYs. */
 export interface PtyBackend {
   readonly name: PtyBackendName;
-  /** Rejects with PtySpawnError when the program cannot be started. */
+  /** Rejects with SpawnError (spawn-error.ts) when the program cannot be started. */
   spawn(request: PtySpawnRequest): Promise<PtyHandle>;
-}
-
-/** Why a session could not start; `code` follows DESIGN.md 4.1's statuses. */
-export class PtySpawnError extends Error {
-  override readonly name = "PtySpawnError";
-  constructor(
-    readonly code: "not_found" | "not_executable" | "bad_cwd" | "backend_unavailable" | "spawn_failed",
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -25,15 +25,6 @@ export function asJobError(error: unknown): unknown {
   if (error instanceof UnknownJobError) return new AgentError("unknown_job", error.message);
   if (error instanceof JobRefusedError) return new AgentError(error.code, error.message);
   if (error instanceof SpillError) return new AgentError("bad_request", `--spill: ${error.message}`);
-  if (error instanceof SpawnError) {
-    const code = error.failure === "not-found"
-      ? "command_not_found"
-      : error.failure === "not-executable"
-      ? "command_not_executable"
-      : error.failure === "bad-cwd"
-      ? "bad_request"
-      : "spawn_failed";
-    return new AgentError(code, error.message);
-  }
+  if (error instanceof SpawnError) return new AgentError(error.code, error.message);
   return error;
 }

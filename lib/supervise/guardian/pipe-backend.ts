@@ -17,6 +17,7 @@ import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { Guardian } from "../../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
 import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -248,18 +249,11 @@ class GuardianProcess implements SupervisedProcess {
   }
 
   async #supervise(): Promise<SupervisionResult> {
-    const { timeoutMs, signal: abort, graceMs, leaveRunning } = this.resolved.spec;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      this.#timedOut = true;
-      void this.terminate();
-    }, timeoutMs);
-    const onAbort = () => void this.terminate();
-    abort?.addEventListener("abort", onAbort, { once: true });
-    if (abort?.aborted === true) onAbort();
+    const { graceMs, leaveRunning } = this.resolved.spec;
+    const disarm = armDeadline(this.resolved.spec, () => void this.terminate(), () => (this.#timedOut = true));
     const exited = await this.guardian.exited.catch(() => null);
     const durationMs = Math.round(monotonicMs() - this.startedAt);
-    clearTimeout(timer);
-    abort?.removeEventListener("abort", onAbort);
+    disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
     const outputComplete = await this.#waitForEof(graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };

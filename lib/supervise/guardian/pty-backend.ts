@@ -14,31 +14,28 @@ import {
   type PtyExit,
   type PtyHandle,
   type PtySpawnRequest,
-  PtySpawnError,
   type PtyTermination,
   type SignalTarget,
 } from "../pty-handle.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { EarlyOutput } from "../early-output.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
 
 class GuardianPtyHandle implements PtyHandle {
   readonly backend = "guardian" as const;
-  #dataListener: ((bytes: Uint8Array) => void) | undefined;
   #exitListener: ((exit: PtyExit) => void) | undefined;
   #exit: PtyExit | undefined;
   #eof = false;
   #shutdown: Promise<unknown> | undefined;
   /** Output that arrived before onData was called (it can come in the same read as "started"). */
-  #early: Uint8Array[] = [];
+  readonly #output = new EarlyOutput();
   pid = 0;
 
   /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
   constructor(private readonly guardian: Guardian) {
-    guardian.on("output", (_stream, bytes) => {
-      if (this.#dataListener === undefined) this.#early.push(bytes.slice());
-      else this.#dataListener(bytes);
-    });
+    guardian.on("output", (_stream, bytes) => this.#output.push(bytes));
     guardian.on("eof", () => {
       this.#eof = true;
     });
@@ -56,9 +53,7 @@ class GuardianPtyHandle implements PtyHandle {
   }
 
   onData(listener: (bytes: Uint8Array) => void): void {
-    this.#dataListener = listener;
-    for (const bytes of this.#early) listener(bytes);
-    this.#early = [];
+    this.#output.listen(listener);
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
@@ -134,7 +129,7 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
-      if (!found.built) throw new PtySpawnError("backend_unavailable", missingGuardian(found));
+      if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
         { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
@@ -147,9 +142,9 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
         guardian.detach();
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof GuardianError && error.code === "spawn-failed") {
-          throw new PtySpawnError(/No such file/i.test(message) ? "not_found" : "not_executable", `cannot start ${request.argv[0]}: ${message}`);
+          throw new SpawnError(/No such file/i.test(message) ? "not-found" : "not-executable", `cannot start ${request.argv[0]}: ${message}`);
         }
-        throw new PtySpawnError("spawn_failed", `the guardian could not start ${request.argv[0]}: ${message}`);
+        throw new SpawnError("spawn-failed", `the guardian could not start ${request.argv[0]}: ${message}`);
       }
     },
   };

@@ -11,6 +11,7 @@ import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { terminateGroup, type TerminateOptions, type TerminationReport } from "./terminate.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
 
 /** Supervises each child as its own process group. */
 export const processGroupBackend: SpawnBackend = {
@@ -99,18 +100,10 @@ class GroupProcess implements SupervisedProcess {
     pumps: OutputPump[],
     startedAt: number,
   ): Promise<SupervisionResult> {
-    const { timeoutMs, signal: abort } = this.#spec;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      this.#timedOut = true;
-      void this.terminate();
-    }, timeoutMs);
-    const onAbort = () => void this.terminate();
-    abort?.addEventListener("abort", onAbort, { once: true });
-    if (abort?.aborted === true) onAbort();
+    const disarm = armDeadline(this.#spec, () => void this.terminate(), () => (this.#timedOut = true));
     const { code, signal } = await exit;
     const durationMs = Math.round(monotonicMs() - startedAt);
-    clearTimeout(timer);
-    abort?.removeEventListener("abort", onAbort);
+    disarm();
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
     if (this.#termination !== null || this.#spec.leaveRunning !== true) report = await this.terminate();
