@@ -18,7 +18,7 @@ import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
 import { locateJobShim } from "./job-shim.ts";
 import { identityOf } from "../proc/identity.ts";
-import { receiptOfCensus, uncertain } from "./receipts.ts";
+import { receiptOfCensus, uncertain } from "../supervise/receipts.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for

@@ -9,7 +9,7 @@ import { type GuardianRecord, readRecords, removeRecord } from "./guardian-recor
 import { jobLabel, type Receipt } from "./job-info.ts";
 import { stillRuns } from "../proc/identity.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
-import { confirmed, receiptOfCensus, uncertain } from "./receipts.ts";
+import { confirmed, receiptOfCensus, uncertain } from "../supervise/receipts.ts";
 
 /** What reap did about one guardian a dead agent left behind. */
 export interface OrphanItem {

@@ -3,7 +3,8 @@
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { PtyExit, PtyHandle, PtyTermination } from "../supervise/pty-handle.ts";
+import type { PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
+import type { TerminationReport } from "../core/receipt.ts";
 import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
@@ -32,7 +33,7 @@ export class PtySession {
   #screen: Screen;
   #exit: ExitFacts | null = null;
   #exitRaw: PtyExit | undefined;
-  #termination: PtyTermination | undefined;
+  #termination: TerminationReport | undefined;
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();

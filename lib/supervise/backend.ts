@@ -5,7 +5,8 @@
 import type { Readable, Writable } from "node:stream";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
-import type { TerminateOptions, TerminationReport } from "./process-group/terminate.ts";
+import type { TerminateOptions } from "./process-group/terminate.ts";
+import type { TerminationReport } from "../core/receipt.ts";
 
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {

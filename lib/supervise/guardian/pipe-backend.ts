@@ -12,12 +12,14 @@ import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
 import type { ByteSink, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
-import type { TerminateOptions, TerminationReport } from "../process-group/terminate.ts";
+import type { TerminateOptions } from "../process-group/terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { Guardian } from "../../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
+import { reportOfCensus } from "../receipts.ts";
 import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -241,7 +243,7 @@ class GuardianProcess implements SupervisedProcess {
     for (const u of receipt.uncertain) {
       if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
     }
-    return reportOf(receipt);
+    return reportOfCensus(receipt);
   }
 
   supervise(): void {
@@ -375,9 +377,3 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
 const UNANSWERED_MARGIN_MS = 10_000;
-
-function reportOf(receipt: TerminateReceipt): TerminationReport {
-  // Only real pids: a note without one (/proc unreadable) goes to the faults.
-  const pids = receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
-  return { forced: receipt.forced, uncertain: receipt.status === "confirmed" ? [] : pids };
-}

@@ -14,11 +14,12 @@ import {
   type PtyExit,
   type PtyHandle,
   type PtySpawnRequest,
-  type PtyTermination,
   type SignalTarget,
 } from "../pty-handle.ts";
 import { SpawnError } from "../spawn-error.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
 import { EarlyOutput } from "../early-output.ts";
+import { reportOfCensus } from "../receipts.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
@@ -77,13 +78,9 @@ class GuardianPtyHandle implements PtyHandle {
     this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number): Promise<PtyTermination> {
+  async terminate(graceMs: number): Promise<TerminationReport> {
     try {
-      const receipt = await this.guardian.terminate(graceMs);
-      return {
-        forced: receipt.forced,
-        uncertain: receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid])),
-      };
+      return reportOfCensus(await this.guardian.terminate(graceMs));
     } catch (error) {
       // The guardian is gone: with it went its subreaper role, nothing to confirm.
       if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };

@@ -5,7 +5,7 @@
 // recycled pid is possible in theory) and documented as such.
 import { readlinkSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import type { PtyTermination } from "../pty-handle.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
 import { liveStats as allStats, readStat } from "../../proc/stat.ts";
 
 // Holds the terminal open: a setsid() child of a background job is
@@ -91,7 +91,7 @@ export async function terminateSession(
   ptsPath: string | undefined,
   graceMs: number,
   known = new Set<number>(),
-): Promise<PtyTermination> {
+): Promise<TerminationReport> {
   for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
   sendAll([...known], "SIGTERM");
   let alive = await goneWithin(leader, ptsPath, graceMs, known);

@@ -9,7 +9,8 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import { OutputPump, waitForEof } from "../output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { terminateGroup, type TerminateOptions, type TerminationReport } from "./terminate.ts";
+import { terminateGroup, type TerminateOptions } from "./terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 
