@@ -9,6 +9,7 @@ import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import type { SpawnBackend } from "./backend.ts";
 import { processGroupBackend } from "./process-group/pipe-backend.ts";
 import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
+import { currentRuntime } from "../runtime/self-command.ts";
 
 /** The guardian was required (`always`) but cannot be used; the message says why. */
 export class GuardianUnavailableError extends Error {
@@ -47,6 +48,15 @@ export function decideBackend(configured: GuardianMode, env: Env): BackendDecisi
   if (found.built) return { mode, guardian: found.path, why: `guardian ${found.path}` };
   if (mode === "always") throw new GuardianUnavailableError(`guardian: always, but ${missingGuardian(found)}`);
   return { mode, guardian: null, why: `no guardian: ${found.why}`, missing: missingGuardian(found) };
+}
+
+/**
+ * The runtime's part of the decision: node-pty's native addon loads under Bun
+ * but its sessions die at once (its tty.ReadStream on the master fd is not
+ * supported there), so under Bun terminals need the guardian.
+ */
+export function nodePtyWorksHere(): boolean {
+  return currentRuntime() !== "bun";
 }
 
 /** A pipe backend and the one-line reason it was chosen (for --explain). */

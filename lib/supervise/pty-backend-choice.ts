@@ -7,15 +7,9 @@ import { SpawnError } from "./spawn-error.ts";
 import { createGuardianBackend } from "./guardian/pty-backend.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
 import { nodePtyBackend } from "./node-pty/pty-backend.ts";
-import { currentRuntime } from "../runtime/self-command.ts";
 import type { GuardianMode } from "../config/schema.ts";
-import { type BackendDecision, decideBackend } from "./backend-choice.ts";
+import { type BackendDecision, decideBackend, nodePtyWorksHere } from "./backend-choice.ts";
 
-// node-pty's native addon loads under Bun but its sessions die at once
-// (its tty.ReadStream on the master fd is not supported there): Bun needs the guardian.
-function nodePtyWorksHere(): boolean {
-  return currentRuntime() !== "bun";
-}
 
 /** "auto" picks the guardian when available, else node-pty. */
 export type PtyBackendPreference = "auto" | PtyBackendName;
