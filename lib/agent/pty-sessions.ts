@@ -5,9 +5,8 @@ import { AgentError, type ForegroundView } from "./protocol.ts";
 import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
 import type { GuardianMode } from "../config/schema.ts";
-import { SpawnError } from "../supervise/spawn-error.ts";
+import { CorralError } from "../core/corral-error.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
-import { UnknownKeyError } from "../pty/keys.ts";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "./protocol.ts";
 import { SessionRecording } from "../pty/session-recording.ts";
@@ -15,8 +14,8 @@ import { followScreen } from "../pty/screen-follow.ts";
 
 /** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
 function asAgentError(error: unknown): unknown {
-  if (error instanceof UnknownKeyError) return new AgentError("unknown_key", error.message);
-  if (error instanceof SpawnError) return new AgentError(error.code, error.message);
+  // UnknownKeyError, SpawnError: each carries its wire code.
+  if (error instanceof CorralError && !(error instanceof AgentError)) return new AgentError(error.code, error.message);
   if (error instanceof PtySessionError) {
     return new AgentError(error.code === "exited" || error.code === "closed" ? "session_exited" : "bad_request", error.message);
   }

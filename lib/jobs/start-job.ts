@@ -16,6 +16,7 @@ import { startGuardianJob } from "./guardian-job.ts";
 import { Job } from "./job.ts";
 import type { JobLaunch, JobProcess } from "./job-process.ts";
 import type { JobTable } from "./job-table.ts";
+import { CorralError } from "../core/corral-error.ts";
 
 /** A job to start: the launch plus its name and output limits. */
 export interface JobRequest extends Omit<JobLaunch, "argv"> {
@@ -34,10 +35,10 @@ export interface JobRequest extends Omit<JobLaunch, "argv"> {
 }
 
 /** The request cannot be run here (name taken, no PTY backend); the message says what would do. */
-export class JobRefusedError extends Error {
+export class JobRefusedError extends CorralError {
   override readonly name = "JobRefusedError";
-  constructor(readonly code: "name_taken" | "spawn_failed", message: string) {
-    super(message);
+  constructor(code: "name_taken" | "spawn_failed", message: string) {
+    super(code, message);
   }
 }
 

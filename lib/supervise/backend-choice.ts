@@ -10,10 +10,14 @@ import type { SpawnBackend } from "./backend.ts";
 import { processGroupBackend } from "./process-group/pipe-backend.ts";
 import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
 import { currentRuntime } from "../runtime/self-command.ts";
+import { CorralError } from "../core/corral-error.ts";
 
 /** The guardian was required (`always`) but cannot be used; the message says why. */
-export class GuardianUnavailableError extends Error {
+export class GuardianUnavailableError extends CorralError {
   override readonly name = "GuardianUnavailableError";
+  constructor(message: string) {
+    super("spawn_failed", message);
+  }
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
