@@ -18,7 +18,8 @@ import process from "node:process";
 import type { CorralContext } from "../context.ts";
 import { UsageError } from "./exit-status.ts";
 import type { RunFlags } from "./child/flags.ts";
-import { type ExitFacts, exitStatusOf } from "../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
+import { exitStatusOf } from "../../lib/runtime/signals.ts";
 
 /** The checked `--facts` value. */
 export type FactsTarget =
