@@ -44,7 +44,13 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // Under the guardian the spill file is the child's own stdout (no copy
   // through JavaScript); --live needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && !flags.live && spillsNatively(config.guardian, env);
-  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external });
+  // Nobody watches the bytes go by (no --live, no heartbeat, no status line):
+  // the guardian may keep head, tail and line counts itself (native/capture.c),
+  // so the output never passes through JavaScript. The heartbeat and the
+  // status line read the stores as the output comes, so they keep this path.
+  const statusLine = stderr.isTTY === true && !flags.live;
+  const nativeCapture = !flags.live && heartbeatMs === undefined && !statusLine;
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;
   const group = flags.group === undefined ? null : groupMarkers(flags.group, env);
@@ -63,7 +69,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const heartbeat = new Heartbeat(storeList(stores), {
     everyMs: heartbeatMs,
     live: flags.live,
-    status: stderr.isTTY === true && !flags.live,
+    status: statusLine,
     stderr,
   });
   let result;

@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 2
+#define GUARDIAN_PROTOCOL_VERSION 3
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -82,6 +82,7 @@ struct options {
   int new_pgid;
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes, tail_bytes;
+  int capture[3];    /* --capture-stdout/--capture-stderr: head + tail ring + lines kept here (capture.c) */
   int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */
   int direct_fd[3];  /* set at start: the descriptor a direct stream gets, else -1 */
   char *const *argv;

@@ -4,7 +4,7 @@
 // Bump GUARDIAN_PROTOCOL_VERSION here and in native/guardian.h together.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 2;
+export const GUARDIAN_PROTOCOL_VERSION = 3;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -88,6 +88,15 @@ export interface GuardianLaunch {
    * the last `spilled` event wins. No live output for that stream.
    */
   readonly spillDirect?: boolean;
+  /**
+   * collect's plain fast path (native/capture.c): the guardian frames only
+   * the first headBytes of the stream, keeps its last tailBytes and counts its
+   * line feeds itself, and at EOF sends the tail and a `spilled` event
+   * (captured: true) with the counts. With a spill file as well, the stream is
+   * read rather than spliced, so `spilled` carries lineFeeds too.
+   */
+  readonly captureStdout?: boolean;
+  readonly captureStderr?: boolean;
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
@@ -116,6 +125,8 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   opt("--spill-stdout", launch.spillStdout);
   opt("--spill-stderr", launch.spillStderr);
   if (launch.spillDirect) args.push("--spill-direct");
+  if (launch.captureStdout) args.push("--capture-stdout");
+  if (launch.captureStderr) args.push("--capture-stderr");
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
   args.push("--", ...launch.argv);
@@ -183,6 +194,12 @@ export interface SpilledEvent {
    * back from the file, or, after the file failed, kept in the guardian's memory.
    */
   readonly tailSent?: boolean;
+  /** The guardian kept the stream itself (capture, no spill file): the tail frames came from its memory. */
+  readonly captured?: boolean;
+  /** Line feeds of the whole stream, when the guardian counted them (a captured stream). */
+  readonly lineFeeds?: number;
+  /** The byte just before the tail frames (-1: the tail follows the head directly), with captured. */
+  readonly beforeTail?: number;
 }
 
 /**

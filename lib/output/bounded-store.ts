@@ -24,8 +24,22 @@ export interface BoundedStoreOptions {
    * the end with adoptTail().
    */
   readonly externalSpill?: boolean;
+  /**
+   * The supervisor may keep this stream itself (the guardian's capture,
+   * native/capture.c): it writes only the head here and ends the stream with
+   * adoptTail(tail, total, counted). write() still takes every byte from a
+   * supervisor that does not.
+   */
+  readonly nativeCapture?: boolean;
   /** Spill bytes queued in memory above which write() asks the producer to pause. Default 4 MiB. */
   readonly highWaterMark?: number;
+}
+
+/** What the other keeper of a stream counted in it (adoptTail): whole-stream line feeds, the byte before the tail. */
+export interface CountedStream {
+  readonly lineFeeds: number;
+  /** -1 when unknown; it is then read from the spill file, if any. */
+  readonly beforeTail: number;
 }
 
 interface Follower {
@@ -43,12 +57,14 @@ export class BoundedStore {
   readonly #spill: SpillFile | null;
   readonly #externalSpill: string | null;
   readonly #highWater: number;
+  readonly #nativeCapture: boolean;
   #externalError: SpillError | null = null;
   #closing: Promise<void> | null = null;
   #closed = false;
   #followers: Follower[] = [];
 
-  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number, external: string | null) {
+  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number, external: string | null, nativeCapture: boolean) {
+    this.#nativeCapture = nativeCapture;
     this.#window = window;
     this.#spill = spill;
     this.#externalSpill = external;
@@ -64,10 +80,11 @@ export class BoundedStore {
     }
     if (options.externalSpill === true) {
       if (options.spillPath === undefined) throw new RangeError("externalSpill needs a spillPath");
-      return new BoundedStore(window, null, highWater, options.spillPath);
+      return new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true);
     }
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
-    return new BoundedStore(window, spill, highWater, null);
+    // A spill this store writes needs every byte: nobody else may keep the stream.
+    return new BoundedStore(window, spill, highWater, null, spill === null && options.nativeCapture === true);
   }
 
   get totalBytes(): number {
@@ -96,6 +113,11 @@ export class BoundedStore {
   /** True when another writer fills the spill file (see externalSpill). */
   get spillIsExternal(): boolean {
     return this.#externalSpill !== null;
+  }
+
+  /** True when the supervisor may keep the stream and hand over its end (see nativeCapture). */
+  get capturesNatively(): boolean {
+    return this.#nativeCapture;
   }
 
   get spillPath(): string | null {
@@ -160,17 +182,22 @@ export class BoundedStore {
   }
 
   /**
-   * Ends the in-memory picture of a stream whose middle someone else spilled:
-   * the stream is `total` bytes long and `tail` is its last bytes (see
-   * RetainedWindow.adoptTail). Call close() after it.
+   * Ends the in-memory picture of a stream whose middle someone else spilled
+   * or kept: the stream is `total` bytes long and `tail` is its last bytes
+   * (see RetainedWindow.adoptTail). `counted`: what that keeper counted, so
+   * the spill file need not be read again. Call close() after it.
    */
-  adoptTail(tail: Uint8Array, total: number): void {
+  adoptTail(tail: Uint8Array, total: number, counted?: CountedStream): void {
     if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
     const gapFrom = this.#window.totalBytes;
     const gapTo = total - tail.length;
-    const gap = this.#externalSpill !== null && gapTo > gapFrom
-      ? gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail)
-      : { lineFeeds: 0, lastByte: -1 };
+    let gap: RangeLines = { lineFeeds: 0, lastByte: -1 };
+    if (gapTo > gapFrom && counted !== undefined) {
+      const lastByte = counted.beforeTail !== -1 || this.#externalSpill === null ? counted.beforeTail : byteAt(this.#externalSpill, gapTo - 1);
+      gap = { lineFeeds: Math.max(0, counted.lineFeeds - this.#window.lineFeeds - countLineFeeds(tail)), lastByte };
+    } else if (gapTo > gapFrom && this.#externalSpill !== null) {
+      gap = gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail);
+    }
     this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
     if (this.#followers.length > 0) this.#wakeFollowers();
   }

@@ -1,0 +1,170 @@
+/*
+ * Bounded capture (--capture-stdout / --capture-stderr): collect's plain
+ * fast path. The guardian keeps the stream itself instead of framing every
+ * byte to its owner: the first head bytes are framed live (as before), the
+ * rest is read straight into a ring that keeps the last tail bytes, and the
+ * line feeds of the whole stream are counted on the way. At EOF the ring's
+ * last tail bytes go out as EV_TAIL frames, then one EV_SPILLED carrying the
+ * total, the line feeds and the byte just before the tail (so the owner can
+ * tell whether the tail starts a line), the same picture a spill file gives.
+ * A stream that also has a spill file is read (not spliced) so its lines can
+ * be counted too; its tail still comes back from the file (streams.c).
+ *
+ * Man pages: read(2), fcntl(2) (F_SETPIPE_SZ), pipe(7).
+ */
+#ifdef __linux__
+#define _GNU_SOURCE
+#else
+#define _XOPEN_SOURCE 700
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "state.h"
+
+/* Bytes asked of one read(2): big reads, few system calls, few wake-ups of the writer. */
+#define CAPTURE_READ (1024 * 1024)
+/* A pipe this big lets the child write 1 MiB before it waits on us (the default is 64 KiB). */
+#define CAPTURE_PIPE (1024 * 1024)
+
+struct capture {
+  unsigned char *ring; /* no spill file: the stream after the head; a spill file: the read buffer */
+  size_t cap;          /* ring size: at least tail_bytes + 1, so the byte before the tail is kept */
+  size_t pos;          /* where the next byte goes */
+  uint64_t after_head; /* bytes read past the head */
+  uint64_t line_feeds; /* of the whole stream */
+  int pipe_sized;
+};
+
+/* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
+static uint64_t count_line_feeds(const unsigned char *p, size_t n) {
+  uint64_t total = 0;
+  while (n > 0) {
+    size_t k = n < 255 * 32 ? n : 255 * 32;
+    unsigned char lanes[32] = {0};
+    size_t i = 0;
+    for (; i + 32 <= k; i += 32) {
+      for (int j = 0; j < 32; j++) lanes[j] += p[i + j] == '\n';
+    }
+    for (int j = 0; j < 32; j++) total += lanes[j];
+    for (; i < k; i++) total += p[i] == '\n';
+    p += k;
+    n -= k;
+  }
+  return total;
+}
+
+void capture_open(struct guardian *g, int i) {
+  if (!g->o->capture[i] || g->o->io[i] != IO_PIPE) return;
+  struct capture *c = calloc(1, sizeof *c);
+  if (c == NULL) abort(); /* out of memory before the child even started */
+  uint64_t want = g->s[i].spill_fd >= 0 ? CAPTURE_READ : g->o->tail_bytes + 1;
+  if (want < CAPTURE_READ) want = CAPTURE_READ;
+  c->cap = (size_t)want;
+  c->ring = malloc(c->cap);
+  if (c->ring == NULL) abort();
+  g->s[i].capture = c;
+}
+
+uint64_t capture_line_feeds(const struct stream *s) {
+  return s->capture == NULL ? 0 : s->capture->line_feeds;
+}
+
+/* The head part of a read: framed live, as an uncaptured stream's would be. */
+static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t n, int discard) {
+  uint64_t total = g->s[i].total;
+  if (total >= g->o->head_bytes || discard) return;
+  uint64_t left = g->o->head_bytes - total;
+  size_t k = left < n ? (size_t)left : n;
+  for (size_t at = 0; at < k; at += OUTPUT_CHUNK) {
+    frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, p + at, k - at < OUTPUT_CHUNK ? k - at : OUTPUT_CHUNK);
+  }
+}
+
+int capture_readable(struct guardian *g, int i, int discard) {
+  struct stream *s = &g->s[i];
+  struct capture *c = s->capture;
+  if (c == NULL) return 0;
+#ifdef F_SETPIPE_SZ
+  if (!c->pipe_sized) {
+    c->pipe_sized = 1;
+    (void)fcntl(s->fd, F_SETPIPE_SZ, CAPTURE_PIPE); /* a refusal (pipe-max-size) only costs speed */
+  }
+#endif
+  /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
+  for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
+    if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
+    unsigned char *into;
+    size_t want;
+    if (s->spill_fd >= 0 || s->total < g->o->head_bytes) {
+      into = c->ring; /* through the buffer: head frames, and the spill file's copy */
+      want = c->cap;
+      if (s->spill_fd < 0 && g->o->head_bytes - s->total < want) want = (size_t)(g->o->head_bytes - s->total);
+    } else {
+      into = c->ring + c->pos; /* straight into the ring, up to its end */
+      want = c->cap - c->pos;
+      if (want > CAPTURE_READ) want = CAPTURE_READ;
+    }
+    ssize_t r = read(s->fd, into, want);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && errno == EAGAIN) return 1;
+    if (r <= 0) {
+      if (r < 0) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", errno, i);
+      stream_eof(g, i);
+      return 1;
+    }
+    size_t n = (size_t)r;
+    c->line_feeds += count_line_feeds(into, n);
+    if (s->spill_fd >= 0) {
+      frame_head(g, i, into, n, discard);
+      s->total += n;
+      stream_spill_write(g, s, into, n);
+    } else if (s->total < g->o->head_bytes) {
+      frame_head(g, i, into, n, discard);
+      s->total += n;
+    } else {
+      s->total += n;
+      c->after_head += n;
+      c->pos = (c->pos + n) % c->cap;
+    }
+  }
+  return 1;
+}
+
+int capture_finish(struct guardian *g, int i) {
+  struct stream *s = &g->s[i];
+  struct capture *c = s->capture;
+  if (c == NULL || s->spill_fd >= 0) return 0;
+  uint64_t tail = c->after_head < g->o->tail_bytes ? c->after_head : g->o->tail_bytes;
+  int before = -1;
+  size_t at = (c->pos + c->cap - (size_t)tail) % c->cap;
+  if (c->after_head > tail) before = c->ring[(at + c->cap - 1) % c->cap];
+  for (uint64_t left = tail; left > 0;) {
+    size_t run = c->cap - at < left ? c->cap - at : (size_t)left;
+    if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
+    frame_put2(&g->out, EV_TAIL, (unsigned char)i, c->ring + at, run);
+    at = (at + run) % c->cap;
+    left -= run;
+  }
+  /* A spill file that could not even be opened: the tail here is still the stream's. */
+  char json[512], esc[256];
+  json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
+  snprintf(json, sizeof json,
+           "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s,\"errno\":%d,\"tailSent\":true,\"captured\":true,\"lineFeeds\":%llu,"
+           "\"beforeTail\":%d}",
+           i, (unsigned long long)s->total, s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null", s->spill_failed ? "\"" : "",
+           s->spill_failed, (unsigned long long)c->line_feeds, before);
+  owner_json(g, EV_SPILLED, json);
+  return 1;
+}
+
+void capture_free(struct stream *s) {
+  if (s->capture == NULL) return;
+  free(s->capture->ring);
+  free(s->capture);
+  s->capture = NULL;
+}
