@@ -44,12 +44,12 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // Under the guardian the spill file is the child's own stdout (no copy
   // through JavaScript); --live needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && !flags.live && spillsNatively(config.guardian, env);
-  // Nobody watches the bytes go by (no --live, no heartbeat, no status line):
-  // the guardian may keep head, tail and line counts itself (native/capture.c),
-  // so the output never passes through JavaScript. The heartbeat and the
-  // status line read the stores as the output comes, so they keep this path.
+  // Without --live nobody needs the bytes as they come: the guardian may keep
+  // head, tail and line counts itself (native/capture.c), so the output never
+  // passes through JavaScript; the heartbeat and the status line read its
+  // progress events. --live must see (and tee) every byte.
   const statusLine = stderr.isTTY === true && !flags.live;
-  const nativeCapture = !flags.live && heartbeatMs === undefined && !statusLine;
+  const nativeCapture = !flags.live;
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;

@@ -10,6 +10,10 @@
  * A stream that also has a spill file is read (not spliced) so its lines can
  * be counted too; its tail still comes back from the file (streams.c).
  *
+ * While output flows, an EV_PROGRESS at most every PROGRESS_MS (total, line
+ * feeds, the ring's last bytes) lets the owner's heartbeat and status line
+ * tell how far the stream got without seeing it.
+ *
  * Man pages: read(2), fcntl(2) (F_SETPIPE_SZ), pipe(7).
  */
 #ifdef __linux__
@@ -30,6 +34,10 @@
 #define CAPTURE_READ (1024 * 1024)
 /* A pipe this big lets the child write 1 MiB before it waits on us (the default is 64 KiB). */
 #define CAPTURE_PIPE (1024 * 1024)
+/* Progress for the owner's heartbeat: often enough for its 250 ms tick, rare enough to cost nothing. */
+#define PROGRESS_MS 200
+/* Last bytes a progress carries: what a heartbeat quotes its last line from. */
+#define PROGRESS_LAST 4096
 
 struct capture {
   unsigned char *ring; /* no spill file: the stream after the head; a spill file: the read buffer */
@@ -38,6 +46,8 @@ struct capture {
   uint64_t after_head; /* bytes read past the head */
   uint64_t line_feeds; /* of the whole stream */
   int pipe_sized;
+  long long progress_at; /* when the last EV_PROGRESS went out */
+  int progress_due;      /* bytes came since: one more goes out by progress_at + PROGRESS_MS */
 };
 
 /* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
@@ -85,6 +95,29 @@ static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t
   }
 }
 
+static void put_u64(unsigned char *p, uint64_t v) {
+  for (int k = 7; k >= 0; k--, v >>= 8) p[k] = (unsigned char)(v & 0xff);
+}
+
+/* u8 stream, u64 total, u64 line feeds (big-endian), then the last bytes kept past the head. */
+static void send_progress(struct guardian *g, int i) {
+  struct capture *c = g->s[i].capture;
+  unsigned char body[17 + PROGRESS_LAST];
+  body[0] = (unsigned char)i;
+  put_u64(body + 1, g->s[i].total);
+  put_u64(body + 9, c->line_feeds);
+  size_t n = 0;
+  if (g->s[i].spill_fd < 0) {
+    n = c->after_head < PROGRESS_LAST ? (size_t)c->after_head : PROGRESS_LAST;
+    if (n > c->cap) n = c->cap;
+    size_t at = (c->pos + c->cap - n) % c->cap;
+    size_t first = c->cap - at < n ? c->cap - at : n;
+    memcpy(body + 17, c->ring + at, first);
+    memcpy(body + 17 + first, c->ring, n - first);
+  }
+  frame_put(&g->out, EV_PROGRESS, body, 17 + n);
+}
+
 int capture_readable(struct guardian *g, int i, int discard) {
   struct stream *s = &g->s[i];
   struct capture *c = s->capture;
@@ -111,7 +144,7 @@ int capture_readable(struct guardian *g, int i, int discard) {
     }
     ssize_t r = read(s->fd, into, want);
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && errno == EAGAIN) return 1;
+    if (r < 0 && errno == EAGAIN) break;
     if (r <= 0) {
       if (r < 0) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", errno, i);
       stream_eof(g, i);
@@ -132,7 +165,29 @@ int capture_readable(struct guardian *g, int i, int discard) {
       c->pos = (c->pos + n) % c->cap;
     }
   }
+  c->progress_due = !discard;
+  capture_timers(g, now_ms());
   return 1;
+}
+
+void capture_timers(struct guardian *g, long long now) {
+  for (int i = 1; i < 3; i++) {
+    struct capture *c = g->s[i].capture;
+    if (c == NULL || !c->progress_due || g->s[i].fd < 0 || now - c->progress_at < PROGRESS_MS) continue;
+    c->progress_at = now;
+    c->progress_due = 0;
+    send_progress(g, i);
+  }
+}
+
+long long capture_due(const struct guardian *g) {
+  long long due = 0;
+  for (int i = 1; i < 3; i++) {
+    const struct capture *c = g->s[i].capture;
+    if (c == NULL || !c->progress_due || g->s[i].fd < 0) continue;
+    if (due == 0 || c->progress_at + PROGRESS_MS < due) due = c->progress_at + PROGRESS_MS;
+  }
+  return due;
 }
 
 int capture_finish(struct guardian *g, int i) {

@@ -46,6 +46,7 @@
 #define EV_TAIL 0x4c         /* u8 stream, bytes: the last bytes of a spilled stream */
 #define EV_SPILLED 0x4d      /* JSON */
 #define EV_FAULT 0x4e        /* JSON: a syscall on a supervision path failed (what, syscall, errno, stream) */
+#define EV_PROGRESS 0x4f     /* u8 stream, u64 total, u64 line feeds, last bytes: a captured stream so far */
 
 #define SIGNAL_TARGET_CHILD 0
 #define SIGNAL_TARGET_FOREGROUND 1

@@ -99,6 +99,8 @@ int capture_readable(struct guardian *g, int i, int discard); /* 0: not a captur
 int capture_finish(struct guardian *g, int i);                /* 0: not captured, or spill_finish's to do */
 void capture_free(struct stream *s);
 uint64_t capture_line_feeds(const struct stream *s);
+void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
+long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
 
 /* terminate.c */
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);

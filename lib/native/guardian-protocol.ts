@@ -42,6 +42,8 @@ export const Ev = {
   tail: 0x4c,
   spilled: 0x4d,
   fault: 0x4e,
+  /** u8 stream, u64 total, u64 line feeds, then the last bytes kept past the head: a captured stream so far. */
+  progress: 0x4f,
 } as const;
 
 /** Output streams as numbered on the wire (a PTY's output is stream 1). */
@@ -213,6 +215,26 @@ export interface FaultEvent {
   readonly errno: number;
   readonly message: string;
   readonly stream: 0 | StreamId;
+}
+
+/** How far a captured stream got (sent at most every 200 ms while it flows). */
+export interface ProgressEvent {
+  readonly stream: StreamId;
+  readonly total: number;
+  readonly lineFeeds: number;
+  /** The last bytes the guardian kept past the head (empty while the head is still filling). */
+  readonly last: Uint8Array;
+}
+
+/** Decodes a progress body (see Ev.progress). */
+export function decodeProgress(body: Uint8Array): ProgressEvent {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  return {
+    stream: body[0] as StreamId,
+    total: Number(view.getBigUint64(1)),
+    lineFeeds: Number(view.getBigUint64(9)),
+    last: body.slice(17),
+  };
 }
 
 /** A protocol error; the guardian closes the connection after it. */

@@ -59,6 +59,8 @@ export class BoundedStore {
   readonly #highWater: number;
   readonly #nativeCapture: boolean;
   #externalError: SpillError | null = null;
+  /** What the supervisor keeping the stream said it got so far (nativeCapture). */
+  #captured: { total: number; lineFeeds: number; last: Uint8Array } | null = null;
   #closing: Promise<void> | null = null;
   #closed = false;
   #followers: Follower[] = [];
@@ -99,6 +101,29 @@ export class BoundedStore {
   /** The last bytes held in memory, at most `n`: what a progress line quotes. */
   lastBytes(n: number): Uint8Array {
     return this.#window.lastBytes(n);
+  }
+
+  /**
+   * The supervisor keeping this stream (nativeCapture) got `total` bytes with
+   * `lineFeeds` line feeds so far, ending in `last`: progress() says so until
+   * adoptTail() brings the real end.
+   */
+  captureProgress(total: number, lineFeeds: number, last: Uint8Array): void {
+    this.#captured = { total, lineFeeds, last };
+  }
+
+  /**
+   * Bytes, lines and last bytes (at most `n`) so far, for a heartbeat: the
+   * store's own, or the keeping supervisor's when it got further.
+   */
+  progress(n: number): { bytes: number; lines: number; last: Uint8Array } {
+    const c = this.#captured;
+    if (c === null || c.total <= this.#window.totalBytes) {
+      return { bytes: this.totalBytes, lines: this.lines, last: this.lastBytes(n) };
+    }
+    const last = c.last.length > 0 ? c.last.subarray(Math.max(0, c.last.length - n)) : this.lastBytes(n);
+    const endsLine = last.length > 0 && last[last.length - 1] === 0x0a;
+    return { bytes: c.total, lines: c.lineFeeds + (endsLine ? 0 : 1), last };
   }
 
   /** The limits it was opened with (a native writer needs the same ones). */
@@ -199,6 +224,7 @@ export class BoundedStore {
       gap = gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail);
     }
     this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
+    this.#captured = null;
     if (this.#followers.length > 0) this.#wakeFollowers();
   }
 

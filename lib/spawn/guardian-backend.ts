@@ -38,6 +38,8 @@ interface ExternalSpillSink extends ByteSink {
   /** The guardian may keep the stream (capture) though no spill file is involved. */
   readonly capturesNatively?: boolean;
   adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
+  /** How far the captured stream got while it runs (for a heartbeat); optional. */
+  captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
   /** The guardian could not write the whole spill file: it is incomplete from there on. */
   externalSpillFailed(code: string, message: string): void;
 }
@@ -193,6 +195,9 @@ class GuardianProcess implements SupervisedProcess {
       route?.end();
     });
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
+    guardian.on("progress", (e) => {
+      capturedSink(e.stream === 1 ? spec.stdout : spec.stderr)?.captureProgress?.(e.total, e.lineFeeds, e.last);
+    });
     guardian.on("spilled", (e) => {
       const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
       // A failed spill still has the right tail when the guardian kept it (tailSent).
