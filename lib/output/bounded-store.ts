@@ -1,9 +1,9 @@
 // One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
-import { countLineFeeds, type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
+import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
-import { byteAt, fileLineFeeds, rangeLineFeeds, type RangeLines } from "./file-lines.ts";
+import { type CountedStream, unseenLines } from "./file-lines.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -35,12 +35,7 @@ export interface BoundedStoreOptions {
   readonly highWaterMark?: number;
 }
 
-/** What the other keeper of a stream counted in it (adoptTail): whole-stream line feeds, the byte before the tail. */
-export interface CountedStream {
-  readonly lineFeeds: number;
-  /** -1 when unknown; it is then read from the spill file, if any. */
-  readonly beforeTail: number;
-}
+export type { CountedStream };
 
 interface Follower {
   readonly offset: number;
@@ -216,13 +211,9 @@ export class BoundedStore {
     if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
     const gapFrom = this.#window.totalBytes;
     const gapTo = total - tail.length;
-    let gap: RangeLines = { lineFeeds: 0, lastByte: -1 };
-    if (gapTo > gapFrom && counted !== undefined) {
-      const lastByte = counted.beforeTail !== -1 || this.#externalSpill === null ? counted.beforeTail : byteAt(this.#externalSpill, gapTo - 1);
-      gap = { lineFeeds: Math.max(0, counted.lineFeeds - this.#window.lineFeeds - countLineFeeds(tail)), lastByte };
-    } else if (gapTo > gapFrom && this.#externalSpill !== null) {
-      gap = gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail);
-    }
+    const gap = gapTo > gapFrom
+      ? unseenLines({ spill: this.#externalSpill, from: gapFrom, to: gapTo, total, feedsBefore: this.#window.lineFeeds, tail, counted })
+      : { lineFeeds: 0, lastByte: -1 };
     this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
     this.#captured = null;
     if (this.#followers.length > 0) this.#wakeFollowers();
@@ -301,15 +292,4 @@ export class BoundedStore {
     }
     this.#followers = keep;
   }
-}
-
-/**
- * Lines of the part of another writer's spill this process never saw:
- * the whole file's count (wc) minus what the window and the tail hold, or
- * the range counted here when that is not possible.
- */
-function gapLines(path: string, from: number, to: number, total: number, feedsBefore: number, tail: Uint8Array): RangeLines {
-  const whole = fileLineFeeds(path, total);
-  if (whole === null) return rangeLineFeeds(path, from, to);
-  return { lineFeeds: Math.max(0, whole - feedsBefore - countLineFeeds(tail)), lastByte: byteAt(path, to - 1) };
 }
