@@ -350,6 +350,7 @@ int guardian_run(struct options *o) {
   close(g.listen_fd);
   bytes_free(&g.out);
   bytes_free(&g.in);
+  for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
   return 0;
 }
