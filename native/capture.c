@@ -40,10 +40,11 @@
 #define PROGRESS_LAST 4096
 
 struct capture {
-  unsigned char *ring; /* no spill file: the stream after the head; a spill file: the read buffer */
+  unsigned char *ring; /* the stream's last bytes (no spill file, or since it failed); NULL before */
   size_t cap;          /* ring size: at least tail_bytes + 1, so the byte before the tail is kept */
   size_t pos;          /* where the next byte goes */
-  uint64_t after_head; /* bytes read past the head */
+  uint64_t after_head; /* bytes put in the ring (no spill file: the bytes past the head) */
+  unsigned char *buf;  /* with a spill file: the read buffer */
   uint64_t line_feeds; /* of the whole stream */
   int pipe_sized;
   long long progress_at; /* when the last EV_PROGRESS went out */
@@ -72,12 +73,44 @@ void capture_open(struct guardian *g, int i) {
   if (!g->o->capture[i] || g->o->io[i] != IO_PIPE) return;
   struct capture *c = calloc(1, sizeof *c);
   if (c == NULL) abort(); /* out of memory before the child even started */
-  uint64_t want = g->s[i].spill_fd >= 0 ? CAPTURE_READ : g->o->tail_bytes + 1;
+  uint64_t want = g->o->tail_bytes + 1;
   if (want < CAPTURE_READ) want = CAPTURE_READ;
   c->cap = (size_t)want;
+  if (g->s[i].spill_fd >= 0) c->buf = malloc(CAPTURE_READ); /* the ring waits for a spill failure */
+  else c->ring = malloc(c->cap);
+  if (c->buf == NULL && c->ring == NULL) abort();
+  g->s[i].capture = c;
+}
+
+/* Appends to the ring (keeping its last cap bytes): the slow way, after a spill failure only. */
+static void ring_put(struct capture *c, const unsigned char *p, size_t n) {
+  c->after_head += n;
+  if (n >= c->cap) {
+    p += n - c->cap;
+    n = c->cap;
+  }
+  size_t first = c->cap - c->pos < n ? c->cap - c->pos : n;
+  memcpy(c->ring + c->pos, p, first);
+  memcpy(c->ring, p + first, n - first);
+  c->pos = (c->pos + n) % c->cap;
+}
+
+/*
+ * The spill file stopped taking bytes (a full disk): from here the ring keeps
+ * the tail, seeded with what streams.c kept (the file's last bytes and the
+ * rest of the failed write), so the byte before the tail can still be told.
+ */
+static void spill_failed_now(struct stream *s, struct capture *c, uint64_t tail_bytes) {
   c->ring = malloc(c->cap);
   if (c->ring == NULL) abort();
-  g->s[i].capture = c;
+  if (s->ring == NULL || tail_bytes == 0) return;
+  uint64_t at = s->ring_len < tail_bytes ? 0 : s->ring_pos;
+  for (uint64_t left = s->ring_len; left > 0;) {
+    size_t run = (size_t)(tail_bytes - at) < left ? (size_t)(tail_bytes - at) : (size_t)left;
+    ring_put(c, s->ring + at, run);
+    at = (at + run) % tail_bytes;
+    left -= run;
+  }
 }
 
 uint64_t capture_line_feeds(const struct stream *s) {
@@ -107,7 +140,7 @@ static void send_progress(struct guardian *g, int i) {
   put_u64(body + 1, g->s[i].total);
   put_u64(body + 9, c->line_feeds);
   size_t n = 0;
-  if (g->s[i].spill_fd < 0) {
+  if (c->ring != NULL && g->s[i].total > g->o->head_bytes) {
     n = c->after_head < PROGRESS_LAST ? (size_t)c->after_head : PROGRESS_LAST;
     if (n > c->cap) n = c->cap;
     size_t at = (c->pos + c->cap - n) % c->cap;
@@ -133,10 +166,13 @@ int capture_readable(struct guardian *g, int i, int discard) {
     if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
     unsigned char *into;
     size_t want;
-    if (s->spill_fd >= 0 || s->total < g->o->head_bytes) {
-      into = c->ring; /* through the buffer: head frames, and the spill file's copy */
+    if (s->spill_fd >= 0) {
+      into = c->buf; /* through the buffer: head frames, and the spill file's copy (or the ring's) */
+      want = CAPTURE_READ;
+    } else if (s->total < g->o->head_bytes) {
+      into = c->ring; /* the head, framed from here; the ring is still empty */
       want = c->cap;
-      if (s->spill_fd < 0 && g->o->head_bytes - s->total < want) want = (size_t)(g->o->head_bytes - s->total);
+      if (g->o->head_bytes - s->total < want) want = (size_t)(g->o->head_bytes - s->total);
     } else {
       into = c->ring + c->pos; /* straight into the ring, up to its end */
       want = c->cap - c->pos;
@@ -155,7 +191,12 @@ int capture_readable(struct guardian *g, int i, int discard) {
     if (s->spill_fd >= 0) {
       frame_head(g, i, into, n, discard);
       s->total += n;
-      stream_spill_write(g, s, into, n);
+      if (c->ring != NULL) {
+        ring_put(c, into, n);
+      } else {
+        stream_spill_write(g, s, into, n);
+        if (s->spill_failed) spill_failed_now(s, c, g->o->tail_bytes);
+      }
     } else if (s->total < g->o->head_bytes) {
       frame_head(g, i, into, n, discard);
       s->total += n;
@@ -193,11 +234,18 @@ long long capture_due(const struct guardian *g) {
 int capture_finish(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
   struct capture *c = s->capture;
-  if (c == NULL || s->spill_fd >= 0) return 0;
+  /* A working spill file is streams.c's to finish: the tail is read back from it. */
+  if (c == NULL || (s->spill_fd >= 0 && c->ring == NULL)) return 0;
   uint64_t tail = c->after_head < g->o->tail_bytes ? c->after_head : g->o->tail_bytes;
   int before = -1;
   size_t at = (c->pos + c->cap - (size_t)tail) % c->cap;
-  if (c->after_head > tail) before = c->ring[(at + c->cap - 1) % c->cap];
+  if (c->after_head > tail) {
+    before = c->ring[(at + c->cap - 1) % c->cap];
+  } else if (s->spill_fd >= 0 && s->total > tail) {
+    /* After a spill failure with little since: the byte is among those the file holds. */
+    unsigned char b;
+    if (pread(s->spill_fd, &b, 1, (off_t)(s->total - tail - 1)) == 1) before = b;
+  }
   for (uint64_t left = tail; left > 0;) {
     size_t run = c->cap - at < left ? c->cap - at : (size_t)left;
     if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
@@ -205,7 +253,7 @@ int capture_finish(struct guardian *g, int i) {
     at = (at + run) % c->cap;
     left -= run;
   }
-  /* A spill file that could not even be opened: the tail here is still the stream's. */
+  /* A spill file that failed (or could not even be opened): the tail here is still the stream's. */
   char json[512], esc[256];
   json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
   snprintf(json, sizeof json,
@@ -214,12 +262,17 @@ int capture_finish(struct guardian *g, int i) {
            i, (unsigned long long)s->total, s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null", s->spill_failed ? "\"" : "",
            s->spill_failed, (unsigned long long)c->line_feeds, before);
   owner_json(g, EV_SPILLED, json);
+  if (s->spill_fd >= 0) close(s->spill_fd);
+  s->spill_fd = -1;
+  free(s->ring);
+  s->ring = NULL;
   return 1;
 }
 
 void capture_free(struct stream *s) {
   if (s->capture == NULL) return;
   free(s->capture->ring);
+  free(s->capture->buf);
   free(s->capture);
   s->capture = NULL;
 }

@@ -3,11 +3,12 @@
 // same head, marker and tail, the same --json fields and write the same
 // spill, byte for byte, whoever kept the stream. Inputs sit at the limits
 // (-1/0/+1), split UTF-8 sequences across the cuts, carry binary data and
-// long lines, and merge two streams.
+// long lines, merge two streams, and fill the spill's disk.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral, type CliResult } from "./support/corral-cli.ts";
@@ -110,4 +111,45 @@ test("capture = JS path with both streams, separate and --merge, and with --spil
   await sameOnBothBackends(dir, "--merge, plain", [...limits, "--merge", "--tail-lines", "2"], both);
   await sameOnBothBackends(dir, "--spill, --json", [...limits, "--spill", "SPILL", "--json"], both);
   await sameOnBothBackends(dir, "--spill --merge, plain", [...limits, "--spill", "SPILL", "--merge"], both);
+});
+
+// A 1 MiB tmpfs fills up under the spill: the capture keeps the tail itself
+// from there (and the byte before it), as the JavaScript path does.
+const canMount = process.getuid?.() === 0 ? false : "mounting a 1 MiB tmpfs needs root";
+
+test("capture = JS path when the spill's disk fills up", { skip: skip || canMount }, async (t) => {
+  const dir = tempDir(t);
+  // Its own directory, unmounted before it is removed (one hook: after-hooks run in no promised order here).
+  const small = mkdtempSync(path.join(tmpdir(), "corral-capture-disk-"));
+  const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "corral-test-capture", small], { encoding: "utf8" });
+  t.after(() => {
+    if (mounted.status === 0) spawnSync("umount", ["-l", small]);
+    rmSync(small, { recursive: true, force: true });
+  });
+  if (mounted.status !== 0) {
+    t.skip(`cannot mount a tmpfs here: ${mounted.stderr.trim()}`);
+    return;
+  }
+  const seq = ["seq", "1", "1000000"]; // 6.9 MB: the disk fills in the middle
+  const cases = [
+    ["--head-bytes", "64", "--max-bytes", "200"],
+    ["--head-bytes", "64", "--max-bytes", "1MiB"], // a tail as large as the disk
+    ["--head-bytes", "2MiB", "--max-bytes", "100"], // the disk fills inside the head
+    ["--head-bytes", "10", "--max-bytes", "0"],
+    ["--head-bytes", "64", "--max-bytes", "200", "--tail-lines", "3"],
+  ];
+  for (const limitsHere of cases) {
+    for (const json of [true, false]) {
+      const spill = path.join(small, "s");
+      const args = [...limitsHere, ...(json ? ["--json"] : []), "--spill", spill];
+      const results: Record<string, { code: number | null; stdout: string; stderr: string }> = {};
+      for (const backend of ["always", "never"] as const) {
+        for (const f of readdirSync(small)) rmSync(path.join(small, f));
+        const r = await corral(["collect", "--heartbeat", "off", ...args, "--", ...seq], { env: { CORRAL_GUARDIAN: backend }, cwd: dir });
+        results[backend] = comparable(r, json);
+      }
+      assert.deepEqual(results.always, results.never, `${args.join(" ")}: the guardian's capture and the JavaScript path differ`);
+      assert.match(results.always?.stderr ?? "", /no space left/, "the incomplete spill is named");
+    }
+  }
 });
