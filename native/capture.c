@@ -49,6 +49,7 @@ struct capture {
   int pipe_sized;
   long long progress_at; /* when the last EV_PROGRESS went out */
   int progress_due;      /* bytes came since: one more goes out by progress_at + PROGRESS_MS */
+  int drained;           /* the last capture_readable emptied the pipe (EAGAIN) */
 };
 
 /* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
@@ -161,6 +162,7 @@ int capture_readable(struct guardian *g, int i, int discard) {
     (void)fcntl(s->fd, F_SETPIPE_SZ, CAPTURE_PIPE); /* a refusal (pipe-max-size) only costs speed */
   }
 #endif
+  c->drained = 0;
   /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
   for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
     if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
@@ -180,7 +182,10 @@ int capture_readable(struct guardian *g, int i, int discard) {
     }
     ssize_t r = read(s->fd, into, want);
     if (r < 0 && errno == EINTR) continue;
-    if (r < 0 && errno == EAGAIN) break;
+    if (r < 0 && errno == EAGAIN) {
+      c->drained = 1;
+      break;
+    }
     if (r <= 0) {
       if (r < 0) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", errno, i);
       stream_eof(g, i);
@@ -275,4 +280,23 @@ void capture_free(struct stream *s) {
   free(s->capture->buf);
   free(s->capture);
   s->capture = NULL;
+}
+
+/*
+ * A terminate is about to answer: the tree is gone, so every writer of the
+ * pipes is too, and what they wrote is read now (to EOF, which sends the
+ * tail), before the receipt and before an exit. A pipe someone outside the
+ * tree still holds is not waited for; when the guardian is about to exit
+ * its picture so far is sent anyway (a later EOF would send a newer one).
+ */
+void capture_settle(struct guardian *g) {
+  for (int i = 1; i < 3; i++) {
+    struct stream *s = &g->s[i];
+    if (s->capture == NULL) continue;
+    for (int k = 0; k < 16 && s->fd >= 0 && s->capture != NULL; k++) {
+      capture_readable(g, i, 0);
+      if (s->capture != NULL && s->capture->drained) break;
+    }
+    if (s->fd >= 0 && s->capture != NULL && g->exit_after_term) capture_finish(g, i);
+  }
 }

@@ -101,6 +101,7 @@ void capture_free(struct stream *s);
 uint64_t capture_line_feeds(const struct stream *s);
 void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
 long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
+void capture_settle(struct guardian *g);                 /* before a terminate's receipt: read what the tree left */
 
 /* terminate.c */
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);

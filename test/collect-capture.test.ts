@@ -153,3 +153,11 @@ test("capture = JS path when the spill's disk fills up", { skip: skip || canMoun
     }
   }
 });
+
+test("capture = JS path when a grandchild holds the pipe, and when --timeout ends the command", { skip }, async (t) => {
+  const dir = tempDir(t);
+  // The tail comes from the guardian only after the tree is gone (the pipe's EOF).
+  await sameOnBothBackends(dir, "grandchild", [...limits, "--json"], ["sh", "-c", "seq 1 100000; sleep 1000 &"]);
+  await sameOnBothBackends(dir, "--timeout", [...limits, "--json", "--timeout", "2s"], ["sh", "-c", "seq 1 100000; exec sleep 1000"]);
+  await sameOnBothBackends(dir, "--timeout --spill", [...limits, "--timeout", "2s", "--spill", "SPILL"], ["sh", "-c", "seq 1 100000; exec sleep 1000"]);
+});
