@@ -110,7 +110,7 @@ static void ring_add(struct guardian *g, struct stream *s, const unsigned char *
  * from what the file already holds (page cache), and sent at EOF with the
  * error, so the owner shows the right tail and says the file is incomplete.
  */
-static void spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
+void stream_spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
   if (s->spill_failed) return;
   s->spill_failed = err;
   uint64_t cap = g->o->tail_bytes;
@@ -138,7 +138,7 @@ void stream_spill_write(struct guardian *g, struct stream *s, const unsigned cha
   while (n > 0) {
     ssize_t w = write(s->spill_fd, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) { spill_fail(g, s, w < 0 ? errno : ENOSPC, p, n); return; }
+    if (w <= 0) { stream_spill_fail(g, s, w < 0 ? errno : ENOSPC, p, n); return; }
     s->spilled += (uint64_t)w;
     p += w;
     n -= (size_t)w;
@@ -228,7 +228,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
       r = splice(s->fd, NULL, s->spill_fd, NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (r < 0 && errno == EINVAL) spilling = 0; /* a file system without splice: copy instead */
       else {
-        if (r < 0 && errno != EAGAIN && errno != EINTR) { spill_fail(g, s, errno, NULL, 0); continue; }
+        if (r < 0 && errno != EAGAIN && errno != EINTR) { stream_spill_fail(g, s, errno, NULL, 0); continue; }
         if (r > 0) { s->total += (uint64_t)r; s->spilled += (uint64_t)r; }
         if (r == 0) { stream_eof(g, i); return; }
         if (r < 0) return;

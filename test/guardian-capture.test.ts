@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import { buildGuardian, collectOutput, startGuardian, tempDir } from "./guardian-fixture.ts";
@@ -94,4 +94,26 @@ test("capture: progress events count what went by, and the last one comes while 
     assert.deepEqual(Buffer.from(p.last), data.subarray(p.total - p.last.length, p.total), "progress last bytes end the stream so far");
   }
   assert.equal(progress[progress.length - 1]?.last.length, 4096, "the last 4 KiB to quote a line from");
+});
+
+test("capture with a spill file: spliced, and the line feeds counted from the page cache", { timeout: 300_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "in");
+  const spill = path.join(dir, "spill");
+  // Past the 8 MiB counting window, so the count runs both during the stream and at its end.
+  const data = Buffer.from(randomBytes(9 * 1024 * 1024 + 4321).map((b) => (b % 11 === 0 ? 0x0a : b)));
+  writeFileSync(file, data);
+  const g = startGuardian(t, { argv: ["cat", file], mode: "pipe", stdout: "pipe", stderr: "pipe", captureStdout: true, spillStdout: spill, headBytes: 1000, tailBytes: 3000 }, bin.asan, dir);
+  const out = collectOutput(g);
+  const tail: Buffer[] = [];
+  g.on("tail", (stream, bytes) => stream === 1 && tail.push(Buffer.from(bytes)));
+  const spilled = new Promise<SpilledEvent>((resolve) => g.on("spilled", (e) => e.stream === 1 && resolve(e)));
+  await g.started;
+  const [e] = await Promise.all([spilled, g.exited]);
+  assert.equal(e.error, null);
+  assert.equal(e.total, data.length);
+  assert.equal(e.lineFeeds, lineFeeds(data), "line feeds of the whole stream");
+  assert.deepEqual(out.bytes(1), data.subarray(0, 1000), "head");
+  assert.deepEqual(Buffer.concat(tail), data.subarray(data.length - 3000), "tail");
+  assert.ok(readFileSync(spill).equals(data), "the spill file is the stream");
 });
