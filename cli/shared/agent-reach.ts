@@ -6,7 +6,7 @@ import type { SocketFlag } from "./socket-flag.ts";
 import { ExitStatus } from "./exit-status.ts";
 import type { AgentClient } from "../../lib/agent/client/client.ts";
 import { AgentUnavailableError } from "../../lib/agent/client/agent-unavailable.ts";
-import { AgentError, type ErrorCode } from "../../lib/agent/protocol/messages.ts";
+import { AgentError } from "../../lib/agent/protocol/messages.ts";
 import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
@@ -35,30 +35,13 @@ export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = 
   return client;
 }
 
-const STATUS_OF: Record<ErrorCode, number> = {
-  bad_request: ExitStatus.usage,
-  unknown_op: ExitStatus.usage,
-  unknown_key: ExitStatus.usage,
-  unknown_session: ExitStatus.failure,
-  session_exited: ExitStatus.failure,
-  unknown_job: ExitStatus.failure,
-  name_taken: ExitStatus.failure,
-  version_mismatch: ExitStatus.failure,
-  timeout: ExitStatus.timedOut,
-  command_not_found: ExitStatus.notFound,
-  command_not_executable: ExitStatus.notExecutable,
-  spawn_failed: ExitStatus.corralFailure,
-  limit_exceeded: ExitStatus.corralFailure,
-  internal: ExitStatus.corralFailure,
-};
-
 /** Reports a failure as one `corral: ` line and sets the exit status. */
 export function reportFailure(ctx: CorralContext, error: unknown): void {
   let status: number = ExitStatus.corralFailure;
   let message: string;
   if (error instanceof AgentError) {
     // A code this client does not know (a newer agent) is still a failure.
-    status = STATUS_OF[error.code] ?? ExitStatus.corralFailure;
+    status = error.exitStatus;
     message = error.message;
   } else if (error instanceof UsageError || error instanceof ConfigError) {
     status = ExitStatus.usage;

@@ -3,8 +3,8 @@
 // environment, name them (names only: values never leave lib/env) and say how
 // to pass them. Not after --explain (it listed them already), a timeout, or a
 // signal corral forwarded: those failures are not the environment's doing.
-import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
-import { exitStatusOf } from "../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
+import { exitStatusOf } from "../../lib/runtime/signals.ts";
 import type { CorralContext } from "../context.ts";
 
 /**

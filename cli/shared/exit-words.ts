@@ -1,7 +1,7 @@
 // The end of a process in a few words, one wording for every command that
 // prints one: jobs rows (`done (exit 3)`), fg/run --tty after the fact, reap,
 // pty list/close and pty attach. Shell-like: "exit 3", "killed by SIGKILL".
-import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
 
 /** "exit 0", "killed by SIGKILL (forced)", "timed out", "end unknown". */
 export function describeExit(exit: ExitFacts | null): string {

@@ -5,8 +5,8 @@
 // receives numbers; cli/app.ts prints such an error as the checker's own line
 // (never the input: an `--env` value may be a secret).
 import { UsageError } from "./exit-status.ts";
-import { DurationError, parseDuration } from "../../lib/units/duration.ts";
-import { SizeError, parseSize } from "../../lib/units/size.ts";
+import { DurationError, parseDuration } from "../../lib/core/duration.ts";
+import { SizeError, parseSize } from "../../lib/core/size.ts";
 import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../../lib/env/assignment.ts";
 
 /** An integer flag within [min, max]; undefined stays undefined. */

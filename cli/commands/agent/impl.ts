@@ -134,7 +134,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     status = await runAgent({
       socket,
       idleTimeoutMs,
-      openSession: ptySessionFactory(path.dirname(socket)),
+      openSession: ptySessionFactory(path.dirname(socket), config.guardian),
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,
@@ -142,6 +142,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
         scrollback: DEFAULT_SCROLLBACK,
         waitTimeoutMs: 60_000,
         closeGraceMs: config.graceMs,
+        guardian: config.guardian,
       },
     });
   } catch (error) {

@@ -5,7 +5,7 @@
 // erased before anything else is written, never on a pipe or a file.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
-import { formatDuration } from "../../../lib/units/duration.ts";
+import { formatDuration } from "../../../lib/core/duration.ts";
 
 /** What `--heartbeat` defaults to when $CI is set and neither flag nor config says otherwise. */
 export const CI_HEARTBEAT_MS = 5 * 60_000;

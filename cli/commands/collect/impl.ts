@@ -16,7 +16,7 @@ import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts"
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
-import { spillsNatively } from "../../../lib/spawn/backend-choice.ts";
+import { spillsNatively } from "../../../lib/supervise/backend-choice.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 

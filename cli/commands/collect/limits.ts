@@ -1,7 +1,7 @@
 // The line, heartbeat and folding choices of `collect`, checked before the
 // child starts: one line naming the flag and what would be right (exit 2).
 import type { CorralConfig } from "../../../lib/config/schema.ts";
-import { DurationError, parseDuration } from "../../../lib/units/duration.ts";
+import { DurationError, parseDuration } from "../../../lib/core/duration.ts";
 import type { LineLimits } from "./report.ts";
 import { CI_HEARTBEAT_MS } from "./heartbeat.ts";
 import { UsageError } from "../../shared/exit-status.ts";

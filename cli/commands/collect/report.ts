@@ -3,7 +3,7 @@
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { retainedText } from "../../../lib/output/utf8-text.ts";
 import { type CutBy, showOutput, type ShownOutput } from "../../../lib/output/shown-output.ts";
-import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../../lib/core/exit-facts.ts";
 import type { CollectStores } from "./stores.ts";
 
 /** The line limits of one `collect` (--head-lines, --tail-lines); undefined: bytes only. */

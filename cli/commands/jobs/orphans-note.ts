@@ -4,7 +4,7 @@
 import path from "node:path";
 import process from "node:process";
 import { readRecords } from "../../../lib/jobs/guardian-records.ts";
-import { stillRuns } from "../../../lib/jobs/proc-identity.ts";
+import { stillRuns } from "../../../lib/proc/identity.ts";
 
 /** One stderr line naming what a dead agent left, or null when nothing is left. */
 export function orphansNote(socket: string): string | null {

@@ -64,7 +64,7 @@ type NodePtyModule = typeof import("@lydell/node-pty");
 
 /** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
 async function checkNodePty(tryPty: boolean, runtime: string): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
-  // Its addon loads under Bun, but its sessions die at once (lib/pty/backend-choice.ts).
+  // Its addon loads under Bun, but its sessions die at once (lib/supervise/pty-backend-choice.ts).
   if (runtime === "bun") return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
   let mod: NodePtyModule;
   try {

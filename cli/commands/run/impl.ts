@@ -1,6 +1,6 @@
 // `corral run` itself: prepare, start, forward signals, wait, report.
-import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
-import { exitStatusOf } from "../../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../../lib/core/exit-facts.ts";
+import { exitStatusOf } from "../../../lib/runtime/signals.ts";
 import type { CorralContext } from "../../context.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";

@@ -5,7 +5,7 @@
 // The handlers go in before the child is spawned: a signal that arrives
 // while it starts is held and delivered as soon as there is a group.
 import process from "node:process";
-import type { SupervisedProcess } from "../../../lib/spawn/backend.ts";
+import type { SupervisedProcess } from "../../../lib/supervise/backend.ts";
 import { FORWARDED_SIGNALS } from "../signal-death.ts";
 
 /** Catches the forwarded signals for the lifetime of one child. */

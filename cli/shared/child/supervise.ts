@@ -2,10 +2,10 @@
 // failures become their statuses (127/126/2/125) with one line on stderr,
 // signals to corral are forwarded, and pids that could not be confirmed gone
 // are named rather than guessed about.
-import { SpawnError } from "../../../lib/spawn/spawn-error.ts";
-import { supervise } from "../../../lib/spawn/supervise.ts";
-import { chooseSpawnBackend, GuardianUnavailableError } from "../../../lib/spawn/backend-choice.ts";
-import type { SupervisionResult } from "../../../lib/spawn/backend.ts";
+import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
+import { supervise } from "../../../lib/supervise/supervise.ts";
+import { chooseSpawnBackend, GuardianUnavailableError } from "../../../lib/supervise/backend-choice.ts";
+import type { SupervisionResult } from "../../../lib/supervise/backend.ts";
 import type { CorralContext } from "../../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";

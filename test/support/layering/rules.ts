@@ -30,7 +30,7 @@ export interface Violation {
 }
 
 interface SourceFile {
-  /** Posix path relative to the root, e.g. "lib/spawn/spec.ts". */
+  /** Posix path relative to the root, e.g. "lib/supervise/spec.ts". */
   readonly file: string;
   readonly text: string;
 }

@@ -4,11 +4,11 @@
 // (not found -> 127, not executable -> 126) before anything is started.
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
-import { PtySpawnError } from "./backend.ts";
+import { SpawnError } from "./spawn-error.ts";
 
-/** The absolute path `command` would exec to under `envPath`, or a PtySpawnError. */
+/** The absolute path `command` would exec to under `envPath`, or a SpawnError. */
 export function resolveCommand(command: string, envPath: string | undefined, cwd: string): string {
-  if (command === "") throw new PtySpawnError("not_found", "the command is empty; give a program name, e.g. -- bash");
+  if (command === "") throw new SpawnError("not-found", "the command is empty; give a program name, e.g. -- bash");
   if (command.includes("/")) {
     const full = path.resolve(cwd, command);
     checkExecutable(full, command);
@@ -22,9 +22,9 @@ export function resolveCommand(command: string, envPath: string | undefined, cwd
     sawNonExecutable = true;
   }
   if (sawNonExecutable) {
-    throw new PtySpawnError("not_executable", `${command} was found on PATH but is not executable`);
+    throw new SpawnError("not-executable", `${command} was found on PATH but is not executable`);
   }
-  throw new PtySpawnError("not_found", `${command} was not found on PATH; give an installed program or a path`);
+  throw new SpawnError("not-found", `${command} was not found on PATH; give an installed program or a path`);
 }
 
 /** The directory a session starts in, checked so a typo is a clear error. */
@@ -35,16 +35,16 @@ export function checkCwd(cwd: string): void {
   } catch {
     // reported below
   }
-  if (!isDir) throw new PtySpawnError("bad_cwd", `--cwd ${cwd} is not an existing directory`);
+  if (!isDir) throw new SpawnError("bad-cwd", `--cwd ${cwd} is not an existing directory`);
 }
 
 function checkExecutable(full: string, shown: string): void {
   if (!isFile(full)) {
-    // As `run` says it (lib/spawn/lookup.ts): something is there, exec cannot run it -> 126.
-    if (exists(full)) throw new PtySpawnError("not_executable", `${shown}: is a directory or not a regular file, so it cannot be executed`);
-    throw new PtySpawnError("not_found", `${shown} does not exist`);
+    // As `run` says it (lib/supervise/lookup.ts): something is there, exec cannot run it -> 126.
+    if (exists(full)) throw new SpawnError("not-executable", `${shown}: is a directory or not a regular file, so it cannot be executed`);
+    throw new SpawnError("not-found", `${shown} does not exist`);
   }
-  if (!isExecutable(full)) throw new PtySpawnError("not_executable", `${shown} is not executable`);
+  if (!isExecutable(full)) throw new SpawnError("not-executable", `${shown} is not executable`);
 }
 
 function isFile(full: string): boolean {

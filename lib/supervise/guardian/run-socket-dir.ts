@@ -7,7 +7,7 @@
 import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { socketBaseDir } from "../native/socket-base-dir.ts";
+import { socketBaseDir } from "../../native/socket-base-dir.ts";
 
 const PREFIX = "corral-run-";
 

@@ -2,7 +2,7 @@
 // program (127/126 with a clear message), then hand the child to a backend.
 import process from "node:process";
 import type { SpawnBackend, SupervisedProcess } from "./backend.ts";
-import { processGroupBackend } from "./group-backend.ts";
+import { processGroupBackend } from "./process-group/pipe-backend.ts";
 import { checkWorkingDirectory, resolveExecutable } from "./lookup.ts";
 import type { SpawnSpec } from "./spec.ts";
 

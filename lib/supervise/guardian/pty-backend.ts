@@ -3,42 +3,40 @@
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
 import { mkdtempSync, rmSync } from "node:fs";
-import { socketBaseDir } from "../native/socket-base-dir.ts";
+import { socketBaseDir } from "../../native/socket-base-dir.ts";
 import path from "node:path";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { type Guardian, GuardianError } from "../native/guardian-client.ts";
-import { spawnGuardian } from "../native/guardian-launch.ts";
-import { signalName } from "../spawn/exit-facts.ts";
+import { locateGuardian, missingGuardian } from "../../native/guardian-binary.ts";
+import { type Guardian, GuardianError } from "../../native/guardian-client.ts";
+import { spawnGuardian } from "../../native/guardian-launch.ts";
+import { signalName } from "../../runtime/signals.ts";
 import {
   type PtyBackend,
   type PtyExit,
   type PtyHandle,
   type PtySpawnRequest,
-  PtySpawnError,
-  type PtyTermination,
   type SignalTarget,
-} from "./backend.ts";
+} from "../pty-handle.ts";
+import { SpawnError } from "../spawn-error.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { EarlyOutput } from "../early-output.ts";
+import { reportOfCensus } from "../receipts.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
 
 class GuardianPtyHandle implements PtyHandle {
   readonly backend = "guardian" as const;
-  #dataListener: ((bytes: Uint8Array) => void) | undefined;
   #exitListener: ((exit: PtyExit) => void) | undefined;
   #exit: PtyExit | undefined;
   #eof = false;
   #shutdown: Promise<unknown> | undefined;
   /** Output that arrived before onData was called (it can come in the same read as "started"). */
-  #early: Uint8Array[] = [];
+  readonly #output = new EarlyOutput();
   pid = 0;
 
   /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
   constructor(private readonly guardian: Guardian) {
-    guardian.on("output", (_stream, bytes) => {
-      if (this.#dataListener === undefined) this.#early.push(bytes.slice());
-      else this.#dataListener(bytes);
-    });
+    guardian.on("output", (_stream, bytes) => this.#output.push(bytes));
     guardian.on("eof", () => {
       this.#eof = true;
     });
@@ -56,9 +54,7 @@ class GuardianPtyHandle implements PtyHandle {
   }
 
   onData(listener: (bytes: Uint8Array) => void): void {
-    this.#dataListener = listener;
-    for (const bytes of this.#early) listener(bytes);
-    this.#early = [];
+    this.#output.listen(listener);
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
@@ -82,13 +78,9 @@ class GuardianPtyHandle implements PtyHandle {
     this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number): Promise<PtyTermination> {
+  async terminate(graceMs: number): Promise<TerminationReport> {
     try {
-      const receipt = await this.guardian.terminate(graceMs);
-      return {
-        forced: receipt.forced,
-        uncertain: receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid])),
-      };
+      return reportOfCensus(await this.guardian.terminate(graceMs));
     } catch (error) {
       // The guardian is gone: with it went its subreaper role, nothing to confirm.
       if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };
@@ -134,7 +126,7 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
-      if (!found.built) throw new PtySpawnError("backend_unavailable", missingGuardian(found));
+      if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
         { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
@@ -147,9 +139,9 @@ export function createGuardianBackend(stateDir?: string): PtyBackend {
         guardian.detach();
         const message = error instanceof Error ? error.message : String(error);
         if (error instanceof GuardianError && error.code === "spawn-failed") {
-          throw new PtySpawnError(/No such file/i.test(message) ? "not_found" : "not_executable", `cannot start ${request.argv[0]}: ${message}`);
+          throw new SpawnError(/No such file/i.test(message) ? "not-found" : "not-executable", `cannot start ${request.argv[0]}: ${message}`);
         }
-        throw new PtySpawnError("spawn_failed", `the guardian could not start ${request.argv[0]}: ${message}`);
+        throw new SpawnError("spawn-failed", `the guardian could not start ${request.argv[0]}: ${message}`);
       }
     },
   };

@@ -1,6 +1,7 @@
 // The seam between a session and whatever owns the PTY master. A session
 // never talks to node-pty or the guardian directly: both sit behind this
 // interface so the session, the screen and the tests are written once.
+import type { TerminationReport } from "../core/receipt.ts";
 
 /** What a backend needs to start a program on a new PTY. */
 export interface PtySpawnRequest {
@@ -18,14 +19,6 @@ export interface PtyExit {
   readonly signal: string | null;
   /** Every byte the program wrote reached onData before this exit was reported. */
   readonly outputComplete: boolean;
-}
-
-/** Result of terminating a session's process tree. */
-export interface PtyTermination {
-  /** SIGKILL was needed: something outlived the signal and the grace. */
-  readonly forced: boolean;
-  /** Pids that could not be confirmed gone (never a guess). */
-  readonly uncertain: readonly number[];
 }
 
 /** Whom a signal is aimed at: the terminal's foreground job, or everything in the session. */
@@ -46,7 +39,7 @@ export interface PtyHandle {
   /** Sends `signal` (e.g. "SIGHUP") to the target; silently nothing when gone. */
   signal(signal: string, target: SignalTarget): void;
   /** SIGTERM the whole tree, SIGKILL what is left after graceMs; resolves when it is gone. */
-  terminate(graceMs: number): Promise<PtyTermination>;
+  terminate(graceMs: number): Promise<TerminationReport>;
   /** Stop reading the master (flow control) until resume(). */
   pause(): void;
   resume(): void;
@@ -60,17 +53,6 @@ export type PtyBackendName = "guardian" | "node-pty";
 /** A way of starting programs on PTYs. */
 export interface PtyBackend {
   readonly name: PtyBackendName;
-  /** Rejects with PtySpawnError when the program cannot be started. */
+  /** Rejects with SpawnError (spawn-error.ts) when the program cannot be started. */
   spawn(request: PtySpawnRequest): Promise<PtyHandle>;
-}
-
-/** Why a session could not start; `code` follows DESIGN.md 4.1's statuses. */
-export class PtySpawnError extends Error {
-  override readonly name = "PtySpawnError";
-  constructor(
-    readonly code: "not_found" | "not_executable" | "bad_cwd" | "backend_unavailable" | "spawn_failed",
-    message: string,
-  ) {
-    super(message);
-  }
 }

@@ -9,7 +9,7 @@
 // belongs to a stranger).
 // What left all of these (double fork plus setsid, re-parented to init) can
 // no longer be found: the report says so rather than guessing.
-import { readFileSync, readdirSync } from "node:fs";
+import { isLive as live, procPids, readStat, type ProcStat as Stat } from "../../proc/stat.ts";
 import process from "node:process";
 
 /** The child as its guardian reported it (the `started` event). */
@@ -35,38 +35,6 @@ export interface OrphanedTreeReport {
 /** How long SIGKILL may take to show in /proc. */
 const KILL_CONFIRM_MS = 5000;
 
-interface Stat {
-  readonly pid: number;
-  readonly ppid: number;
-  readonly pgrp: number;
-  readonly session: number;
-  readonly startTime: number;
-  readonly state: string;
-}
-
-function readStat(pid: number | string): Stat | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "latin1");
-  } catch {
-    return undefined;
-  }
-  // The command name may hold spaces and ")": fields start after the last ")".
-  const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return {
-    pid: Number(pid),
-    state: f[0] ?? "",
-    ppid: Number(f[1]),
-    pgrp: Number(f[2]),
-    session: Number(f[3]),
-    startTime: Number(f[19]),
-  };
-}
-
-function live(stat: Stat | undefined): stat is Stat {
-  return stat !== undefined && stat.state !== "Z" && stat.state !== "X";
-}
-
 /**
  * The members of the child's tree that can still be identified; null when
  * /proc cannot be listed. `supervisorPid`: a guardian that is still alive
@@ -74,12 +42,8 @@ function live(stat: Stat | undefined): stat is Stat {
  * their subreaper), setsid escapees whose parent died included.
  */
 export function orphanedMembers(child: OrphanedChild, supervisorPid = 0): number[] | null {
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return null;
-  }
+  const pids = procPids();
+  if (pids === null) return null;
   const self = readStat(process.pid);
   const ownIds = new Set([process.pid, self?.pgrp ?? 0, self?.session ?? 0]);
   // A group/session id is the child's tree's only when the child leads it (the id is its pid)
@@ -92,10 +56,8 @@ export function orphanedMembers(child: OrphanedChild, supervisorPid = 0): number
   const pgid = stillOurs(child.pgid);
   const sid = stillOurs(child.sid);
   const stats: Stat[] = [];
-  for (const entry of entries) {
-    const first = entry.charCodeAt(0);
-    if (first < 48 || first > 57) continue;
-    const stat = readStat(entry);
+  for (const pid of pids) {
+    const stat = readStat(pid);
     if (live(stat) && stat.pid !== process.pid && stat.startTime >= child.startTime) stats.push(stat);
   }
   const inTree = new Set<number>();

@@ -11,10 +11,11 @@ import {
   type PtyExit,
   type PtyHandle,
   type PtySpawnRequest,
-  PtySpawnError,
   type SignalTarget,
-} from "./backend.ts";
-import { signalName } from "../spawn/exit-facts.ts";
+} from "../pty-handle.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { EarlyOutput } from "../early-output.ts";
+import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
 
 // Linux discards what is still queued on a PTY master once the last slave
@@ -45,12 +46,11 @@ function loadNodePty(): Promise<NodePtyModule> {
 class NodePtyHandle implements PtyHandle {
   readonly backend = "node-pty" as const;
   readonly pid: number;
-  #dataListener: ((bytes: Uint8Array) => void) | undefined;
   #exitListener: ((exit: PtyExit) => void) | undefined;
   #exit: PtyExit | undefined;
   #paused = false;
   /** Output before onData was called; kept rather than dropped. */
-  #early: Uint8Array[] = [];
+  readonly #output = new EarlyOutput();
   /** Every pid a census has seen in this session (see terminateSession). */
   #known = new Set<number>();
 
@@ -67,8 +67,7 @@ class NodePtyHandle implements PtyHandle {
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      if (this.#dataListener === undefined) this.#early.push(bytes);
-      else this.#dataListener(bytes);
+      this.#output.push(bytes);
     });
     pty.onExit(({ exitCode, signal }) => {
       const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
@@ -82,9 +81,7 @@ class NodePtyHandle implements PtyHandle {
   }
 
   onData(listener: (bytes: Uint8Array) => void): void {
-    this.#dataListener = listener;
-    for (const bytes of this.#early) listener(bytes);
-    this.#early = [];
+    this.#output.listen(listener);
   }
 
   onExit(listener: (exit: PtyExit) => void): void {
@@ -156,10 +153,10 @@ export const nodePtyBackend: PtyBackend = {
     try {
       mod = await loadNodePty();
     } catch (error) {
-      throw new PtySpawnError("backend_unavailable", `node-pty could not be loaded (${(error as Error).message}); build the guardian`);
+      throw new SpawnError("backend-unavailable", `node-pty could not be loaded (${(error as Error).message}); build the guardian`);
     }
     const [file, ...args] = request.argv;
-    if (file === undefined) throw new PtySpawnError("not_found", "the command is empty; give a program name, e.g. -- bash");
+    if (file === undefined) throw new SpawnError("not-found", "the command is empty; give a program name, e.g. -- bash");
     try {
       const pty = mod.spawn(file, args, {
         cols: request.cols,
@@ -171,7 +168,7 @@ export const nodePtyBackend: PtyBackend = {
       });
       return new NodePtyHandle(pty);
     } catch (error) {
-      throw new PtySpawnError("spawn_failed", `could not start ${file} on a PTY: ${(error as Error).message}`);
+      throw new SpawnError("spawn-failed", `could not start ${file} on a PTY: ${(error as Error).message}`);
     }
   },
 };

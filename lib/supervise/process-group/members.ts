@@ -1,8 +1,8 @@
 // Who is still in a process group, read from /proc (DESIGN.md 4.2). A zombie
 // counts as gone: on some machines PID 1 reaps orphans only after seconds,
 // and kill(pid, 0) still succeeds on a zombie, so it cannot be the test.
-import { readFileSync, readdirSync } from "node:fs";
-import { signalGroup } from "./runtime-quirks.ts";
+import { isLive, procPids, readStat } from "../../proc/stat.ts";
+import { signalGroup } from "../runtime-quirks.ts";
 
 /**
  * Pids of live (not zombie) processes whose process group is `pgid`.
@@ -11,39 +11,14 @@ import { signalGroup } from "./runtime-quirks.ts";
  * weaker guarantee DESIGN.md section 2 allows there).
  */
 export function groupMembers(pgid: number): number[] {
+  const pids = procPids();
+  if (pids === null) return signalGroup(pgid, 0) ? [pgid] : [];
   const members: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return signalGroup(pgid, 0) ? [pgid] : [];
-  }
-  for (const entry of entries) {
-    const first = entry.charCodeAt(0);
-    if (first < 48 || first > 57) continue;
-    const stat = readStat(entry);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X") {
-      members.push(Number(entry));
-    }
+  for (const pid of pids) {
+    const stat = readStat(pid);
+    if (isLive(stat) && stat.pgrp === pgid) members.push(pid);
   }
   return members;
-}
-
-interface StatFields {
-  readonly state: string;
-  readonly pgrp: number;
-}
-
-function readStat(pid: string): StatFields | undefined {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, "latin1");
-  } catch {
-    return undefined; // gone between readdir and read
-  }
-  // The command name may hold spaces and parentheses: fields start after the last ")".
-  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state: fields[0] ?? "", pgrp: Number(fields[2]) };
 }
 
 /**

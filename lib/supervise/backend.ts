@@ -3,9 +3,10 @@
 // JavaScript) is the default, and a guardian-backed one can replace it
 // without those callers changing.
 import type { Readable, Writable } from "node:stream";
-import type { ExitFacts } from "./exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
-import type { TerminateOptions, TerminationReport } from "./terminate.ts";
+import type { TerminateOptions } from "./process-group/terminate.ts";
+import type { TerminationReport } from "../core/receipt.ts";
 
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {

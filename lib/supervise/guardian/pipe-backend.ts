@@ -9,14 +9,17 @@
 import { rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
-import type { ByteSink, StdioChoice } from "./spec.ts";
-import { SpawnError } from "./spawn-error.ts";
-import type { TerminateOptions, TerminationReport } from "./terminate.ts";
-import { exitFactsOf } from "../native/guardian-facts.ts";
-import type { Guardian } from "../native/guardian-client.ts";
-import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../native/guardian-protocol.ts";
-import { monotonicMs } from "./monotonic-ms.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ByteSink, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
+import type { TerminateOptions } from "../process-group/terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { exitFactsOf } from "../../native/guardian-facts.ts";
+import type { Guardian } from "../../native/guardian-client.ts";
+import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
+import { reportOfCensus } from "../receipts.ts";
 import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -98,7 +101,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   };
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("../native/guardian-launch.ts");
+  const { spawnGuardian } = await import("../../native/guardian-launch.ts");
   const startedAt = monotonicMs();
   const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);
@@ -273,7 +276,7 @@ class GuardianProcess implements SupervisedProcess {
     for (const u of receipt.uncertain) {
       if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
     }
-    return reportOf(receipt);
+    return reportOfCensus(receipt);
   }
 
   supervise(): void {
@@ -281,18 +284,11 @@ class GuardianProcess implements SupervisedProcess {
   }
 
   async #supervise(): Promise<SupervisionResult> {
-    const { timeoutMs, signal: abort, graceMs, leaveRunning } = this.resolved.spec;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      this.#timedOut = true;
-      void this.terminate();
-    }, timeoutMs);
-    const onAbort = () => void this.terminate();
-    abort?.addEventListener("abort", onAbort, { once: true });
-    if (abort?.aborted === true) onAbort();
+    const { graceMs, leaveRunning } = this.resolved.spec;
+    const disarm = armDeadline(this.resolved.spec, () => void this.terminate(), () => (this.#timedOut = true));
     const exited = await this.guardian.exited.catch(() => null);
     const durationMs = Math.round(monotonicMs() - this.startedAt);
-    clearTimeout(timer);
-    abort?.removeEventListener("abort", onAbort);
+    disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
     const outputComplete = await this.#waitForEof(graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
@@ -414,9 +410,3 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 
 /** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
 const UNANSWERED_MARGIN_MS = 10_000;
-
-function reportOf(receipt: TerminateReceipt): TerminationReport {
-  // Only real pids: a note without one (/proc unreadable) goes to the faults.
-  const pids = receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
-  return { forced: receipt.forced, uncertain: receipt.status === "confirmed" ? [] : pids };
-}

@@ -4,13 +4,15 @@
 // probe says which backend is in force.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import type { Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "./backend.ts";
-import type { ExitFacts } from "./exit-facts.ts";
-import { OutputPump, waitForEof } from "./output-pump.ts";
-import type { ByteSink, SpawnSpec, StdioChoice } from "./spec.ts";
-import { SpawnError } from "./spawn-error.ts";
-import { terminateGroup, type TerminateOptions, type TerminationReport } from "./terminate.ts";
-import { monotonicMs } from "./monotonic-ms.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import { OutputPump, waitForEof } from "../output-pump.ts";
+import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { terminateGroup, type TerminateOptions } from "./terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
 
 /** Supervises each child as its own process group. */
 export const processGroupBackend: SpawnBackend = {
@@ -99,18 +101,10 @@ class GroupProcess implements SupervisedProcess {
     pumps: OutputPump[],
     startedAt: number,
   ): Promise<SupervisionResult> {
-    const { timeoutMs, signal: abort } = this.#spec;
-    const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-      this.#timedOut = true;
-      void this.terminate();
-    }, timeoutMs);
-    const onAbort = () => void this.terminate();
-    abort?.addEventListener("abort", onAbort, { once: true });
-    if (abort?.aborted === true) onAbort();
+    const disarm = armDeadline(this.#spec, () => void this.terminate(), () => (this.#timedOut = true));
     const { code, signal } = await exit;
     const durationMs = Math.round(monotonicMs() - startedAt);
-    clearTimeout(timer);
-    abort?.removeEventListener("abort", onAbort);
+    disarm();
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
     let report: TerminationReport = { forced: false, uncertain: [] };
     if (this.#termination !== null || this.#spec.leaveRunning !== true) report = await this.terminate();

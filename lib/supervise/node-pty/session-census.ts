@@ -3,50 +3,10 @@
 // session (what a hangup reaches) plus every descendant of the program (what
 // escaped with setsid). Weaker than the guardian's census (no pidfd, so a
 // recycled pid is possible in theory) and documented as such.
-import { readFileSync, readdirSync, readlinkSync } from "node:fs";
+import { readlinkSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import type { PtyTermination } from "./backend.ts";
-
-interface StatFields {
-  readonly pid: number;
-  readonly state: string;
-  readonly ppid: number;
-  readonly session: number;
-  readonly tpgid: number;
-}
-
-function readStat(pid: number): StatFields | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return {
-      pid,
-      state: rest[0] ?? "?",
-      ppid: Number(rest[1]),
-      session: Number(rest[3]),
-      tpgid: Number(rest[5]),
-    };
-  } catch {
-    return undefined;
-  }
-}
-
-function allStats(): StatFields[] {
-  const stats: StatFields[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return stats;
-  }
-  for (const entry of entries) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    const stat = readStat(pid);
-    if (stat !== undefined && stat.state !== "Z" && stat.state !== "X") stats.push(stat);
-  }
-  return stats;
-}
+import type { TerminationReport } from "../../core/receipt.ts";
+import { liveStats as allStats, readStat } from "../../proc/stat.ts";
 
 // Holds the terminal open: a setsid() child of a background job is
 // reparented to init at once, but its stdin/stdout still point at our pts.
@@ -131,7 +91,7 @@ export async function terminateSession(
   ptsPath: string | undefined,
   graceMs: number,
   known = new Set<number>(),
-): Promise<PtyTermination> {
+): Promise<TerminationReport> {
   for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
   sendAll([...known], "SIGTERM");
   let alive = await goneWithin(leader, ptsPath, graceMs, known);
