@@ -176,16 +176,20 @@ void reap(struct guardian *g) {
     if (pid <= 0) return;
     if (pid != g->c.pid || g->reaped) continue; /* an orphan we adopted as subreaper */
     if (WIFSTOPPED(st)) {
+      g->stopped = 1;
       if (!g->suppress_stops) {
         char json[64];
         snprintf(json, sizeof json, "{\"signal\":%d}", WSTOPSIG(st));
         owner_json(g, EV_STOPPED, json);
       }
     } else if (WIFCONTINUED(st)) {
+      g->stopped = 0;
       if (!g->suppress_stops) owner_json(g, EV_CONTINUED, "{}");
     } else {
       g->reaped = 1;
       g->status = st;
+      g->stopped = 0;
+      orphan_child_exited(g);
       if (g->o->pty && g->s[1].fd >= 0) {
         g->drain_deadline = now_ms() + g->o->drain_ms; /* EXITED follows the drain */
       } else {
@@ -234,6 +238,7 @@ static void timers(struct guardian *g, long long now) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+  orphan_timer(g, now);
 }
 
 static void serve(struct guardian *g) {
@@ -249,7 +254,8 @@ static void serve(struct guardian *g) {
       short ev = (short)((take ? POLLIN : 0) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
       i_conn = n; p[n++] = (struct pollfd){g->conn_fd, ev, 0};
     }
-    int discard = g->conn_fd < 0 && g->exit_after_term;
+    /* Unowned (--adoptable): output is read at the child's pace and kept only in the rings (orphan.c). */
+    int discard = (g->conn_fd < 0 && g->exit_after_term) || orphaned(g);
     for (int i = 1; i < 3; i++) {
       if (g->s[i].fd >= 0 && (discard || bytes_len(&g->out) < OUT_LIMIT)) {
         i_s[i] = n; p[n++] = (struct pollfd){g->s[i].fd, POLLIN, 0};
@@ -262,6 +268,7 @@ static void serve(struct guardian *g) {
     if (g->conn_fd >= 0 && (!g->authed || g->closing)) due = earliest(due, g->conn_deadline);
     if (!g->ever_owned) due = earliest(due, g->connect_deadline);
     due = earliest(due, g->linger_deadline);
+    if (orphaned(g)) due = earliest(due, g->orphan_deadline);
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
     if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
@@ -348,6 +355,7 @@ int guardian_run(struct options *o) {
   close(g.listen_fd);
   bytes_free(&g.out);
   bytes_free(&g.in);
+  orphan_free(&g);
   free(g.rbuf);
   return 0;
 }

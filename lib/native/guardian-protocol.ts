@@ -42,6 +42,7 @@ export const Ev = {
   tail: 0x4c,
   spilled: 0x4d,
   fault: 0x4e,
+  backlog: 0x4f,
 } as const;
 
 /** Output streams as numbered on the wire (a PTY's output is stream 1). */
@@ -91,6 +92,18 @@ export interface GuardianLaunch {
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
+  /**
+   * Losing the owner does not end the child (native/orphan.c): the guardian
+   * keeps reading its output into a bounded raw tail and waits for a new
+   * owner with the same token (a restarted agent re-adopts it).
+   */
+  readonly adoptable?: boolean;
+  /** Adoptable: how long to wait for a new owner while the child lives (default 0: as long as it lives). */
+  readonly orphanWaitMs?: number;
+  /** Adoptable: how long exit facts wait for a new owner once the child is gone (default 600000). */
+  readonly exitWaitMs?: number;
+  /** Adoptable: raw tail bytes kept per stream (default 1 MiB). */
+  readonly orphanBufferBytes?: number;
   /** Extra environment for the child; by default it gets the owner's environment as given in `env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -118,6 +131,10 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   if (launch.spillDirect) args.push("--spill-direct");
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
+  if (launch.adoptable) args.push("--adoptable");
+  opt("--orphan-wait", launch.orphanWaitMs);
+  opt("--exit-wait", launch.exitWaitMs);
+  opt("--orphan-buffer", launch.orphanBufferBytes);
   args.push("--", ...launch.argv);
   return args;
 }
@@ -129,6 +146,29 @@ export interface WelcomeEvent {
   readonly mode: "pipe" | "pty";
   readonly child?: StartedEvent;
   readonly exited?: boolean;
+  /** Present when this owner re-adopts an --adoptable guardian whose previous owner was lost. */
+  readonly adopt?: AdoptFacts;
+}
+
+/**
+ * What a re-adopting owner learns (native/orphan.c): per stream the position
+ * (bytes read from the child so far), the raw tail that follows as BACKLOG
+ * frames (the `buffered` bytes just before `position`), the bytes read while
+ * unowned that the tail could not hold, and whether the stream ended.
+ */
+export interface AdoptFacts {
+  readonly rows: number;
+  readonly cols: number;
+  readonly stopped: boolean;
+  readonly streams: readonly AdoptStream[];
+}
+
+export interface AdoptStream {
+  readonly stream: StreamId;
+  readonly position: number;
+  readonly buffered: number;
+  readonly dropped: number;
+  readonly eof: boolean;
 }
 
 /** The child runs. startTime is /proc/PID/stat field 22 (clock ticks since boot). */
