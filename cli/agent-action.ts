@@ -127,14 +127,16 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const idleTimeoutMs = durationFlag("--idle-timeout", flags.idleTimeout) ??
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
-    const [{ runAgent }, { ptySessionFactory }] = await Promise.all([
+    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
       import("../lib/agent/agent-main.ts"),
       import("../lib/agent/pty-sessions.ts"),
+      import("../lib/agent/adoption/adopt.ts"),
     ]);
     status = await runAgent({
       socket,
       idleTimeoutMs,
       openSession: ptySessionFactory(path.dirname(socket)),
+      adopt: adoptLeftGuardians,
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,

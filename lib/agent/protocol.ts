@@ -212,6 +212,8 @@ export interface ScreenView {
   readonly styles?: readonly (readonly StyleRun[])[];
   /** The session's recording, running or ended (`stopped` says why one ended early). */
   readonly recording?: RecordingStatus;
+  /** Re-adopted by a new agent from a raw tail shorter than its history: may differ until the program redraws. */
+  readonly approximate?: boolean;
 }
 
 /** A session, the same in every reply (schemas/session.schema.json). */

@@ -4,7 +4,7 @@
 import { AgentError, type ForegroundView } from "./protocol.ts";
 import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, SessionScreen, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../pty/session.ts";
-import { PtySpawnError } from "../pty/backend.ts";
+import { type GuardianLink, type PtyHandle, PtySpawnError } from "../pty/backend.ts";
 import { PtySessionError } from "../pty/snapshot.ts";
 import { UnknownKeyError } from "../pty/keys.ts";
 import type { ExitFacts } from "../spawn/exit-facts.ts";
@@ -126,6 +126,9 @@ class PtyAgentSession implements AgentSession {
   recording(): RecordingStatus | null {
     return this.recordings.status;
   }
+  link(): GuardianLink | undefined {
+    return this.pty.link;
+  }
   follow(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower> {
     return followScreen(this.pty, onBytes, onResize);
   }
@@ -162,6 +165,8 @@ export const ptySessionFactory = (stateDir: string): SessionFactory => async (sp
       term: spec.term,
       scrollback: spec.scrollback,
       stateDir,
+      // The agent's sessions outlive the agent: a new one re-adopts them (issue 11).
+      adoptable: true,
     })
   ).catch(async (error: unknown) => {
     await recording?.recorder.end();
@@ -173,3 +178,27 @@ export const ptySessionFactory = (stateDir: string): SessionFactory => async (sp
   else slot.attach(pty);
   return new PtyAgentSession(pty, slot);
 };
+
+/** What lib/agent/adoption needs to rebuild one session around a re-adopted guardian. */
+export interface AdoptSpec {
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback: number;
+  readonly term: string;
+  readonly createdAt: number;
+  readonly backlog: Uint8Array;
+  readonly position: number;
+}
+
+/** A session rebuilt around a guardian a previous agent started (its screen replayed from the raw tail). */
+export async function adoptPtySession(handle: PtyHandle, spec: AdoptSpec): Promise<AgentSession> {
+  const pty = await PtySession.adopt(
+    { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term },
+    handle,
+    { backlog: spec.backlog, position: spec.position, createdAt: spec.createdAt },
+  );
+  const slot = new SessionRecording(spec.term);
+  slot.attach(pty);
+  return new PtyAgentSession(pty, slot);
+}

@@ -27,6 +27,12 @@ export interface AgentServerOptions {
   readonly openSession: SessionFactory;
   readonly defaults: AgentDefaults;
   readonly log?: (line: string) => void;
+  /**
+   * Re-adopts what a previous agent left running (issue 11): runs after the
+   * old socket was probed dead and before the new one accepts anyone, so the
+   * first request already sees every re-adopted session and job.
+   */
+  readonly adopt?: (ctx: AgentContext) => Promise<unknown>;
   /** Overrides of the global memory budgets (tests use small ones). */
   readonly budgets?: Partial<AgentBudgets>;
 }
@@ -44,6 +50,7 @@ export class AgentServer {
   #stopping = false;
   #resolveStopped!: () => void;
   readonly #log: (line: string) => void;
+  readonly #ctx: AgentContext;
 
   private constructor(readonly options: AgentServerOptions) {
     this.#log = options.log ?? (() => {});
@@ -64,6 +71,7 @@ export class AgentServer {
       touch: () => (this.#lastActivity = Date.now()),
       log: (line) => this.#log(line),
     };
+    this.#ctx = ctx;
     this.#server = net.createServer((socket) => {
       const connection = new AgentConnection(socket, ctx, this.#log, frames);
       this.#connections.add(connection);
@@ -79,6 +87,13 @@ export class AgentServer {
   static async listen(options: AgentServerOptions): Promise<AgentServer> {
     await clearStaleSocket(options.socket);
     const server = new AgentServer(options);
+    if (options.adopt !== undefined) {
+      try {
+        await options.adopt(server.#ctx);
+      } catch (error) {
+        server.#log(`re-adopting what a previous agent left failed: ${(error as Error).message}`);
+      }
+    }
     await server.#bind();
     return server;
   }

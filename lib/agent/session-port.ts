@@ -3,6 +3,7 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { GuardianLink } from "../pty/backend.ts";
 import type { ForegroundView, RecordingSpec, RecordingStatus, ScreenView, WaitCondition, WaitMatchView } from "./protocol.ts";
 
 /** The screen as the session reports it; the agent adds id, name, liveness and exit facts. */
@@ -102,6 +103,8 @@ export interface AgentSession {
    * size change to the listeners, with nothing lost or repeated between.
    */
   follow?(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower>;
+  /** How a new agent reaches this session's guardian again (issue 11); absent when it cannot. */
+  link?(): GuardianLink | undefined;
 }
 
 /** Makes sessions; throws AgentError spawn_failed when the program cannot start. */

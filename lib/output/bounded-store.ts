@@ -70,6 +70,18 @@ export class BoundedStore {
     return new BoundedStore(window, spill, highWater, null);
   }
 
+  /**
+   * A store that continues a stream at offset `at` (a re-adopted job, issue
+   * 11): the bytes before it are not in memory; with `spillPath`, the spill
+   * file already holds them (its size is `at`) and is appended to.
+   */
+  static async resume(options: BoundedStoreOptions, at: number): Promise<BoundedStore> {
+    const window = new RetainedWindow(options.headBytes, options.tailBytes);
+    if (at > 0) window.adoptTail(new Uint8Array(0), at);
+    const spill = options.spillPath === undefined ? null : await SpillFile.openAppend(options.spillPath);
+    return new BoundedStore(window, spill, options.highWaterMark ?? DEFAULT_HIGH_WATER, null);
+  }
+
   get totalBytes(): number {
     return this.#window.totalBytes;
   }

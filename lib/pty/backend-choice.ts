@@ -19,6 +19,8 @@ export type PtyBackendPreference = "auto" | PtyBackendName;
 /** Where the guardian backend puts its sockets (the agent passes its state dir). */
 export interface BackendChoiceOptions {
   readonly stateDir?: string;
+  /** Guardians that outlive this process and can be re-adopted (the agent's sessions). */
+  readonly adoptable?: boolean;
 }
 
 /** The backend to use for new sessions; rejects when the one asked for is unavailable. */
@@ -26,14 +28,14 @@ export function choosePtyBackend(preference: PtyBackendPreference = "auto", opti
   switch (preference) {
     case "auto": {
       const found = locateGuardian();
-      if (found.built) return Promise.resolve(createGuardianBackend(options.stateDir));
+      if (found.built) return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true));
       if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", `under Bun, terminal sessions need the guardian: ${missingGuardian(found)}`));
       return Promise.resolve(nodePtyBackend);
     }
     case "guardian": {
       const found = locateGuardian();
       if (!found.built) return Promise.reject(new PtySpawnError("backend_unavailable", `${missingGuardian(found)}; or use node-pty`));
-      return Promise.resolve(createGuardianBackend(options.stateDir));
+      return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true));
     }
     case "node-pty":
       if (!nodePtyWorksHere()) return Promise.reject(new PtySpawnError("backend_unavailable", "node-pty does not work under Bun; use the guardian"));

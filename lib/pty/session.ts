@@ -3,7 +3,7 @@
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
 import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
+import type { GuardianLink, PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
 import { choosePtyBackend } from "./backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
@@ -19,6 +19,22 @@ import type { StyleRun } from "./screen-styles.ts";
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
 
 let nextId = 1;
+
+/** What a re-adopted session starts from: the guardian's raw tail, ending at the output position. */
+export interface AdoptedOutput {
+  readonly backlog: Uint8Array;
+  readonly position: number;
+  readonly createdAt: number;
+}
+
+/**
+ * Output that repaints the whole screen, after which a re-adopted screen is
+ * exact again: clear screen (ED 2), the alternate screen switched on, a reset.
+ */
+const REDRAW = /\x1b\[2J|\x1b\[\?(?:1049|1047|47)h|\x1bc/;
+function redraws(bytes: Uint8Array): boolean {
+  return REDRAW.test(new TextDecoder("latin1").decode(bytes));
+}
 /** Grace for what a program that exited by itself left running in its terminal. */
 const LEFTOVER_GRACE_MS = 2000;
 
@@ -27,7 +43,7 @@ export class PtySession {
   readonly id: string;
   readonly name: string | null;
   readonly argv: readonly string[];
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
   #handle: PtyHandle;
   #screen: Screen;
   #exit: ExitFacts | null = null;
@@ -46,8 +62,16 @@ export class PtySession {
   #cols: number;
   #rows: number;
   #disposed = false;
+  /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
+  #approximate = false;
 
-  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number) {
+  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
+    this.createdAt = adopted?.createdAt ?? Date.now();
+    if (adopted !== undefined) {
+      this.#stream.startAt(adopted.position - adopted.backlog.length);
+      this.#stream.feed(adopted.backlog);
+      this.#approximate = adopted.position > adopted.backlog.length;
+    }
     this.id = spec.id ?? `s${nextId++}`;
     this.name = spec.name ?? null;
     this.argv = [...spec.argv];
@@ -59,6 +83,7 @@ export class PtySession {
       // The screen first: a wait that the stream ends reads a screen holding these bytes.
       screen.feed(bytes);
       this.#stream.feed(bytes);
+      if (this.#approximate && redraws(bytes)) this.#approximate = false;
       for (const listener of this.#outputListeners) listener(bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
@@ -81,7 +106,9 @@ export class PtySession {
   static async open(spec: PtySessionSpec): Promise<PtySession> {
     const request = spawnRequestOf(spec);
     const { cols, rows } = request;
-    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {});
+    const backend = typeof spec.backend === "object"
+      ? spec.backend
+      : await choosePtyBackend(spec.backend ?? "auto", { ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}), adoptable: spec.adoptable === true });
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({
       cols,
@@ -97,6 +124,36 @@ export class PtySession {
       throw error;
     }
     return new PtySession(spec, handle, screen, cols, rows);
+  }
+
+  /**
+   * Rebuilds a session around a guardian another agent started (issue 11):
+   * the raw tail the guardian kept is replayed into a fresh emulator (its
+   * terminal queries are not answered again: the program had its answers),
+   * and the output position continues where the guardian counts it.
+   */
+  static async adopt(spec: PtySessionSpec, handle: PtyHandle, adopted: AdoptedOutput): Promise<PtySession> {
+    const cols = clampDimension(spec.cols, 80);
+    const rows = clampDimension(spec.rows, 24);
+    let replaying = true;
+    const screen = await Screen.create({
+      cols,
+      rows,
+      ...(spec.scrollback !== undefined ? { scrollback: spec.scrollback } : {}),
+      onReply: (reply) => {
+        if (!replaying) handle.write(reply);
+      },
+      onPressure: (paused) => (paused ? handle.pause() : handle.resume()),
+    });
+    screen.feed(adopted.backlog);
+    await screen.settled();
+    replaying = false;
+    return new PtySession(spec, handle, screen, cols, rows, adopted);
+  }
+
+  /** How a new agent reaches this session's guardian again; undefined when it cannot (node-pty, not adoptable). */
+  get link(): GuardianLink | undefined {
+    return this.#handle.link;
   }
 
   get pid(): number {
@@ -192,7 +249,7 @@ export class PtySession {
     const grid = this.#screen.grid(options.scrollback ?? 0);
     const against = options.since ?? this.#lastReadHash;
     if (options.peek !== true) this.#lastReadHash = grid.hash;
-    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against };
+    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against, ...(this.#approximate ? { approximate: true } : {}) };
   }
 
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */
