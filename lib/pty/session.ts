@@ -31,6 +31,7 @@ export interface AdoptedOutput {
  * Output that repaints the whole screen, after which a re-adopted screen is
  * exact again: clear screen (ED 2), the alternate screen switched on, a reset.
  */
+// deno-lint-ignore no-control-regex -- control sequences are what this finds
 const REDRAW = /\x1b\[2J|\x1b\[\?(?:1049|1047|47)h|\x1bc/;
 function redraws(bytes: Uint8Array): boolean {
   return REDRAW.test(new TextDecoder("latin1").decode(bytes));
