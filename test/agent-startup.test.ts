@@ -125,7 +125,7 @@ test("a client of another protocol version is told both numbers and how to resta
   try {
     const result = await agent.run(["pty", "list"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent stop`));
+    assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent restart`));
   } finally {
     server.close();
     await agent.stop();

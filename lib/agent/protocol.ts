@@ -121,7 +121,16 @@ export interface CloseRequest {
 
 export interface ListRequest { readonly op: "list" }
 export interface AgentStatusRequest { readonly op: "agent-status" }
-export interface AgentStopRequest { readonly op: "agent-stop" }
+/**
+ * What happens to running sessions and jobs (issue 11): "end" them (what a
+ * request without the field means: older clients), "keep" them running for
+ * the next agent (their guardians wait), or "refuse" to stop while any runs.
+ */
+export type StopRunning = "end" | "keep" | "refuse";
+export interface AgentStopRequest {
+  readonly op: "agent-stop";
+  readonly running?: StopRunning;
+}
 
 /** Switches the connection to attach mode: raw byte frames both ways. */
 export interface AttachRequest {
@@ -279,7 +288,12 @@ export interface ReplyBodies extends JobReplyBodies {
   /** What was retired: finished (or, with `all`, terminated) jobs and sessions. */
   reap: { readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] };
   "agent-status": AgentStatus;
-  "agent-stop": { readonly stopping: true; readonly sessions: number };
+  "agent-stop": {
+    readonly stopping: boolean;
+    readonly sessions: number;
+    /** What runs (ended, kept, or the reason for a refusal), by id: sessions "1 (vi)", jobs "%1 (gen)". */
+    readonly running: { readonly sessions: readonly string[]; readonly jobs: readonly string[] };
+  };
   attach: { readonly session: string; readonly cols: number; readonly rows: number };
   record: { readonly session: SessionInfo; readonly recording: RecordingStatus | null };
   watch: { readonly session: string; readonly cols: number; readonly rows: number };

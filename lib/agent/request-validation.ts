@@ -92,8 +92,15 @@ function parseBody(op: string, o: Obj): Request {
       return parseJobBody(op, o);
     case "list":
     case "agent-status":
-    case "agent-stop":
       return { op };
+    case "agent-stop": {
+      const running = o.running;
+      if (running === undefined) return { op };
+      if (running !== "end" && running !== "keep" && running !== "refuse") {
+        throw new AgentError("bad_request", `running must be "end", "keep" or "refuse", got ${JSON.stringify(running).slice(0, 40)}`);
+      }
+      return { op, running };
+    }
     default:
       throw new AgentError(
         "unknown_op",

@@ -50,7 +50,7 @@ export function route(ctx: AgentContext, request: Envelope, scope: RequestScope)
     case "agent-status":
       return handleAgentStatus(ctx);
     case "agent-stop":
-      return handleAgentStop(ctx);
+      return handleAgentStop(ctx, request);
     case "attach":
       return handleAttach(ctx, request, scope.connection);
     case "record":

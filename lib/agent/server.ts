@@ -67,7 +67,7 @@ export class AgentServer {
       budgets,
       startedAt: this.startedAt,
       socket: options.socket,
-      requestStop: () => setImmediate(() => void this.stop("asked to stop")),
+      requestStop: (keep = false) => setImmediate(() => void this.stop(keep ? "asked to stop, keeping what runs for the next agent" : "asked to stop", keep)),
       touch: () => (this.#lastActivity = Date.now()),
       log: (line) => this.#log(line),
     };
@@ -123,13 +123,25 @@ export class AgentServer {
     if (Date.now() - this.#lastActivity >= this.options.idleTimeoutMs) void this.stop("idle, no session running");
   }
 
-  /** Closes every session (their trees gone), the connections and the socket. Idempotent. */
-  async stop(reason: string): Promise<void> {
+  /**
+   * Closes every session (their trees gone), the connections and the socket.
+   * With `keep`, sessions and jobs are left running: when this process exits
+   * their guardians lose their owner and wait for the next agent (issue 11).
+   * Idempotent.
+   */
+  async stop(reason: string, keep = false): Promise<void> {
     if (this.#stopping) return this.stopped;
     this.#stopping = true;
     this.#log(`stopping: ${reason}`);
     clearInterval(this.#idleTimer);
     this.#server.close();
+    if (keep) {
+      for (const connection of this.#connections) connection.close();
+      this.#removeFiles();
+      this.#log(`stopped; ${this.registry.aliveCount()} session(s) and ${this.jobs.liveCount()} job(s) left for the next agent`);
+      this.#resolveStopped();
+      return this.stopped;
+    }
     const closing = this.registry.all().map(async (entry) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       // A guardian that cannot take our terminate (its channel full of input a

@@ -60,7 +60,7 @@ function runScript(file: string, env: Record<string, string>, cwd: string): Prom
 
 function stopAgent(env: Record<string, string>, cwd: string): Promise<void> {
   const [command, ...args] = corralCommand();
-  const child = spawn(command!, [...args, "agent", "stop"], { cwd, env, stdio: "ignore" });
+  const child = spawn(command!, [...args, "agent", "stop", "--force"], { cwd, env, stdio: "ignore" });
   return new Promise((resolve) => child.on("close", () => resolve()));
 }
 

@@ -50,7 +50,7 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
     },
     async stop() {
       const pid = agent.pid();
-      await agent.run(["agent", "stop"]);
+      await agent.run(["agent", "stop", "--force"]);
       if (pid !== undefined) await waitFor(() => !isAlive(pid), { what: `agent ${pid} to exit` });
       rmSync(dir, { recursive: true, force: true });
     },
