@@ -3,7 +3,7 @@
 // behind is named, with the way to clean it up).
 import type { CorralContext } from "./context.ts";
 import { chosenSocket, withAgent } from "./agent-reach.ts";
-import { orphansNote } from "./job-orphans-note.ts";
+import { lostNotes, orphansNote } from "./job-orphans-note.ts";
 import { errorLine } from "./error-line.ts";
 import type { JobsFlags } from "./job-flags.ts";
 import { jobRow } from "./job-format.ts";
@@ -17,6 +17,7 @@ export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise
   await withAgent(this, flags, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
     print(jobs);
+    for (const note of lostNotes(chosenSocket(this, flags), "job")) this.process.stderr.write(errorLine(note));
   }, {
     start: false,
     whenAbsent: () => {
