@@ -6,9 +6,10 @@ import type { CorralContext } from "./context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "./agent-reach.ts";
 import { durationFlag } from "./pty-values.ts";
 import { ExitStatus } from "./exit-status.ts";
-import { AgentUnavailableError, connectOrStart } from "../lib/agent/auto-start.ts";
-import { AgentError, type AgentStatus, type StopRunning } from "../lib/agent/protocol.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
+import { AgentUnavailableError, connectOrStart } from "../lib/agent/client/auto-start.ts";
+import { AgentError, type AgentStatus } from "../lib/agent/protocol/messages.ts";
+import type { StopRunning } from "../lib/agent/protocol/agent-fields.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
 
@@ -164,7 +165,7 @@ export async function agentRestartAction(this: CorralContext, flags: AgentFlags)
     const status = await client.call({ op: "agent-status" });
     const { sessions } = await client.call({ op: "list" });
     const { jobs } = await client.call({ op: "jobs" });
-    const { lostRecords } = await import("../lib/agent/adoption/adopt.ts");
+    const { lostRecords } = await import("../lib/agent/server/adoption/adopt.ts");
     const lost = lostRecords(path.dirname(socket));
     const out = {
       pid: status.pid,
@@ -224,9 +225,9 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
     const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
-      import("../lib/agent/agent-main.ts"),
-      import("../lib/agent/pty-sessions.ts"),
-      import("../lib/agent/adoption/adopt.ts"),
+      import("../lib/agent/server/agent-main.ts"),
+      import("../lib/agent/server/pty-sessions.ts"),
+      import("../lib/agent/server/adoption/adopt.ts"),
     ]);
     status = await runAgent({
       socket,

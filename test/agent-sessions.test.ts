@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
-import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
+import { PROTOCOL_VERSION } from "../lib/agent/protocol/messages.ts";
 
 let agent: PrivateAgent;
 const BASH = ["bash", "--norc", "--noprofile"];

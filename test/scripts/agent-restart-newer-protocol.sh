@@ -12,10 +12,10 @@ mkdir -p "$newer"
 cp -r "$CORRAL_REPO/cli" "$CORRAL_REPO/lib" "$CORRAL_REPO/package.json" "$newer/"
 ln -s "$CORRAL_REPO/node_modules" "$newer/node_modules"
 ln -s "$CORRAL_REPO/native" "$newer/native"
-old_version=$(sed -nE 's/^export const PROTOCOL_VERSION = ([0-9]+);$/\1/p' "$newer/lib/agent/protocol.ts")
-[[ -n "$old_version" ]] || fail "PROTOCOL_VERSION not found in lib/agent/protocol.ts"
+old_version=$(sed -nE 's/^export const PROTOCOL_VERSION = ([0-9]+);$/\1/p' "$newer/lib/agent/protocol/version.ts")
+[[ -n "$old_version" ]] || fail "PROTOCOL_VERSION not found in lib/agent/protocol/version.ts"
 new_version=$((old_version + 1))
-sed -i "s/^export const PROTOCOL_VERSION = $old_version;\$/export const PROTOCOL_VERSION = $new_version;/" "$newer/lib/agent/protocol.ts"
+sed -i "s/^export const PROTOCOL_VERSION = $old_version;\$/export const PROTOCOL_VERSION = $new_version;/" "$newer/lib/agent/protocol/version.ts"
 (cd "$newer" && "$CORRAL_REPO/node_modules/.bin/esbuild" corral=cli/main.ts --bundle --platform=node --format=esm \
   --target=node20 --splitting --outdir=dist --entry-names='[name]' --chunk-names='chunks/[name]-[hash]' \
   --out-extension:.js=.mjs --external:@lydell/node-pty \
