@@ -8,7 +8,7 @@ import type { AgentStopRequest } from "../../protocol/operations.ts";
 import { jobLabel } from "../../../jobs/job-info.ts";
 
 /** Schedules the shutdown (unless refused); the reply lists the running sessions and jobs. */
-export function handleAgentStop(ctx: AgentContext, request: AgentStopRequest = { op: "agent-stop" }): ReplyBodies["agent-stop"] {
+export function handleAgentStop(ctx: AgentContext, request: AgentStopRequest): ReplyBodies["agent-stop"] {
   const mode = request.running ?? "end";
   const sessions = ctx.registry.all().filter((e) => e.session.alive()).map((e) => (e.name === null ? e.id : `${e.id} (${e.name})`));
   const jobs = ctx.jobs.all().filter((j) => j.state !== "done").map((j) => (j.name === null ? jobLabel(j.id) : `${jobLabel(j.id)} (${j.name})`));
