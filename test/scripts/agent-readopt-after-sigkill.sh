@@ -46,7 +46,7 @@ corral pty send vi --key C-l >/dev/null
 corral pty wait vi --stable 500ms >/dev/null
 same_screen() { [[ "$(corral pty screen vi)" == "$(tmx capture-pane -p)" ]]; }
 wait_until 30 same_screen
-[[ "$(corral pty screen vi --json | jq .approximate)" == "null" ]] || fail "the whole history was in the tail: not approximate"
+[[ "$(corral pty screen vi --json | jq .screen.approximate)" == "null" ]] || fail "the whole history was in the tail: not approximate"
 
 # bash keeps its state and its history.
 corral pty send sh 'echo again-$X' --key Enter --wait-text 'again-42' >/dev/null
