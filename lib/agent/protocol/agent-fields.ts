@@ -148,8 +148,8 @@ export function waitObject(): Field<Fields<typeof WAIT_CONDITIONS>, false> {
  */
 export type StopRunning = "end" | "keep" | "refuse";
 export function stopRunning() {
-  return field((value): StopRunning => {
+  return field((value, key): StopRunning => {
     if (value === "end" || value === "keep" || value === "refuse") return value;
-    throw badRequest(`running must be "end", "keep" or "refuse", got ${JSON.stringify(value)?.slice(0, 40)}`);
+    throw badRequest(`"${key}" must be "end", "keep" or "refuse", got ${JSON.stringify(value)?.slice(0, 40)}`);
   });
 }
