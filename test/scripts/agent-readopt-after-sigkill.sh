@@ -26,6 +26,15 @@ job_pid=$(corral jobs --json | sed 's/.*"pid":\([0-9]*\).*/\1/')
 for k in j j j j d d; do tmx send-keys "$k"; corral pty send vi --key "$k" >/dev/null; done
 corral pty wait vi --text 'line 6' --stable 300ms >/dev/null
 
+# Each is written down for the next agent: 0600, beside the guardians' sockets; the token never reaches the log.
+records=("$CORRAL_STATE_DIR"/guardians/*.json)
+assert_eq "${#records[@]}" 3 "one record per session and job"
+for f in "${records[@]}"; do
+  assert_eq "$(stat -c %a "$f")" 600 "record $f"
+  token=$(jq -r .token "$f")
+  ! grep -qF "$token" "$CORRAL_STATE_DIR/agent.log" || fail "a guardian's token is in the agent's log"
+done
+
 before=$(corral pty list --json | jq -c '[.sessions[] | {id, name, size, position}]')
 agent=$(corral agent status --json | jq .pid)
 kill -KILL "$agent"
@@ -64,3 +73,6 @@ assert_eq "$(corral collect --job gen --from "$first" --follow | sha256sum)" "$(
 
 corral reap --all >/dev/null
 corral agent stop >/dev/null
+shopt -s nullglob
+left=("$CORRAL_STATE_DIR"/guardians/*.json)
+assert_eq "${#left[@]}" 0 "no record outlives what it names"
