@@ -10,11 +10,11 @@ import path from "node:path";
 import { buildGuardian, escapeeScript, python, tempDir } from "./guardian-fixture.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
-import { supervise } from "../lib/spawn/supervise.ts";
-import { guardianSpawnBackend } from "../lib/spawn/guardian-backend.ts";
-import { chooseSpawnBackend, GuardianUnavailableError } from "../lib/spawn/backend-choice.ts";
-import { SpawnError } from "../lib/spawn/spawn-error.ts";
-import type { ByteSink } from "../lib/spawn/spec.ts";
+import { supervise } from "../lib/supervise/supervise.ts";
+import { guardianSpawnBackend } from "../lib/supervise/guardian/pipe-backend.ts";
+import { chooseSpawnBackend, GuardianUnavailableError } from "../lib/supervise/backend-choice.ts";
+import { SpawnError } from "../lib/supervise/spawn-error.ts";
+import type { ByteSink } from "../lib/supervise/spec.ts";
 
 const bin = buildGuardian();
 const backend = guardianSpawnBackend(bin.plain);

@@ -1,8 +1,8 @@
 // Shared by the pty-*.test.ts files: sessions that are always closed when the
 // test ends, the backends available here, and small programs with known output.
 import type { TestContext } from "node:test";
-import type { PtyBackendName } from "../lib/pty/backend.ts";
-import { availablePtyBackends } from "../lib/pty/backend-choice.ts";
+import type { PtyBackendName } from "../lib/supervise/pty-handle.ts";
+import { availablePtyBackends } from "../lib/supervise/pty-backend-choice.ts";
 import { PtySession, type PtySessionSpec } from "../lib/pty/session.ts";
 
 /** Backends these tests run against on this machine. */

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { PtySpawnError } from "../lib/pty/backend.ts";
+import { SpawnError } from "../lib/supervise/spawn-error.ts";
 import { UnknownKeyError } from "../lib/pty/keys.ts";
 import { PtySession } from "../lib/pty/session.ts";
 import { isAlive } from "./support/processes.ts";
@@ -323,10 +323,10 @@ test("open refuses what cannot start, with typed errors and nothing left running
   const script = path.join(dir, "not-executable.sh");
   writeFileSync(script, "echo hi\n", { mode: 0o644 });
   const env = { ...process.env };
-  await assert.rejects(PtySession.open({ argv: ["corral-no-such-program"], env }), (e: unknown) => e instanceof PtySpawnError && e.code === "not_found" && /corral-no-such-program/.test(e.message));
-  await assert.rejects(PtySession.open({ argv: [script], env }), (e: unknown) => e instanceof PtySpawnError && e.code === "not_executable");
-  await assert.rejects(PtySession.open({ argv: ["sh"], env, cwd: path.join(dir, "missing") }), (e: unknown) => e instanceof PtySpawnError && e.code === "bad_cwd");
-  await assert.rejects(PtySession.open({ argv: [], env }), (e: unknown) => e instanceof PtySpawnError && e.code === "not_found");
+  await assert.rejects(PtySession.open({ argv: ["corral-no-such-program"], env }), (e: unknown) => e instanceof SpawnError && e.failure === "not-found" && /corral-no-such-program/.test(e.message));
+  await assert.rejects(PtySession.open({ argv: [script], env }), (e: unknown) => e instanceof SpawnError && e.failure === "not-executable");
+  await assert.rejects(PtySession.open({ argv: ["sh"], env, cwd: path.join(dir, "missing") }), (e: unknown) => e instanceof SpawnError && e.failure === "bad-cwd");
+  await assert.rejects(PtySession.open({ argv: [], env }), (e: unknown) => e instanceof SpawnError && e.failure === "not-found");
 });
 
 test("TERM defaults to xterm-256color whatever the caller's env says; --term overrides", async (t) => {

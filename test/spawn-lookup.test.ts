@@ -3,8 +3,8 @@ import assert from "node:assert/strict";
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { checkWorkingDirectory, resolveExecutable } from "../lib/spawn/lookup.ts";
-import { SpawnError } from "../lib/spawn/spawn-error.ts";
+import { checkWorkingDirectory, resolveExecutable } from "../lib/supervise/lookup.ts";
+import { SpawnError } from "../lib/supervise/spawn-error.ts";
 
 function failure(fn: () => unknown): SpawnError {
   try {

@@ -3,9 +3,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { supervise } from "../lib/spawn/supervise.ts";
-import { exitStatusOf } from "../lib/spawn/exit-facts.ts";
-import type { ByteSink } from "../lib/spawn/spec.ts";
+import { supervise } from "../lib/supervise/supervise.ts";
+import { exitStatusOf } from "../lib/runtime/signals.ts";
+import type { ByteSink } from "../lib/supervise/spec.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
 

@@ -1,7 +1,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DurationError, formatDuration, parseDuration } from "../lib/units/duration.ts";
-import { SizeError, formatSize, parseSize } from "../lib/units/size.ts";
+import { DurationError, formatDuration, parseDuration } from "../lib/core/duration.ts";
+import { SizeError, formatSize, parseSize } from "../lib/core/size.ts";
 
 test("durations: one table for every flag, config key and variable", () => {
   const table: [string, number][] = [

@@ -1,8 +1,8 @@
 // The effective config written back in the file's own spelling (kebab-case
 // keys, durations and sizes as people type them), so `corral config` output
 // can be saved as a config file and loads to the same values.
-import { formatDuration } from "../units/duration.ts";
-import { formatSize } from "../units/size.ts";
+import { formatDuration } from "../core/duration.ts";
+import { formatSize } from "../core/size.ts";
 import type { CorralConfig } from "./schema.ts";
 
 /** The config as the YAML file would spell it; key order follows the README. */

@@ -2,8 +2,8 @@
 // ConfigError naming the file, the line and the key. Kept apart from the
 // key table (from-yaml.ts) so that table reads like the documentation.
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from "yaml";
-import { DurationError, parseDuration } from "../units/duration.ts";
-import { parseSize, SizeError } from "../units/size.ts";
+import { DurationError, parseDuration } from "../core/duration.ts";
+import { parseSize, SizeError } from "../core/size.ts";
 import { ConfigError } from "./config-error.ts";
 
 /** What every reader needs to point at a line of the file. */

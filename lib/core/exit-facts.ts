@@ -1,10 +1,9 @@
 // The facts corral records about every process it ran (DESIGN.md 4.1, 4.2).
 // "The child exited" and "its output reached EOF" stay separate facts: a
 // grandchild holding a pipe open must not hang the caller. Here in lib/core,
-// the shared vocabulary (DESIGN.md section 3), so that lib/spawn and
-// lib/native both import it without a folder cycle; the signal table still
-// comes from node:os, so this file is not yet free of runtime APIs.
-import { constants } from "node:os";
+// the shared vocabulary (DESIGN.md section 3), so that lib/supervise
+// and lib/native both import it without a folder cycle. Types only: the status a
+// set of facts gives needs the runtime's signal numbers (lib/runtime/signals.ts).
 
 export interface ExitFacts {
   /** Exit code when the child exited normally, else null. */
@@ -34,28 +33,4 @@ export interface SupervisorLoss {
   readonly cause: string;
   /** What corral then did about the tree itself, and what it could not do. */
   readonly cleanup: string;
-}
-
-/**
- * The exit status a shell would report for these facts (DESIGN.md 4.1). A
- * lost supervisor with no known exit is corral's own failure (125), not a
- * status the child never had.
- */
-export function exitStatusOf(facts: ExitFacts): number {
-  if (facts.timedOut) return 124;
-  if (facts.signal !== null) return 128 + signalNumber(facts.signal);
-  return facts.code ?? 125;
-}
-
-/** Signal number for a name like "SIGTERM"; 0 when unknown. */
-export function signalNumber(name: string): number {
-  return (constants.signals as Record<string, number | undefined>)[name] ?? 0;
-}
-
-/** Signal name for a number, e.g. 9 -> "SIGKILL"; "SIG<n>" when unknown. */
-export function signalName(n: number): string {
-  for (const [name, value] of Object.entries(constants.signals)) {
-    if (value === n) return name;
-  }
-  return `SIG${n}`;
 }

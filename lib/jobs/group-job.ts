@@ -1,15 +1,15 @@
-// A background job without a guardian (none built, or not Linux): lib/spawn's
+// A background job without a guardian (none built, or not Linux): lib/supervise's
 // process group, one merged pipe. Weaker, as `corral probe` documents: no
 // stop/continue events (a stopped job still shows `running`), and only the
 // process group is terminated, not descendants that left it.
-import { processGroupBackend } from "../spawn/group-backend.ts";
-import { signalGroup } from "../spawn/runtime-quirks.ts";
-import type { SupervisedProcess } from "../spawn/backend.ts";
-import type { ByteSink } from "../spawn/spec.ts";
-import { supervise } from "../spawn/supervise.ts";
+import { processGroupBackend } from "../supervise/process-group/pipe-backend.ts";
+import { signalGroup } from "../supervise/runtime-quirks.ts";
+import type { SupervisedProcess } from "../supervise/backend.ts";
+import type { ByteSink } from "../supervise/spec.ts";
+import { supervise } from "../supervise/supervise.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
-import { receiptOfGroup } from "./receipts.ts";
+import { receiptOfReport } from "../core/receipt.ts";
 
 type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
 
@@ -59,7 +59,7 @@ class GroupJob implements JobProcess {
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     const child = this.child;
     if (child === null) return { status: "confirmed", forced: false, reason: null };
-    return receiptOfGroup(await child.terminate({ graceMs, signal: firstSignal }));
+    return receiptOfReport(await child.terminate({ graceMs, signal: firstSignal }));
   }
 
   pause(): void {
@@ -87,7 +87,7 @@ export async function startGroupJob(launch: JobLaunch): Promise<JobProcess> {
   job.pid = child.pid;
   job.child = child;
   void child.exited.then((result) => {
-    const receipt = receiptOfGroup({ forced: result.facts.forced, uncertain: result.uncertain });
+    const receipt = receiptOfReport({ forced: result.facts.forced, uncertain: result.uncertain });
     job.emit("done", result.facts, receipt);
   });
   return job;

@@ -9,15 +9,16 @@ import { GuardianError, type Guardian } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
 import type { ExitedEvent, StartedEvent } from "../native/guardian-protocol.ts";
-import type { ExitFacts, SupervisorLoss } from "../spawn/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
-import { SpawnError } from "../spawn/spawn-error.ts";
+import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
+import { SpawnError } from "../supervise/spawn-error.ts";
+import { EarlyOutput } from "../supervise/early-output.ts";
 import { type JobFacts, removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
 import { locateJobShim } from "./job-shim.ts";
-import { identityOf } from "./proc-identity.ts";
-import { receiptOfCensus, uncertain } from "./receipts.ts";
+import { identityOf } from "../proc/identity.ts";
+import { receiptOfCensus, uncertain } from "../supervise/receipts.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -40,20 +41,19 @@ class GuardianJob implements JobProcess {
     guardian.on("output", (_stream, bytes) => this.output(bytes));
   }
 
-  #early: Uint8Array[] = [];
+  /** Output that arrives before anyone listens is held, not dropped. */
+  readonly #output = new EarlyOutput();
 
   #ended: Parameters<JobProcessEvents["done"]> | null = null;
 
   on<K extends keyof JobProcessEvents>(event: K, listener: JobProcessEvents[K]): void {
     this.#listeners[event].push(listener);
-    if (event === "output") for (const bytes of this.#early.splice(0)) this.emit("output", bytes);
+    if (event === "output") this.#output.listen((bytes) => this.emit("output", bytes));
     if (event === "done" && this.#ended !== null) (listener as JobProcessEvents["done"])(...this.#ended);
   }
 
-  /** Output that arrives before anyone listens is held, not dropped. */
   output(bytes: Uint8Array): void {
-    if (this.#listeners.output.length === 0) this.#early.push(bytes);
-    else this.emit("output", bytes);
+    this.#output.push(bytes);
   }
 
   emit<K extends keyof JobProcessEvents>(event: K, ...args: Parameters<JobProcessEvents[K]>): void {
@@ -220,7 +220,7 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<JobLaunch
 /**
  * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
  * terminates what it can still identify from the child's recorded identity
- * (lib/spawn/orphaned-tree.ts), and the loss is the job's own fact.
+ * (lib/supervise/guardian/orphaned-tree.ts), and the loss is the job's own fact.
  */
 async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
   const how = await Promise.race([

@@ -2,6 +2,7 @@
 // (current), `%-` (previous), or a `--name` given at start. Parsed apart
 // from lookup so a malformed id is a usage error (exit 2) and an unknown
 // one a plain failure (exit 1).
+import { CorralError } from "../core/corral-error.ts";
 
 /** What a job id names. */
 export type JobRef =
@@ -11,8 +12,11 @@ export type JobRef =
   | { readonly kind: "name"; readonly name: string };
 
 /** A job id that cannot name any job; its message says what would. */
-export class JobIdError extends Error {
+export class JobIdError extends CorralError {
   override readonly name = "JobIdError";
+  constructor(message: string) {
+    super("bad_request", message);
+  }
 }
 
 const NAME = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;

@@ -1,7 +1,8 @@
 // What a job is, as the client sees it (`corral jobs --json`, the agent's
 // replies). Types only: the protocol module imports them, and neither side
 // needs a runtime API to read them.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
+import type { Receipt } from "../core/receipt.ts";
 
 /** A job's life as a shell names it: stopped only by a stop signal, done once exited. */
 export type JobState = "running" | "stopped" | "done";
@@ -9,14 +10,7 @@ export type JobState = "running" | "stopped" | "done";
 /** How the job's output is connected: a PTY (`--tty`) or one merged pipe. */
 export type JobMode = "pipe" | "pty";
 
-/** What a command terminating something reports: seen gone, or not, and why. */
-export interface Receipt {
-  readonly status: "confirmed" | "uncertain";
-  /** SIGKILL was needed. */
-  readonly forced: boolean;
-  /** Why it is uncertain (null when confirmed). */
-  readonly reason: string | null;
-}
+export type { Receipt };
 
 /** A job, the same in every reply (schemas/job.schema.json). */
 export interface JobInfo {

@@ -1,8 +1,8 @@
 // The seam between a job and what supervises its process: the guardian
 // (pipe or PTY, exact stop/continue events, census receipts) or, where no
-// guardian is built, lib/spawn's process group (pipe only). A Job never
+// guardian is built, lib/supervise's process group (pipe only). A Job never
 // knows which one it has.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
 import type { JobMode, Receipt } from "./job-info.ts";
 
 /** Everything a job needs to start; the environment is the caller's, already scrubbed. */

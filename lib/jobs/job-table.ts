@@ -5,6 +5,7 @@ import { type JobInfo, jobLabel } from "./job-info.ts";
 import type { JobRef } from "./job-id.ts";
 import { describeRef } from "./job-id.ts";
 import type { Job } from "./job.ts";
+import { CorralError } from "../core/corral-error.ts";
 
 /**
  * Finished jobs kept unreaped; past this the oldest finished ones go, so a
@@ -14,8 +15,11 @@ import type { Job } from "./job.ts";
 export const MAX_DONE_KEPT = 128;
 
 /** A job id that is well formed but names no job. */
-export class UnknownJobError extends Error {
+export class UnknownJobError extends CorralError {
   override readonly name = "UnknownJobError";
+  constructor(message: string) {
+    super("unknown_job", message);
+  }
 }
 
 /** The jobs one agent holds. */

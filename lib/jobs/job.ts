@@ -4,8 +4,8 @@
 // its output; nobody needs to be attached for its state and exit facts to
 // be recorded the moment they happen.
 import type { BoundedStore } from "../output/bounded-store.ts";
-import type { ExitFacts } from "../spawn/exit-facts.ts";
-import { exitStatusOf } from "../spawn/exit-facts.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
+import { exitStatusOf } from "../runtime/signals.ts";
 import type { JobMode, JobState, Receipt } from "./job-info.ts";
 import type { JobProcess } from "./job-process.ts";
 

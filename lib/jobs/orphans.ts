@@ -7,9 +7,9 @@ import process from "node:process";
 import { connectGuardian } from "../native/guardian-launch.ts";
 import { type GuardianRecord, readRecords, removeRecord } from "./guardian-records.ts";
 import { jobLabel, type Receipt } from "./job-info.ts";
-import { stillRuns } from "./proc-identity.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../spawn/orphaned-tree.ts";
-import { confirmed, receiptOfCensus, uncertain } from "./receipts.ts";
+import { stillRuns } from "../proc/identity.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
+import { confirmed, receiptOfCensus, uncertain } from "../supervise/receipts.ts";
 
 /** What reap did about one guardian a dead agent left behind. */
 export interface OrphanItem {
@@ -82,7 +82,7 @@ async function throughGuardian(record: GuardianRecord, graceMs: number): Promise
   }
 }
 
-/** What is still identifiable of the child's tree (lib/spawn/orphaned-tree.ts): its group, session and descendants. */
+/** What is still identifiable of the child's tree (lib/supervise/guardian/orphaned-tree.ts): its group, session and descendants. */
 async function terminateLeftovers(record: GuardianRecord, graceMs: number): Promise<{ action: string; receipt: Receipt } | null> {
   const child = record.child;
   if (child === null) return null;

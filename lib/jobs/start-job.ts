@@ -1,17 +1,22 @@
 // Starting a job: check the program and directory first (127/126 with a
-// message naming it), open the bounded store, pick the backend (the guardian
-// when built; otherwise the process group, which cannot do a PTY job), and
+// message naming it), open the bounded store, pick the backend (the one
+// decision of lib/supervise/backend-choice.ts: the guardian when built and not
+// refused by the config or $CORRAL_GUARDIAN; otherwise the process group,
+// which cannot do a PTY job), and
 // enter the job in the table. Everything that can be refused is refused
 // before anything runs.
+import process from "node:process";
 import { BoundedStore } from "../output/bounded-store.ts";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { checkWorkingDirectory, resolveExecutable } from "../spawn/lookup.ts";
-import { SpawnError } from "../spawn/spawn-error.ts";
+import type { GuardianMode } from "../config/schema.ts";
+import { type BackendDecision, decideBackend, GuardianUnavailableError } from "../supervise/backend-choice.ts";
+import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
+import { SpawnError } from "../supervise/spawn-error.ts";
 import { startGroupJob } from "./group-job.ts";
 import { startGuardianJob } from "./guardian-job.ts";
 import { Job } from "./job.ts";
 import type { JobLaunch, JobProcess } from "./job-process.ts";
 import type { JobTable } from "./job-table.ts";
+import { CorralError } from "../core/corral-error.ts";
 
 /** A job to start: the launch plus its name and output limits. */
 export interface JobRequest extends Omit<JobLaunch, "argv"> {
@@ -25,13 +30,15 @@ export interface JobRequest extends Omit<JobLaunch, "argv"> {
    * startJob resolves, and a store with no head keeps none of it to replay.
    */
   readonly firstOutputListener?: (bytes: Uint8Array) => void;
+  /** The configured guardian mode (config key `guardian`); $CORRAL_GUARDIAN in the agent's environment wins. Default "auto". */
+  readonly guardian?: GuardianMode;
 }
 
 /** The request cannot be run here (name taken, no PTY backend); the message says what would do. */
-export class JobRefusedError extends Error {
+export class JobRefusedError extends CorralError {
   override readonly name = "JobRefusedError";
-  constructor(readonly code: "name_taken" | "spawn_failed", message: string) {
-    super(message);
+  constructor(code: "name_taken" | "spawn_failed", message: string) {
+    super(code, message);
   }
 }
 
@@ -47,9 +54,16 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   }
   checkWorkingDirectory(request.cwd);
   resolveExecutable(program, request.env["PATH"], request.cwd);
-  const guardian = locateGuardian();
-  if (!guardian.built && request.mode === "pty") {
-    throw new JobRefusedError("spawn_failed", `--tty jobs need the guardian, and ${missingGuardian(guardian)}`);
+  let decision: BackendDecision;
+  try {
+    decision = decideBackend(request.guardian ?? "auto", process.env);
+  } catch (error) {
+    if (error instanceof GuardianUnavailableError) throw new JobRefusedError("spawn_failed", error.message);
+    throw error;
+  }
+  const guardian = decision.guardian;
+  if (guardian === null && request.mode === "pty") {
+    throw new JobRefusedError("spawn_failed", `--tty jobs need the guardian, and ${decision.missing ?? decision.why}`);
   }
   const store = await BoundedStore.open({
     headBytes: request.headBytes,
@@ -57,9 +71,9 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     spillPath: request.spill ?? undefined,
   });
   const id = table.nextId();
-  const { firstOutputListener, ...launchFields } = request;
+  const { firstOutputListener, guardian: _mode, ...launchFields } = request;
   const launch: JobLaunch = { ...launchFields, argv: [program, ...args] };
-  let process: JobProcess;
+  let started: JobProcess;
   try {
     // The agent's jobs outlive the agent (issue 11): what a new agent needs to take one over is recorded.
     const facts = {
@@ -71,12 +85,12 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
       graceMs: request.graceMs,
       startedAt: Date.now(),
     };
-    process = guardian.built ? await startGuardianJob(launch, id, guardian.path, facts) : await startGroupJob(launch);
+    started = guardian !== null ? await startGuardianJob(launch, id, guardian, facts) : await startGroupJob(launch);
   } catch (error) {
     await store.close().catch(() => {});
     throw error;
   }
-  const job = new Job({ id, name: request.name, argv: request.argv, mode: request.mode, store, process, ...(firstOutputListener ? { firstOutputListener } : {}) });
+  const job = new Job({ id, name: request.name, argv: request.argv, mode: request.mode, store, process: started, ...(firstOutputListener ? { firstOutputListener } : {}) });
   table.add(job);
   return job;
 }

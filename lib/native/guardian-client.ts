@@ -13,7 +13,7 @@ import {
   type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
-import { signalNumber } from "../core/exit-facts.ts";
+import { signalNumber } from "../runtime/signals.ts";
 
 /** Events a Guardian emits; listeners added right after spawnGuardian() miss nothing. */
 export interface GuardianEvents {

@@ -2,7 +2,8 @@
 // exit, plus what the owner knows (its timeout, whether SIGKILL was needed,
 // whether every output stream reached EOF).
 import type { ExitFacts } from "../core/exit-facts.ts";
-import { signalName } from "../core/exit-facts.ts";
+import { signalName } from "../runtime/signals.ts";
+import { ExitStatus } from "../core/exit-status.ts";
 import type { ExitedEvent, TerminateReceipt } from "./guardian-protocol.ts";
 
 /** What the owner adds to the guardian's exit event. */
@@ -28,5 +29,5 @@ export function exitFactsOf(exited: ExitedEvent, owner: OwnerFacts): ExitFacts {
 
 /** The exit status for an exec failure (DESIGN.md 4.1): not found 127, else 126. */
 export function spawnFailureStatus(errno: number): number {
-  return errno === 2 /* ENOENT */ ? 127 : 126;
+  return errno === 2 /* ENOENT */ ? ExitStatus.notFound : ExitStatus.notExecutable;
 }

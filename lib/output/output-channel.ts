@@ -35,7 +35,7 @@ export class OutputChannel {
     });
   }
 
-  /** True once `ended` has resolved (the shape of lib/spawn's OutputPump). */
+  /** True once `ended` has resolved (the shape of lib/supervise's OutputPump). */
   get atEof(): boolean {
     return this.#atEof;
   }

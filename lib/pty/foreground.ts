@@ -14,6 +14,7 @@
 import { Buffer } from "node:buffer";
 import { closeSync, openSync, readlinkSync, readSync } from "node:fs";
 import process from "node:process";
+import { readStat } from "../proc/stat.ts";
 
 /** The terminal's foreground process; `waitingForInput` null when /proc does not say. */
 export interface Foreground {
@@ -31,12 +32,6 @@ const WAITING_SYSCALLS: Readonly<Record<string, ReadonlySet<number>>> = {
 
 // Kernel functions such a wait sleeps in, when the syscall cannot be read.
 const WAITING_WCHAN = /^(n_tty_read|wait_woken|poll_schedule_timeout|do_select|do_sys_poll|ep_poll|core_sys_select)/;
-
-/** Fields after the command name in /proc/PID/stat (state is [0]). */
-function statFields(pid: number): string[] | null {
-  const stat = text(`/proc/${pid}/stat`);
-  return stat === null ? null : stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-}
 
 const readBuffer = Buffer.allocUnsafe(4096);
 
@@ -64,14 +59,13 @@ export function readForeground(leader: number): Promise<Foreground | null> {
 
 function foregroundNow(leader: number): Foreground | null {
   if (process.platform !== "linux" || !(leader > 0)) return null;
-  const lead = statFields(leader);
-  const tpgid = Number(lead?.[5]);
-  if (lead === null || !(tpgid > 0)) return null;
-  const fields = statFields(tpgid);
-  if (fields === null) return { pid: tpgid, argv: [], waitingForInput: null };
+  const tpgid = readStat(leader)?.tpgid ?? 0;
+  if (!(tpgid > 0)) return null;
+  const stat = readStat(tpgid);
+  if (stat === undefined) return { pid: tpgid, argv: [], waitingForInput: null };
   const argv = (text(`/proc/${tpgid}/cmdline`) ?? "").split("\0");
   if (argv.at(-1) === "") argv.pop();
-  return { pid: tpgid, argv, waitingForInput: waitingForInput(tpgid, fields[0] ?? "") };
+  return { pid: tpgid, argv, waitingForInput: waitingForInput(tpgid, stat.state) };
 }
 
 function waitingForInput(pid: number, state: string): boolean | null {

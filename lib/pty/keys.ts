@@ -2,6 +2,7 @@
 // follow tmux's send-keys spelling, case-insensitive, plus the spellings
 // people type without thinking (Ctrl-C, ^C, ctrl+c). Runtime-neutral: no
 // I/O, so the CLI can validate keys before it ever reaches the agent.
+import { CorralError } from "../core/corral-error.ts";
 
 /** Terminal modes that change what a key sends. */
 export interface KeyModes {
@@ -10,11 +11,10 @@ export interface KeyModes {
 }
 
 /** An unknown key name; nothing was sent. */
-export class UnknownKeyError extends Error {
+export class UnknownKeyError extends CorralError {
   override readonly name = "UnknownKeyError";
-  readonly code = "unknown_key";
   constructor(readonly key: string) {
-    super(`unknown key ${JSON.stringify(key)}; use tmux names such as Enter, Tab, Escape, BSpace, Up, F1, C-c, M-x`);
+    super("unknown_key", `unknown key ${JSON.stringify(key)}; use tmux names such as Enter, Tab, Escape, BSpace, Up, F1, C-c, M-x`);
   }
 }
 

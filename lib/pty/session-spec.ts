@@ -1,8 +1,9 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
-import type { PtyBackend, PtySpawnRequest } from "./backend.ts";
-import type { PtyBackendPreference } from "./backend-choice.ts";
-import { checkCwd, resolveCommand } from "./command-path.ts";
+import type { PtyBackend, PtySpawnRequest } from "../supervise/pty-handle.ts";
+import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
+import type { GuardianMode } from "../config/schema.ts";
+import { checkCwd, resolveCommand } from "../supervise/command-path.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
 
 /** What opening a session takes. */
@@ -21,6 +22,8 @@ export interface PtySessionSpec {
   readonly id?: string;
   /** A backend object, or a preference; default "auto". */
   readonly backend?: PtyBackend | PtyBackendPreference;
+  /** Under "auto": the configured guardian mode (config key `guardian`; $CORRAL_GUARDIAN wins). Default "auto". */
+  readonly guardian?: GuardianMode;
   /** Directory (0700, ours) for the guardian's socket; the agent passes its state dir. Default: a private temp dir. */
   readonly stateDir?: string;
   /** The guardian outlives this process and waits for a new owner (issue 11); the agent's sessions. */
@@ -45,7 +48,7 @@ export interface ScreenReadOptions {
   readonly peek?: boolean;
 }
 
-/** The spawn request for `spec`; throws PtySpawnError for a bad cwd or command. */
+/** The spawn request for `spec`; throws SpawnError for a bad cwd or command. */
 export function spawnRequestOf(spec: PtySessionSpec): PtySpawnRequest {
   const cwd = spec.cwd ?? process.cwd();
   checkCwd(cwd);

@@ -2,9 +2,10 @@
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
-import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { GuardianLink, PtyExit, PtyHandle, PtyTermination } from "./backend.ts";
-import { choosePtyBackend } from "./backend-choice.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
+import type { GuardianLink, PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
+import type { TerminationReport } from "../core/receipt.ts";
+import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
 import { clampDimension } from "./screen-size.ts";
@@ -49,7 +50,7 @@ export class PtySession {
   #screen: Screen;
   #exit: ExitFacts | null = null;
   #exitRaw: PtyExit | undefined;
-  #termination: PtyTermination | undefined;
+  #termination: TerminationReport | undefined;
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();
@@ -103,13 +104,15 @@ export class PtySession {
     });
   }
 
-  /** Starts `spec.argv` on a new PTY; rejects with PtySpawnError when it cannot start. */
+  /** Starts `spec.argv` on a new PTY; rejects with SpawnError when it cannot start. */
   static async open(spec: PtySessionSpec): Promise<PtySession> {
     const request = spawnRequestOf(spec);
     const { cols, rows } = request;
-    const backend = typeof spec.backend === "object"
-      ? spec.backend
-      : await choosePtyBackend(spec.backend ?? "auto", { ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}), adoptable: spec.adoptable === true });
+    const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", {
+        ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}),
+        ...(spec.guardian !== undefined ? { guardian: spec.guardian } : {}),
+        adoptable: spec.adoptable === true,
+      });
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({
       cols,

@@ -1,8 +1,8 @@
 // The shapes a session hands out: the screen snapshot (DESIGN.md 4.4), the
 // listing entry, and the one error class sessions throw. Plain data, so the
 // agent can put them on the wire as they are.
-import type { ExitFacts } from "../spawn/exit-facts.ts";
-import type { PtyBackendName } from "./backend.ts";
+import type { ExitFacts } from "../core/exit-facts.ts";
+import type { PtyBackendName } from "../supervise/pty-handle.ts";
 import type { ScreenGrid } from "./screen-grid.ts";
 import type { StyleRun } from "./screen-styles.ts";
 

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { AgentSession, OpenSpec, SessionFactory, ScreenSnapshot, WaitOutcome } from "../../lib/agent/server/session-port.ts";
 import { AgentError } from "../../lib/agent/protocol/messages.ts";
-import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
 
 const KNOWN_KEYS: Record<string, string> = { enter: "\r", tab: "\t", "c-c": "\x03" };
 

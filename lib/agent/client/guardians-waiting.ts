@@ -4,7 +4,7 @@
 // sessions and jobs show up again after a crash on the next command.
 import process from "node:process";
 import { readRecords } from "../../jobs/guardian-records.ts";
-import { stillRuns } from "../../jobs/proc-identity.ts";
+import { stillRuns } from "../../proc/identity.ts";
 
 /** True when `stateDir` holds a record of a live adoptable guardian whose agent is gone. */
 export function guardiansAwaitAgent(stateDir: string): boolean {

@@ -1,24 +1,10 @@
 // How a request fails on the wire (DESIGN.md 4.6): `{code, message}`, never
 // a bare string (pueue's lesson). Clients branch on the code, people read
-// the message.
+// the message. The codes and their exit statuses are lib/core's one table.
+import { CorralError, type ErrorCode } from "../../core/corral-error.ts";
 
-/** Why a request failed. */
-export type ErrorCode =
-  | "bad_request"
-  | "unknown_op"
-  | "unknown_session"
-  | "session_exited"
-  | "unknown_job"
-  | "unknown_key"
-  | "name_taken"
-  | "spawn_failed"
-  | "command_not_found"
-  | "command_not_executable"
-  | "timeout"
-  | "version_mismatch"
-  /** A global budget of the agent (memory) would be passed: server/agent-budgets.ts. */
-  | "limit_exceeded"
-  | "internal";
+/** Why a request failed: the one vocabulary of lib/core (codes and their exit statuses). */
+export type { ErrorCode };
 
 export interface WireError {
   readonly code: ErrorCode;
@@ -26,11 +12,8 @@ export interface WireError {
 }
 
 /** A failed request, carried as an exception inside the agent and the client. */
-export class AgentError extends Error {
+export class AgentError extends CorralError {
   override readonly name = "AgentError";
-  constructor(readonly code: ErrorCode, message: string) {
-    super(message);
-  }
   toWire(): WireError {
     return { code: this.code, message: this.message };
   }

@@ -5,7 +5,7 @@
 // agent imports one place. Types and constants only.
 //
 // PROTOCOL_VERSION (version.ts): bump it if any of these change.
-import type { ExitFacts } from "../../spawn/exit-facts.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { ReapOutcome } from "./job-messages.ts";
 import type { RecordingStatus } from "../../pty/cast-recorder.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";

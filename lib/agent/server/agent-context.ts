@@ -5,6 +5,7 @@ import type { SessionFactory } from "./session-port.ts";
 import type { SessionRegistry } from "./session-registry.ts";
 import type { JobTable } from "../../jobs/job-table.ts";
 import type { AgentBudgets } from "./agent-budgets.ts";
+import type { GuardianMode } from "../../config/schema.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -13,6 +14,8 @@ export interface AgentDefaults {
   readonly scrollback: number;
   readonly waitTimeoutMs: number;
   readonly closeGraceMs: number;
+  /** The config key `guardian` (the agent's $CORRAL_GUARDIAN wins): jobs and sessions decide their backend with it. Default "auto". */
+  readonly guardian?: GuardianMode;
 }
 
 export interface AgentContext {

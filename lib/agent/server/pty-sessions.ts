@@ -4,27 +4,19 @@
 import { AgentError, type ForegroundView } from "../protocol/messages.ts";
 import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, ScreenSnapshot, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
 import { PtySession } from "../../pty/session.ts";
-import { type GuardianLink, type PtyHandle, PtySpawnError } from "../../pty/backend.ts";
+import type { GuardianMode } from "../../config/schema.ts";
+import { CorralError } from "../../core/corral-error.ts";
+import type { GuardianLink, PtyHandle } from "../../supervise/pty-handle.ts";
 import { PtySessionError } from "../../pty/snapshot.ts";
-import { UnknownKeyError } from "../../pty/keys.ts";
-import type { ExitFacts } from "../../spawn/exit-facts.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "../protocol/messages.ts";
 import { SessionRecording } from "../../pty/session-recording.ts";
 import { followScreen } from "../../pty/screen-follow.ts";
 
 /** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
 function asAgentError(error: unknown): unknown {
-  if (error instanceof UnknownKeyError) return new AgentError("unknown_key", error.message);
-  if (error instanceof PtySpawnError) {
-    const code = error.code === "not_found"
-      ? "command_not_found"
-      : error.code === "not_executable"
-      ? "command_not_executable"
-      : error.code === "bad_cwd"
-      ? "bad_request"
-      : "spawn_failed";
-    return new AgentError(code, error.message);
-  }
+  // UnknownKeyError, SpawnError: each carries its wire code.
+  if (error instanceof CorralError && !(error instanceof AgentError)) return new AgentError(error.code, error.message);
   if (error instanceof PtySessionError) {
     return new AgentError(error.code === "exited" || error.code === "closed" ? "session_exited" : "bad_request", error.message);
   }
@@ -141,10 +133,11 @@ function recordingFileError(spec: RecordingSpec, error: unknown): AgentError {
 }
 
 /**
- * Opens real PTY sessions (guardian backend when built, else node-pty); the
- * guardians' sockets go in the agent's state dir, which is checked 0700.
+ * Opens real PTY sessions (guardian backend when built and not refused by
+ * `guardian` or $CORRAL_GUARDIAN, else node-pty); the guardians' sockets go
+ * in the agent's state dir, which is checked 0700.
  */
-export const ptySessionFactory = (stateDir: string): SessionFactory => async (spec: OpenSpec) => {
+export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "auto"): SessionFactory => async (spec: OpenSpec) => {
   // The recording's file exists before the program starts: a bad path fails the open.
   let recording: Awaited<ReturnType<typeof SessionRecording.beforeOpen>> | undefined;
   if (spec.record !== undefined) {
@@ -166,6 +159,7 @@ export const ptySessionFactory = (stateDir: string): SessionFactory => async (sp
       stateDir,
       // The agent's sessions outlive the agent: a new one re-adopts them (issue 11).
       adoptable: true,
+      guardian,
     })
   ).catch(async (error: unknown) => {
     await recording?.recorder.end();

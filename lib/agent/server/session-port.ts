@@ -2,8 +2,8 @@
 // sessions come from lib/pty (adapted in pty-sessions.ts); the protocol
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
-import type { ExitFacts } from "../../spawn/exit-facts.ts";
-import type { GuardianLink } from "../../pty/backend.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import type { GuardianLink } from "../../supervise/pty-handle.ts";
 import type { ForegroundView, RecordingSpec, RecordingStatus, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";
 

@@ -7,9 +7,9 @@
 // record is kept, marked lost with the reason, for `reap` and `agent status`.
 import process from "node:process";
 import { type GuardianRecord, readRecords, writeRecord } from "../../../jobs/guardian-records.ts";
-import { identityOf, stillRuns } from "../../../jobs/proc-identity.ts";
-import { adoptedGuardianHandle } from "../../../pty/guardian-backend.ts";
-import type { PtyHandle } from "../../../pty/backend.ts";
+import { identityOf, stillRuns } from "../../../proc/identity.ts";
+import { adoptedGuardianHandle } from "../../../supervise/guardian/pty-backend.ts";
+import type { PtyHandle } from "../../../supervise/pty-handle.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { adoptPtySession } from "../pty-sessions.ts";
 import { forgetAtExit } from "./session-record.ts";

@@ -10,7 +10,7 @@ import { statSync } from "node:fs";
 import process from "node:process";
 import { BoundedStore } from "../../../output/bounded-store.ts";
 import { type GuardianRecord, writeRecord, removeRecord } from "../../../jobs/guardian-records.ts";
-import { identityOf } from "../../../jobs/proc-identity.ts";
+import { identityOf } from "../../../proc/identity.ts";
 import { adoptGuardianJob } from "../../../jobs/guardian-job.ts";
 import { Job } from "../../../jobs/job.ts";
 import type { JobProcess } from "../../../jobs/job-process.ts";

@@ -6,7 +6,7 @@ import { connectGuardian } from "../../../native/guardian-launch.ts";
 import type { Guardian } from "../../../native/guardian-client.ts";
 import type { AdoptFacts, StreamId, WelcomeEvent } from "../../../native/guardian-protocol.ts";
 import type { GuardianRecord } from "../../../jobs/guardian-records.ts";
-import { stillRuns } from "../../../jobs/proc-identity.ts";
+import { stillRuns } from "../../../proc/identity.ts";
 
 /** How long a guardian may take to answer its token and send its tail. */
 const ANSWER_MS = 10_000;

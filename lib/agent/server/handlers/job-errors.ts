@@ -1,12 +1,10 @@
 // How lib/jobs' failures become typed wire errors, in one place for every
 // job handler: a bad id is bad_request (exit 2), an unknown one unknown_job
 // (exit 1), a program that cannot start keeps its 127/126 meaning.
-import { JobIdError, parseJobRef } from "../../../jobs/job-id.ts";
-import { JobRefusedError } from "../../../jobs/start-job.ts";
-import { UnknownJobError } from "../../../jobs/job-table.ts";
+import { parseJobRef } from "../../../jobs/job-id.ts";
 import type { Job } from "../../../jobs/job.ts";
 import { SpillError } from "../../../output/bounded-store.ts";
-import { SpawnError } from "../../../spawn/spawn-error.ts";
+import { CorralError } from "../../../core/corral-error.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { AgentError } from "../../protocol/messages.ts";
 
@@ -19,21 +17,10 @@ export function resolveJob(ctx: AgentContext, id: string | undefined): Job {
   }
 }
 
-/** lib/jobs, lib/spawn and lib/output errors as AgentError; anything else as is. */
+/** lib/jobs, lib/supervise and lib/output errors as AgentError; anything else as is. */
 export function asJobError(error: unknown): unknown {
-  if (error instanceof JobIdError) return new AgentError("bad_request", error.message);
-  if (error instanceof UnknownJobError) return new AgentError("unknown_job", error.message);
-  if (error instanceof JobRefusedError) return new AgentError(error.code, error.message);
   if (error instanceof SpillError) return new AgentError("bad_request", `--spill: ${error.message}`);
-  if (error instanceof SpawnError) {
-    const code = error.failure === "not-found"
-      ? "command_not_found"
-      : error.failure === "not-executable"
-      ? "command_not_executable"
-      : error.failure === "bad-cwd"
-      ? "bad_request"
-      : "spawn_failed";
-    return new AgentError(code, error.message);
-  }
+  // JobIdError, UnknownJobError, JobRefusedError, SpawnError: each carries its wire code.
+  if (error instanceof CorralError && !(error instanceof AgentError)) return new AgentError(error.code, error.message);
   return error;
 }

@@ -46,6 +46,7 @@ export async function handleJobStart(
       rows,
       graceMs: request.graceMs,
       stateDir: ctx.stateDir,
+      ...(ctx.defaults.guardian !== undefined ? { guardian: ctx.defaults.guardian } : {}),
       headBytes: request.headBytes,
       maxBytes: request.maxBytes,
       spill: request.spill ?? null,

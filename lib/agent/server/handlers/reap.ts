@@ -5,8 +5,8 @@
 import type { AgentContext } from "../agent-context.ts";
 import type { Job } from "../../../jobs/job.ts";
 import { jobSettled } from "../../../jobs/job-wait.ts";
-import { confirmed, uncertain } from "../../../jobs/receipts.ts";
-import { stillRuns, identityOf } from "../../../jobs/proc-identity.ts";
+import { confirmed, uncertain } from "../../../core/receipt.ts";
+import { stillRuns, identityOf } from "../../../proc/identity.ts";
 import type { ReapedJob, ReapedSession, ReapRequest, ReplyBodies } from "../../protocol/messages.ts";
 import type { Receipt } from "../../../jobs/job-info.ts";
 import type { SessionEntry } from "../session-registry.ts";

@@ -5,7 +5,7 @@ import { AgentError, type ReplyBodies, type WaitConditions, type WaitReply, type
 import { screenView } from "../screen-view.ts";
 import type { SessionEntry } from "../session-registry.ts";
 import { formatMs } from "../format-ms.ts";
-import type { ExitFacts } from "../../../spawn/exit-facts.ts";
+import type { ExitFacts } from "../../../core/exit-facts.ts";
 
 /** "status 3", "killed by SIGSEGV": for the one-line message. */
 function describeExit(exit: ExitFacts | null): string {

@@ -1,0 +1,379 @@
+// The guardian-backed SpawnBackend: the child runs under native/
+// corral-guardian, so termination is its census (setsid and double-fork
+// escapees included, pids pinned by pidfd), and the exit facts come from
+// its waitpid. Same SupervisedProcess shape as the process-group backend:
+// run and collect do not change.
+// Longer than 300 lines because GuardianProcess maps every guardian event,
+// receipt and loss onto SupervisedProcess in one place; due to shrink when
+// lib/supervise/ (issue 10) holds the shared parts.
+import { rmSync } from "node:fs";
+import { constants as osConstants } from "node:os";
+import { PassThrough, Writable, type Readable } from "node:stream";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ByteSink, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
+import type { TerminateOptions } from "../process-group/terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { exitFactsOf } from "../../native/guardian-facts.ts";
+import type { Guardian } from "../../native/guardian-client.ts";
+import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
+import { reportOfCensus } from "../receipts.ts";
+import { makeRunSocketDir } from "./run-socket-dir.ts";
+
+/** A SpawnBackend running each child under its own guardian (binary at `binary`). */
+export function guardianSpawnBackend(binary: string): SpawnBackend {
+  return { name: "guardian", start: (resolved) => startUnderGuardian(resolved, binary) };
+}
+
+/**
+ * A sink whose spill file someone else writes (BoundedStore opened with
+ * externalSpill): collect's fast path. The guardian makes that file the
+ * child's stdout/stderr (--spill-direct), frames only the head, and reads the
+ * tail and the size back; adoptTail() hands them to the store.
+ */
+interface ExternalSpillSink extends ByteSink {
+  readonly spillIsExternal: boolean;
+  readonly spillPath: string | null;
+  readonly headBytes: number;
+  readonly tailBytes: number;
+  adoptTail(tail: Uint8Array, total: number): void;
+  /** The guardian could not write the whole spill file: it is incomplete from there on. */
+  externalSpillFailed(code: string, message: string): void;
+}
+
+function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
+  if (typeof choice !== "object") return null;
+  const sink = choice.sink as Partial<ExternalSpillSink>;
+  if (sink.spillIsExternal !== true || typeof sink.spillPath !== "string" || typeof sink.adoptTail !== "function") return null;
+  return sink as ExternalSpillSink & { spillPath: string };
+}
+
+function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
+  if (choice === undefined || choice === "inherit") return "inherit";
+  return choice === "ignore" ? "null" : "pipe";
+}
+
+async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
+  const { spec } = resolved;
+  // A private socket dir per child: nothing to clean up in the shared state dir.
+  const dir = makeRunSocketDir();
+  const outSpill = externalSpill(spec.stdout);
+  const errSpill = externalSpill(spec.stderr);
+  const limits = outSpill ?? errSpill;
+  const launch: GuardianLaunch = {
+    ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
+    ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
+    // Not --spill-direct: with the file as the child's own stdout, a full disk
+    // would fail the child's writes (issue 15). Through a pipe the guardian
+    // splices into the file and, when the file cannot grow, keeps the tail.
+    ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
+    argv: spec.argv,
+    file: resolved.file,
+    cwd: resolved.cwd,
+    mode: "pipe",
+    stdin: guardianStdio(spec.stdin),
+    stdout: guardianStdio(spec.stdout),
+    stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
+    graceMs: spec.graceMs,
+  };
+  // Loaded here, not at the top: the client pulls in node:net, which
+  // `run` under the process-group backend never needs (start-up, issue 2).
+  const { spawnGuardian } = await import("../../native/guardian-launch.ts");
+  const startedAt = monotonicMs();
+  const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
+  const child = new GuardianProcess(guardian, resolved, startedAt);
+  try {
+    const started = await guardian.started;
+    child.pid = started.pid;
+    // Connected: the socket file is no longer needed (run-socket-dir.ts).
+    rmSync(dir, { recursive: true, force: true });
+  } catch (error) {
+    guardian.detach();
+    await guardian.processExit;
+    rmSync(dir, { recursive: true, force: true });
+    const message = error instanceof Error ? error.message : String(error);
+    const failure = /no such file/i.test(message) ? "not-found" : /permission|exec format/i.test(message) ? "not-executable" : "spawn-failed";
+    throw new SpawnError(failure, `${spec.argv[0]}: ${message}`);
+  }
+  void guardian.processExit?.then(() => rmSync(dir, { recursive: true, force: true }));
+  child.supervise();
+  return child;
+}
+
+/** Output of one stream: into the caller's sink (with backpressure), or a Readable. */
+class StreamRoute {
+  readonly readable: Readable | null;
+  readonly #sink: ByteSink | null;
+  eof = false;
+  /** The guardian itself reported EOF (not just a closed connection): only then is the output complete. */
+  eofReported = false;
+  /** Resolves at the stream's EOF (or when the guardian's connection closed). */
+  readonly ended: Promise<void>;
+  #resolveEnded!: () => void;
+
+  constructor(choice: StdioChoice | undefined, readonly guardian: Guardian) {
+    this.#sink = typeof choice === "object" ? choice.sink : null;
+    this.readable = choice === "pipe" ? new PassThrough() : null;
+    this.ended = new Promise((resolve) => (this.#resolveEnded = resolve));
+  }
+
+  push(bytes: Uint8Array): void {
+    if (this.#sink !== null && !this.#sink.write(bytes)) {
+      this.guardian.pause();
+      this.#sink.onDrain(() => this.guardian.resume());
+    }
+    (this.readable as PassThrough | null)?.write(bytes);
+  }
+
+  end(): void {
+    if (this.eof) return;
+    this.eof = true;
+    this.readable?.push(null);
+    this.#resolveEnded();
+  }
+}
+
+class GuardianProcess implements SupervisedProcess {
+  pid = 0;
+  readonly stdin: Writable | null;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  exited!: Promise<SupervisionResult>;
+  readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
+  /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
+  readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
+  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number; error: { code: string; message: string } | null }>> = {};
+  #termination: Promise<TerminationReport> | null = null;
+  #receipt: TerminateReceipt | undefined;
+  #timedOut = false;
+  /** Failed syscalls the guardian reported, and receipt notes without a pid. */
+  readonly #faults: string[] = [];
+  /** A stream's output is incomplete because of a fault. */
+  #outputFault = false;
+  /** corral killed a guardian that stopped answering (see #answered). */
+  #unresponsive = false;
+
+  constructor(readonly guardian: Guardian, readonly resolved: ResolvedSpawn, readonly startedAt: number) {
+    const { spec } = resolved;
+    if (spec.stdout !== undefined && spec.stdout !== "inherit" && spec.stdout !== "ignore") this.#routes[1] = new StreamRoute(spec.stdout, guardian);
+    const err = spec.stderr;
+    if (err !== undefined && err !== "stdout" && err !== "inherit" && err !== "ignore") this.#routes[2] = new StreamRoute(err, guardian);
+    this.stdout = this.#routes[1]?.readable ?? null;
+    this.stderr = this.#routes[2]?.readable ?? null;
+    guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
+    guardian.on("eof", (stream) => {
+      const route = this.#routes[stream];
+      if (route) route.eofReported = true;
+      route?.end();
+    });
+    guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
+    guardian.on("spilled", (e) => {
+      const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
+      // A failed spill still has the right tail when the guardian kept it (tailSent).
+      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error };
+      else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error };
+      this.#tails[e.stream] = [];
+    });
+    guardian.on("close", () => {
+      for (const route of Object.values(this.#routes)) route.end();
+    });
+    guardian.on("fault", (f) => {
+      if (f.stream !== 0) this.#outputFault = true;
+      this.#faults.push(`${f.what}: ${f.syscall} failed (${f.message})`);
+    });
+    this.stdin = spec.stdin === "pipe"
+      ? new Writable({
+        write: (chunk: Uint8Array, _encoding, done) => (guardian.write(chunk), done()),
+        final: (done) => void guardian.closeStdin().then(() => done(), () => done()),
+      })
+      : null;
+  }
+
+  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
+    this.#termination ??= (async () => {
+      // The first signal rides in the terminate request itself: a separate signal followed by
+      // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
+      const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
+      const receipt = await this.#answered(this.guardian.terminate(graceMs, options.signal ?? "SIGTERM"), graceMs);
+      this.#receipt = receipt;
+      return this.#reportOf(receipt);
+    })().catch(() => ({ forced: false, uncertain: [] }));
+    return this.#termination;
+  }
+
+  /**
+   * The usual end: terminate() and the guardian's exit in one request.
+   * shutdown is terminate followed by exit and answers with the same
+   * receipt, so this saves terminate-then-shutdown(0)'s second census of
+   * /proc and a round trip (some 3 ms of every run).
+   */
+  #terminateAndExit(): Promise<TerminationReport> {
+    const graceMs = this.resolved.spec.graceMs;
+    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => {
+      this.#receipt = receipt;
+      return this.#reportOf(receipt);
+    }).catch(() => ({ forced: false, uncertain: [] }));
+    return this.#termination;
+  }
+
+  /**
+   * A terminate answers within its grace plus the guardian's SIGKILL wait;
+   * a guardian that does not (stuck, spinning) is killed, so corral always
+   * answers SIGTERM: the loss path then cleans up what it can identify.
+   */
+  async #answered<T>(request: Promise<T>, graceMs: number): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.#unresponsive = true;
+        this.guardian.process?.kill("SIGKILL");
+        reject(new Error("the guardian did not answer a terminate"));
+      }, graceMs + UNANSWERED_MARGIN_MS);
+    });
+    try {
+      return await Promise.race([request, stuck]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #reportOf(receipt: TerminateReceipt): TerminationReport {
+    for (const u of receipt.uncertain) {
+      if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
+    }
+    return reportOfCensus(receipt);
+  }
+
+  supervise(): void {
+    this.exited = this.#supervise();
+  }
+
+  async #supervise(): Promise<SupervisionResult> {
+    const { graceMs, leaveRunning } = this.resolved.spec;
+    const disarm = armDeadline(this.resolved.spec, () => void this.terminate(), () => (this.#timedOut = true));
+    const exited = await this.guardian.exited.catch(() => null);
+    const durationMs = Math.round(monotonicMs() - this.startedAt);
+    disarm();
+    if (exited === null) return this.#afterLoss(null, durationMs);
+    const outputComplete = await this.#waitForEof(graceMs);
+    let report: TerminationReport = { forced: false, uncertain: [] };
+    let answered = true;
+    if (this.#termination !== null) {
+      report = await this.terminate();
+      answered = await this.guardian.shutdown(0).then(() => true, () => false);
+    } else if (leaveRunning === true) {
+      answered = await this.guardian.release().then(() => true, () => false);
+    } else {
+      report = await this.#terminateAndExit();
+      answered = this.#receipt !== undefined;
+    }
+    // The child's exit is known, but the guardian died before it cleaned up.
+    if (!answered && this.#receipt === undefined && leaveRunning !== true) return this.#afterLoss(exited, durationMs);
+    this.guardian.detach();
+    for (const route of Object.values(this.#routes)) route.end();
+    // The last spilled picture is final now that the tree is gone.
+    for (const stream of [1, 2] as const) {
+      const picture = this.#spilled[stream];
+      const sink = externalSpill(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
+      if (picture === undefined || sink === null) continue;
+      // total -1: the tail could not be had from the guardian; the live head and bytes stand.
+      if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total);
+      if (picture.error !== null) sink.externalSpillFailed(picture.error.code, picture.error.message);
+    }
+    const complete = outputComplete && !this.#outputFault;
+    const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete: complete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
+    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain, ...this.#faultList() };
+  }
+
+  #faultList(): { faults?: readonly string[] } {
+    return this.#faults.length === 0 ? {} : { faults: [...this.#faults] };
+  }
+
+  /**
+   * The guardian died (SIGKILL, OOM) before it reported the exit
+   * (`exited` null) or before it cleaned up the tree: corral terminates what
+   * it can still identify itself, and the loss becomes its own fact.
+   */
+  async #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
+    const guardianPid = this.guardian.pid;
+    let how = await withinMs(this.guardian.processExit, 200);
+    this.guardian.detach();
+    for (const route of Object.values(this.#routes)) route.end();
+    const child = this.guardian.child;
+    const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    // A guardian still alive (on its way out, or stuck) still parents what it adopted.
+    const tree = child === undefined
+      ? { terminated: [], forced: false, left: [], procUnreadable: false }
+      : await terminateOrphanedTree(child, this.resolved.spec.graceMs, how === undefined ? guardianPid : 0);
+    how ??= await withinMs(this.guardian.processExit, 2000);
+    if (how === undefined) {
+      this.#unresponsive = true;
+      this.guardian.process?.kill("SIGKILL");
+    }
+    const cause = this.#unresponsive
+      ? "stopped answering (corral killed it)"
+      : how === undefined
+      ? "stopped answering"
+      : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+    const known = exited ?? { code: null, signal: null, core: false };
+    const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
+    return {
+      facts: {
+        ...base,
+        forced: tree.forced,
+        supervisorLost: { pid: guardianPid, cause, cleanup: describeOrphanedTree(tree) },
+      },
+      uncertain: tree.left,
+      ...this.#faultList(),
+    };
+  }
+
+  /** True when every routed stream reached EOF within `ms` (a grandchild may hold one open). */
+  async #waitForEof(ms: number): Promise<boolean> {
+    const routes = Object.values(this.#routes);
+    if (routes.every((r) => r.eof)) return routes.every((r) => r.eofReported);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    try {
+      const ended = await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
+      return ended && routes.every((r) => r.eofReported);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+/** "ENOSPC" for 28: the code Node would give the same failure. */
+function errnoName(n: number): string {
+  for (const [name, value] of Object.entries(osConstants.errno)) {
+    if (value === n) return name;
+  }
+  return `errno ${n}`;
+}
+
+/** The promise's value, or undefined when it did not settle within `ms`. */
+async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (promise === undefined) return undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+const UNANSWERED_MARGIN_MS = 10_000;

@@ -1,0 +1,167 @@
+// The PTY backend of choice: the guardian (native/corral-guardian) owns the
+// master. It drains the terminal after the program exits before it reports
+// the exit (nothing lost), is the subreaper of everything the program starts
+// (setsid and double-fork included) and terminates by census with receipts.
+import { mkdtempSync, rmSync } from "node:fs";
+import { socketBaseDir } from "../../native/socket-base-dir.ts";
+import path from "node:path";
+import { locateGuardian, missingGuardian } from "../../native/guardian-binary.ts";
+import { type Guardian, GuardianError } from "../../native/guardian-client.ts";
+import { spawnGuardian } from "../../native/guardian-launch.ts";
+import { signalName } from "../../runtime/signals.ts";
+import {
+  type PtyBackend,
+  type PtyExit,
+  type PtyHandle,
+  type PtySpawnRequest,
+  type SignalTarget,
+  type GuardianLink,
+} from "../pty-handle.ts";
+import { SpawnError } from "../spawn-error.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { EarlyOutput } from "../early-output.ts";
+import { reportOfCensus } from "../receipts.ts";
+
+/** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
+const INPUT_BACKLOG_BYTES = 1024 * 1024;
+
+class GuardianPtyHandle implements PtyHandle {
+  readonly backend = "guardian" as const;
+  #exitListener: ((exit: PtyExit) => void) | undefined;
+  #exit: PtyExit | undefined;
+  #eof = false;
+  #shutdown: Promise<unknown> | undefined;
+  /** Output that arrived before onData was called (it can come in the same read as "started"). */
+  readonly #output = new EarlyOutput();
+  pid = 0;
+  link: GuardianLink | undefined;
+
+  /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
+  constructor(private readonly guardian: Guardian) {
+    guardian.on("output", (_stream, bytes) => this.#output.push(bytes));
+    guardian.on("eof", () => {
+      this.#eof = true;
+    });
+    // The guardian sends the exit after draining the master (EOF, or its
+    // drain deadline when a descendant keeps the terminal open).
+    guardian.on("exited", (e) => this.#exited(e.code, e.signal === null ? null : signalName(e.signal)));
+    // A guardian that vanished cannot tell us more; the program went with it.
+    guardian.on("close", () => this.#exited(null, "SIGKILL"));
+  }
+
+  #exited(code: number | null, signal: string | null): void {
+    if (this.#exit !== undefined) return;
+    this.#exit = { code, signal, outputComplete: this.#eof };
+    this.#exitListener?.(this.#exit);
+  }
+
+  onData(listener: (bytes: Uint8Array) => void): void {
+    this.#output.listen(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.#exitListener = listener;
+    if (this.#exit !== undefined) listener(this.#exit);
+  }
+
+  write(data: Uint8Array | string): void {
+    if (this.#exit === undefined) this.guardian.write(data);
+  }
+
+  inputDrained(): Promise<void> {
+    return this.guardian.inputDrained(INPUT_BACKLOG_BYTES);
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.#exit === undefined) this.guardian.resize(rows, cols).catch(() => {});
+  }
+
+  signal(signal: string, target: SignalTarget): void {
+    this.guardian.signal(signal, target).catch(() => {});
+  }
+
+  async terminate(graceMs: number): Promise<TerminationReport> {
+    try {
+      return reportOfCensus(await this.guardian.terminate(graceMs));
+    } catch (error) {
+      // The guardian is gone: with it went its subreaper role, nothing to confirm.
+      if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };
+      throw error;
+    }
+  }
+
+  pause(): void {
+    this.guardian.pause();
+  }
+
+  resume(): void {
+    this.guardian.resume();
+  }
+
+  dispose(): void {
+    this.guardian.resume();
+    this.#shutdown ??= this.guardian.shutdown(0).catch(() => {});
+  }
+}
+
+let privateStateDir: string | undefined;
+
+// A socket directory nobody else can enter, for callers that have no state
+// dir (the agent passes its own); removed when this process exits.
+function defaultStateDir(): string {
+  if (privateStateDir === undefined) {
+    const dir = mkdtempSync(path.join(socketBaseDir(), "corral-pty-"));
+    privateStateDir = dir;
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  }
+  return privateStateDir;
+}
+
+/** True when the guardian binary is built and usable here. */
+export function guardianAvailable(): boolean {
+  return locateGuardian().built;
+}
+
+/**
+ * A session's handle over a guardian a previous agent started (already
+ * connected with its token): created before the welcome is awaited, so no
+ * live output after the backlog is missed (it is held until onData).
+ */
+export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): PtyHandle {
+  const handle = new GuardianPtyHandle(guardian);
+  handle.pid = link.child.pid;
+  handle.link = link;
+  return handle;
+}
+
+/**
+ * The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours).
+ * `adoptable`: the guardian outlives its owner and waits for a new one (the agent's sessions).
+ */
+export function createGuardianBackend(stateDir?: string, adoptable = false): PtyBackend {
+  return {
+    name: "guardian",
+    async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+      const found = locateGuardian();
+      if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
+      const guardian = spawnGuardian(
+        { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols, ...(adoptable ? { adoptable } : {}) },
+        { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
+      );
+      const handle = new GuardianPtyHandle(guardian);
+      try {
+        const child = await guardian.started;
+        handle.pid = child.pid;
+        if (adoptable) handle.link = { guardianPid: guardian.pid, socket: guardian.socketPath, token: guardian.token, child };
+        return handle;
+      } catch (error) {
+        guardian.detach();
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof GuardianError && error.code === "spawn-failed") {
+          throw new SpawnError(/No such file/i.test(message) ? "not-found" : "not-executable", `cannot start ${request.argv[0]}: ${message}`);
+        }
+        throw new SpawnError("spawn-failed", `the guardian could not start ${request.argv[0]}: ${message}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,50 @@
+// The private directory of a `run`/`collect` guardian's socket. It is needed
+// only until the guardian answered (nothing reconnects to a run's guardian),
+// so it is removed as soon as the connection stands; a corral SIGKILLed in
+// the few milliseconds before leaves one behind, which the next run removes:
+// the name carries the creator's pid, and a dir of ours whose creator is
+// gone is stale.
+import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { socketBaseDir } from "../../native/socket-base-dir.ts";
+
+const PREFIX = "corral-run-";
+
+/** Creates the dir (0700, mkdtemp) after sweeping stale ones. */
+export function makeRunSocketDir(): string {
+  sweepStaleRunDirs();
+  return mkdtempSync(path.join(socketBaseDir(), `${PREFIX}${process.pid}-`));
+}
+
+/** Removes stale dirs: ours (owner), named with a pid that no longer runs. */
+export function sweepStaleRunDirs(tmp: string = socketBaseDir()): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmp);
+  } catch {
+    return;
+  }
+  const uid = typeof process.getuid === "function" ? process.getuid() : -1;
+  for (const name of names) {
+    const pid = Number(/^corral-run-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
+    const dir = path.join(tmp, name);
+    try {
+      const stat = lstatSync(dir);
+      if (!stat.isDirectory() || stat.uid !== uid) continue;
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // raced with another sweeper, or not ours to remove
+    }
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

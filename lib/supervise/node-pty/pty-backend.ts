@@ -1,0 +1,174 @@
+// The fallback backend: @lydell/node-pty (node-pty's code, prebuilt). Used
+// where the guardian is not built. Its limits, documented in the README:
+// output still buffered in the kernel when the program exits can be lost if
+// the reader is paused for long (node-pty gives the master 200 ms after the
+// exit before it closes it), stop/continue is not reported, and the tree is
+// found by a /proc census rather than the guardian's subreaper.
+import { closeSync, constants, openSync } from "node:fs";
+import type { IPty } from "@lydell/node-pty";
+import {
+  type PtyBackend,
+  type PtyExit,
+  type PtyHandle,
+  type PtySpawnRequest,
+  type SignalTarget,
+} from "../pty-handle.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { EarlyOutput } from "../early-output.ts";
+import { signalName } from "../../runtime/signals.ts";
+import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
+
+// Linux discards what is still queued on a PTY master once the last slave
+// descriptor closes (reads get EIO), which loses the end of a program's
+// output. Holding a slave descriptor of our own keeps the master readable
+// until node-pty gives up on it after the exit (its 200 ms close timer).
+function holdSlave(ptsPath: string | undefined): number | undefined {
+  if (ptsPath === undefined) return undefined;
+  try {
+    return openSync(ptsPath, constants.O_RDWR | constants.O_NOCTTY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+type NodePtyModule = typeof import("@lydell/node-pty");
+let loaded: Promise<NodePtyModule> | undefined;
+
+// Loaded on first use only: the native addon must never be touched by `run`/`collect`.
+function loadNodePty(): Promise<NodePtyModule> {
+  loaded ??= import("@lydell/node-pty").then((m) => {
+    const mod = m as NodePtyModule & { default?: NodePtyModule };
+    return typeof mod.spawn === "function" ? mod : (mod.default as NodePtyModule);
+  });
+  return loaded;
+}
+
+class NodePtyHandle implements PtyHandle {
+  readonly backend = "node-pty" as const;
+  readonly pid: number;
+  #exitListener: ((exit: PtyExit) => void) | undefined;
+  #exit: PtyExit | undefined;
+  #paused = false;
+  /** Output before onData was called; kept rather than dropped. */
+  readonly #output = new EarlyOutput();
+  /** Every pid a census has seen in this session (see terminateSession). */
+  #known = new Set<number>();
+
+  /** The terminal's device path (node-pty keeps it in a private field). */
+  #ptsPath: string | undefined;
+  /** Our own descriptor on the terminal, so the master never reads EIO while bytes remain. */
+  #slave: number | undefined;
+
+  constructor(private readonly pty: IPty) {
+    this.pid = pty.pid;
+    const pts = (pty as unknown as { _pty?: unknown })._pty;
+    this.#ptsPath = typeof pts === "string" && pts.startsWith("/dev/") ? pts : undefined;
+    this.#slave = holdSlave(this.#ptsPath);
+    // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
+    pty.onData((chunk: string | Uint8Array) => {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      this.#output.push(bytes);
+    });
+    pty.onExit(({ exitCode, signal }) => {
+      const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
+      // node-pty reports exit after the master reached EOF, unless it gave up
+      // waiting (paused reader): then bytes may be missing.
+      if (this.#slave !== undefined) closeSync(this.#slave);
+      this.#slave = undefined;
+      this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
+      this.#exitListener?.(this.#exit);
+    });
+  }
+
+  onData(listener: (bytes: Uint8Array) => void): void {
+    this.#output.listen(listener);
+  }
+
+  onExit(listener: (exit: PtyExit) => void): void {
+    this.#exitListener = listener;
+    if (this.#exit !== undefined) listener(this.#exit);
+  }
+
+  write(data: Uint8Array | string): void {
+    if (this.#exit !== undefined) return;
+    // node-pty's write is typed for strings but hands the value to a socket,
+    // which takes bytes as they are (no UTF-8 round trip for raw input).
+    this.pty.write(typeof data === "string" ? data : (Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string));
+  }
+
+  resize(cols: number, rows: number): void {
+    if (this.#exit === undefined) this.pty.resize(cols, rows);
+  }
+
+  signal(signal: string, target: SignalTarget): void {
+    if (this.#exit !== undefined) return;
+    const pids = target === "tree" ? sessionMembers(this.pid, this.#ptsPath) : [];
+    for (const pid of pids) this.#known.add(pid);
+    const group = foregroundGroup(this.pid);
+    try {
+      if (target === "foreground" && group !== undefined) process.kill(-group, signal as NodeJS.Signals);
+      else if (target === "foreground") process.kill(this.pid, signal as NodeJS.Signals);
+    } catch {
+      // gone already
+    }
+    for (const pid of pids) {
+      try {
+        process.kill(pid, signal as NodeJS.Signals);
+      } catch {
+        // gone already
+      }
+    }
+  }
+
+  terminate(graceMs: number) {
+    return terminateSession(this.pid, this.#ptsPath, graceMs, this.#known);
+  }
+
+  pause(): void {
+    if (this.#paused) return;
+    this.#paused = true;
+    this.pty.pause();
+  }
+
+  resume(): void {
+    if (!this.#paused) return;
+    this.#paused = false;
+    this.pty.resume();
+  }
+
+  dispose(): void {
+    try {
+      (this.pty as unknown as { destroy?: () => void }).destroy?.();
+    } catch {
+      // already closed
+    }
+  }
+}
+
+/** node-pty as a PtyBackend. */
+export const nodePtyBackend: PtyBackend = {
+  name: "node-pty",
+  async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+    let mod: NodePtyModule;
+    try {
+      mod = await loadNodePty();
+    } catch (error) {
+      throw new SpawnError("backend-unavailable", `node-pty could not be loaded (${(error as Error).message}); build the guardian`);
+    }
+    const [file, ...args] = request.argv;
+    if (file === undefined) throw new SpawnError("not-found", "the command is empty; give a program name, e.g. -- bash");
+    try {
+      const pty = mod.spawn(file, args, {
+        cols: request.cols,
+        rows: request.rows,
+        cwd: request.cwd,
+        env: { ...request.env },
+        name: request.env.TERM ?? "xterm-256color",
+        encoding: null,
+      });
+      return new NodePtyHandle(pty);
+    } catch (error) {
+      throw new SpawnError("spawn-failed", `could not start ${file} on a PTY: ${(error as Error).message}`);
+    }
+  },
+};

@@ -1,0 +1,129 @@
+// The pure-JavaScript backend: the child leads its own session and process
+// group (setsid via `detached`), and the group is what gets terminated. It
+// cannot catch descendants that setsid() away (the guardian can); corral
+// probe says which backend is in force.
+import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import type { Readable } from "node:stream";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import { OutputPump, waitForEof } from "../output-pump.ts";
+import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { terminateGroup, type TerminateOptions } from "./terminate.ts";
+import type { TerminationReport } from "../../core/receipt.ts";
+import { monotonicMs } from "../monotonic-ms.ts";
+import { armDeadline } from "../timeout.ts";
+
+/** Supervises each child as its own process group. */
+export const processGroupBackend: SpawnBackend = {
+  name: "process-group",
+  start: startInGroup,
+};
+
+async function startInGroup(resolved: ResolvedSpawn): Promise<SupervisedProcess> {
+  const { spec } = resolved;
+  const merged = spec.stderr === "stdout";
+  // Node cannot hand one pipe to two fds of a child, so `2>&1` is done by a
+  // POSIX sh that dups and execs: the argv reaches the program unparsed, as
+  // positional parameters, and sh is replaced by it (no extra process).
+  const [file, args] = merged
+    ? ["/bin/sh", ["-c", 'exec "$0" "$@" 2>&1', resolved.file, ...spec.argv.slice(1)]]
+    : [resolved.file, spec.argv.slice(1)];
+  const stdio: StdioOptions = [
+    spec.stdin ?? "inherit",
+    nodeStdio(spec.stdout),
+    merged ? "ignore" : nodeStdio(spec.stderr as StdioChoice | undefined),
+  ];
+  const startedAt = monotonicMs();
+  const child = spawn(file, args, {
+    cwd: resolved.cwd,
+    env: spec.env,
+    stdio,
+    detached: true,
+    argv0: merged ? "/bin/sh" : spec.argv[0],
+  });
+  // Listen for the exit before awaiting anything, so no runtime can emit it unheard.
+  const exit = new Promise<ChildExit>((resolve) => {
+    child.once("exit", (code, signal) => resolve({ code, signal }));
+  });
+  await spawned(child, spec);
+  return new GroupProcess(child, exit, spec, startedAt);
+}
+
+function nodeStdio(choice: StdioChoice | undefined): "inherit" | "pipe" | "ignore" {
+  if (choice === undefined) return "inherit";
+  return typeof choice === "string" ? choice : "pipe";
+}
+
+function spawned(child: ChildProcess, spec: SpawnSpec): Promise<void> {
+  return new Promise((resolve, reject) => {
+    child.once("spawn", () => resolve());
+    child.once("error", (error: NodeJS.ErrnoException) => {
+      // Lookup ran first; these only happen when the file changed since.
+      const failure = error.code === "ENOENT" ? "not-found" : error.code === "EACCES" ? "not-executable" : "spawn-failed";
+      reject(new SpawnError(failure, `${spec.argv[0]}: ${error.message}`));
+    });
+  });
+}
+
+interface ChildExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+}
+
+class GroupProcess implements SupervisedProcess {
+  readonly pid: number;
+  readonly stdin;
+  readonly stdout: Readable | null;
+  readonly stderr: Readable | null;
+  readonly exited: Promise<SupervisionResult>;
+  readonly #spec: SpawnSpec;
+  #termination: Promise<TerminationReport> | null = null;
+  #timedOut = false;
+
+  constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number) {
+    this.pid = child.pid as number;
+    this.#spec = spec;
+    this.stdin = child.stdin;
+    const pumps: OutputPump[] = [];
+    this.stdout = adopt(child.stdout, spec.stdout, pumps);
+    this.stderr = adopt(child.stderr, spec.stderr === "stdout" ? undefined : spec.stderr, pumps);
+    this.exited = this.#supervise(exit, pumps, startedAt);
+  }
+
+  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
+    this.#termination ??= terminateGroup(this.pid, { graceMs: this.#spec.graceMs, ...options });
+    return this.#termination;
+  }
+
+  async #supervise(
+    exit: Promise<ChildExit>,
+    pumps: OutputPump[],
+    startedAt: number,
+  ): Promise<SupervisionResult> {
+    const disarm = armDeadline(this.#spec, () => void this.terminate(), () => (this.#timedOut = true));
+    const { code, signal } = await exit;
+    const durationMs = Math.round(monotonicMs() - startedAt);
+    disarm();
+    const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
+    let report: TerminationReport = { forced: false, uncertain: [] };
+    if (this.#termination !== null || this.#spec.leaveRunning !== true) report = await this.terminate();
+    for (const pump of pumps) pump.abandon();
+    const facts: ExitFacts = {
+      code,
+      signal,
+      timedOut: this.#timedOut,
+      forced: report.forced,
+      durationMs,
+      outputComplete,
+    };
+    return { facts, uncertain: report.uncertain };
+  }
+}
+
+function adopt(stream: Readable | null, choice: StdioChoice | undefined, pumps: OutputPump[]): Readable | null {
+  if (stream === null) return null;
+  const sink: ByteSink | null = typeof choice === "object" ? choice.sink : null;
+  pumps.push(new OutputPump(stream, sink));
+  return sink === null ? stream : null;
+}

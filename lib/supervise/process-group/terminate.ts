@@ -1,0 +1,29 @@
+// terminate(grace) over a whole process group (DESIGN.md 4.2): the first
+// signal (SIGTERM unless a forwarded one) plus SIGCONT so stopped members can
+// act on it, up to `grace` for the group to go, then SIGKILL. Returns only
+// when the group is gone, or names the pids it could not confirm gone.
+import type { TerminationReport } from "../../core/receipt.ts";
+import { signalGroup } from "../runtime-quirks.ts";
+import { groupMembers, waitGroupGone } from "./members.ts";
+
+/** How long SIGKILL may take to show in /proc before a pid is called uncertain. */
+const KILL_CONFIRM_MS = 10_000;
+
+export interface TerminateOptions {
+  readonly graceMs: number;
+  /** The first signal; SIGTERM unless one received by corral is being forwarded. */
+  readonly signal?: NodeJS.Signals;
+}
+
+/** Terminates every member of group `pgid`; see the file comment for the steps. */
+export async function terminateGroup(pgid: number, options: TerminateOptions): Promise<TerminationReport> {
+  // kill(-pgid, 0) failing means no member at all, not even a zombie: the
+  // common case after a clean exit, answered without reading /proc.
+  if (!signalGroup(pgid, 0) || groupMembers(pgid).length === 0) return { forced: false, uncertain: [] };
+  signalGroup(pgid, options.signal ?? "SIGTERM");
+  signalGroup(pgid, "SIGCONT");
+  if (await waitGroupGone(pgid, options.graceMs)) return { forced: false, uncertain: [] };
+  signalGroup(pgid, "SIGKILL");
+  if (await waitGroupGone(pgid, KILL_CONFIRM_MS)) return { forced: true, uncertain: [] };
+  return { forced: true, uncertain: groupMembers(pgid) };
+}
