@@ -294,7 +294,8 @@ static void serve(struct guardian *g) {
     if (g->sig_pipe_broken || term_flag) drain_signals(g);
     if (rc > 0) {
       if (p[0].revents && !g->sig_pipe_broken) drain_signals(g);
-      if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
+      /* The owner's connection first: a new owner (agent restart) may connect in the same
+         round as the old one's hangup, and must not be refused as "busy" by a dead connection. */
       if (i_conn >= 0 && g->conn_fd >= 0 && p[i_conn].revents) {
         if (p[i_conn].revents & (POLLIN | POLLHUP | POLLERR)) {
           if (g->closing) owner_lost(g);
@@ -302,6 +303,7 @@ static void serve(struct guardian *g) {
         }
         if (g->conn_fd >= 0 && p[i_conn].revents & POLLOUT) owner_flush(g);
       }
+      if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
       for (int i = 1; i < 3; i++) {
         if (i_s[i] >= 0 && g->s[i].fd >= 0 && p[i_s[i]].revents) stream_readable(g, i, discard);
       }

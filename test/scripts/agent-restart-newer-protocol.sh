@@ -6,10 +6,12 @@
 # PROTOCOL_VERSION bumped by one (nothing in the product reads a test hook).
 . "$SCRIPT_LIB"
 tmux_private
+# On a failure, the agents' log says what each did (kept, re-adopted, lost).
+trap 'st=$?; tmux -S "$TMUX_SOCKET" kill-server 2>/dev/null || true; [[ $st == 0 ]] || tail -40 "$CORRAL_STATE_DIR/agent.log" >&2' EXIT
 
 newer="$SCRIPT_TMP/newer"
 mkdir -p "$newer"
-cp -r "$CORRAL_REPO/cli" "$CORRAL_REPO/lib" "$CORRAL_REPO/package.json" "$newer/"
+cp -r "$CORRAL_REPO/cli" "$CORRAL_REPO/lib" "$CORRAL_REPO/package.json" "$CORRAL_REPO/tsconfig.json" "$newer/"
 ln -s "$CORRAL_REPO/node_modules" "$newer/node_modules"
 ln -s "$CORRAL_REPO/native" "$newer/native"
 old_version=$(sed -nE 's/^export const PROTOCOL_VERSION = ([0-9]+);$/\1/p' "$newer/lib/agent/protocol/version.ts")
