@@ -239,6 +239,7 @@ static void timers(struct guardian *g, long long now) {
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
   orphan_timer(g, now);
+  capture_timers(g, now);
 }
 
 static void serve(struct guardian *g) {
@@ -269,6 +270,7 @@ static void serve(struct guardian *g) {
     if (!g->ever_owned) due = earliest(due, g->connect_deadline);
     due = earliest(due, g->linger_deadline);
     if (orphaned(g)) due = earliest(due, g->orphan_deadline);
+    due = earliest(due, capture_due(g));
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
     if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
@@ -358,6 +360,7 @@ int guardian_run(struct options *o) {
   bytes_free(&g.out);
   bytes_free(&g.in);
   orphan_free(&g);
+  for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
   return 0;
 }
