@@ -10,7 +10,7 @@ _corral_children() {
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
-    "agent") printf '%s\n' 'start' 'stop' 'status' ;;
+    "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
   esac
 }
 
@@ -39,7 +39,8 @@ _corral_flags() {
     "probe") printf '%s\n' '--build' '--json' '--help' '-h' ;;
     "agent") printf '%s\n' '--help' '-h' ;;
     "agent start") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
-    "agent stop") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
+    "agent stop") printf '%s\n' '--force' '--json' '--keep' '--socket' '--help' '-h' ;;
+    "agent restart") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "agent status") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
     "connect") printf '%s\n' '--socket' '--help' '-h' ;;
     "completions") printf '%s\n' '--ids' '--write' '--help' '-h' ;;
@@ -126,6 +127,7 @@ _corral_value_kind() {
     "reap --socket") echo 'file' ;;
     "agent start --socket") echo 'file' ;;
     "agent stop --socket") echo 'file' ;;
+    "agent restart --socket") echo 'file' ;;
     "agent status --socket") echo 'file' ;;
     "connect --socket") echo 'file' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;

@@ -14,7 +14,7 @@ function __corral_children
         case 'jobs'
             printf '%s\n' 'list	List jobs: %N id, state (running, stopped, done), pid, bytes of output, command' 'wait	Wait for jobs to end: exit 0 when all succeeded, else the status of the first that failed'
         case 'agent'
-            printf '%s\n' 'start	Start the agent now (any command that needs it starts it anyway)' 'stop	Stop the agent: close every session, leave nothing running' 'status	Show the agent\'s pid, uptime, protocol, sessions and memory'
+            printf '%s\n' 'start	Start the agent now (any command that needs it starts it anyway)' 'stop	Stop the agent (refused while sessions or jobs run, unless --force or --keep)' 'restart	Replace the agent (this corral\'s version) without losing a session or a job' 'status	Show the agent\'s pid, uptime, protocol, sessions and memory'
     end
 end
 
@@ -67,7 +67,9 @@ function __corral_flags
         case 'agent start'
             printf '%s\n' '--json	Print the status as JSON' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'agent stop'
-            printf '%s\n' '--json	Print what was stopped as JSON' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
+            printf '%s\n' '--force	End running sessions and jobs (their trees terminated), then stop' '--json	Print what was stopped as JSON' '--keep	Stop the agent only: sessions and jobs run on, for the next agent to re-adopt' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
+        case 'agent restart'
+            printf '%s\n' '--json	Print what was taken over as JSON' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'agent status'
             printf '%s\n' '--json	Print the status as JSON' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'connect'
@@ -234,6 +236,8 @@ function __corral_value_kind
         case 'agent start --socket'
             echo 'file'
         case 'agent stop --socket'
+            echo 'file'
+        case 'agent restart --socket'
             echo 'file'
         case 'agent status --socket'
             echo 'file'

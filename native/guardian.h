@@ -46,6 +46,7 @@
 #define EV_TAIL 0x4c         /* u8 stream, bytes: the last bytes of a spilled stream */
 #define EV_SPILLED 0x4d      /* JSON */
 #define EV_FAULT 0x4e        /* JSON: a syscall on a supervision path failed (what, syscall, errno, stream) */
+#define EV_BACKLOG 0x50      /* u8 stream, bytes: the raw tail kept while unowned (--adoptable), after a re-adoption welcome */
 #define EV_PROGRESS 0x4f     /* u8 stream, u64 total, u64 line feeds, last bytes: a captured stream so far */
 
 #define SIGNAL_TARGET_CHILD 0
@@ -88,6 +89,11 @@ struct options {
   int direct_fd[3];  /* set at start: the descriptor a direct stream gets, else -1 */
   char *const *argv;
   const char *file; /* --file: exec this path with argv as given (argv[0] kept), no PATH search */
+  /* --adoptable (orphan.c): losing the owner does not end the child; a new owner re-adopts it */
+  int adoptable;
+  long orphan_wait_ms; /* 0: wait for a new owner as long as the child lives */
+  long exit_wait_ms;   /* how long exit facts wait for a new owner once the child is gone */
+  size_t orphan_buffer; /* raw tail kept per stream */
   char token[256];
 };
 int options_parse(struct options *o, int argc, char **argv);

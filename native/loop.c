@@ -176,16 +176,20 @@ void reap(struct guardian *g) {
     if (pid <= 0) return;
     if (pid != g->c.pid || g->reaped) continue; /* an orphan we adopted as subreaper */
     if (WIFSTOPPED(st)) {
+      g->stopped = 1;
       if (!g->suppress_stops) {
         char json[64];
         snprintf(json, sizeof json, "{\"signal\":%d}", WSTOPSIG(st));
         owner_json(g, EV_STOPPED, json);
       }
     } else if (WIFCONTINUED(st)) {
+      g->stopped = 0;
       if (!g->suppress_stops) owner_json(g, EV_CONTINUED, "{}");
     } else {
       g->reaped = 1;
       g->status = st;
+      g->stopped = 0;
+      orphan_child_exited(g);
       if (g->o->pty && g->s[1].fd >= 0) {
         g->drain_deadline = now_ms() + g->o->drain_ms; /* EXITED follows the drain */
       } else {
@@ -234,6 +238,7 @@ static void timers(struct guardian *g, long long now) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+  orphan_timer(g, now);
   capture_timers(g, now);
 }
 
@@ -250,7 +255,8 @@ static void serve(struct guardian *g) {
       short ev = (short)((take ? POLLIN : 0) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
       i_conn = n; p[n++] = (struct pollfd){g->conn_fd, ev, 0};
     }
-    int discard = g->conn_fd < 0 && g->exit_after_term;
+    /* Unowned (--adoptable): output is read at the child's pace and kept only in the rings (orphan.c). */
+    int discard = (g->conn_fd < 0 && g->exit_after_term) || orphaned(g);
     for (int i = 1; i < 3; i++) {
       if (g->s[i].fd >= 0 && (discard || bytes_len(&g->out) < OUT_LIMIT)) {
         i_s[i] = n; p[n++] = (struct pollfd){g->s[i].fd, POLLIN, 0};
@@ -263,6 +269,7 @@ static void serve(struct guardian *g) {
     if (g->conn_fd >= 0 && (!g->authed || g->closing)) due = earliest(due, g->conn_deadline);
     if (!g->ever_owned) due = earliest(due, g->connect_deadline);
     due = earliest(due, g->linger_deadline);
+    if (orphaned(g)) due = earliest(due, g->orphan_deadline);
     due = earliest(due, capture_due(g));
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
@@ -289,7 +296,8 @@ static void serve(struct guardian *g) {
     if (g->sig_pipe_broken || term_flag) drain_signals(g);
     if (rc > 0) {
       if (p[0].revents && !g->sig_pipe_broken) drain_signals(g);
-      if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
+      /* The owner's connection first: a new owner (agent restart) may connect in the same
+         round as the old one's hangup, and must not be refused as "busy" by a dead connection. */
       if (i_conn >= 0 && g->conn_fd >= 0 && p[i_conn].revents) {
         if (p[i_conn].revents & (POLLIN | POLLHUP | POLLERR)) {
           if (g->closing) owner_lost(g);
@@ -297,6 +305,7 @@ static void serve(struct guardian *g) {
         }
         if (g->conn_fd >= 0 && p[i_conn].revents & POLLOUT) owner_flush(g);
       }
+      if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
       for (int i = 1; i < 3; i++) {
         if (i_s[i] >= 0 && g->s[i].fd >= 0 && p[i_s[i]].revents) stream_readable(g, i, discard);
       }
@@ -350,6 +359,7 @@ int guardian_run(struct options *o) {
   close(g.listen_fd);
   bytes_free(&g.out);
   bytes_free(&g.in);
+  orphan_free(&g);
   for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
   return 0;

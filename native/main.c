@@ -10,6 +10,7 @@
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
+ *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES]
  *     [--capture-stdout] [--capture-stderr]
  *     -- COMMAND [ARGS...]
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
@@ -75,6 +76,9 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->new_pgid = 1;
   o->head_bytes = 64 * 1024;
   o->tail_bytes = 1024 * 1024;
+  o->orphan_wait_ms = 0;
+  o->exit_wait_ms = 600000;
+  o->orphan_buffer = 1024 * 1024;
   int i = 1;
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -83,6 +87,7 @@ int options_parse(struct options *o, int argc, char **argv) {
     if (strcmp(a, "--") == 0) { i++; break; }
     if (strcmp(a, "--probe") == 0) { o->probe = 1; continue; }
     if (strcmp(a, "--spill-direct") == 0) { o->spill_direct = 1; continue; }
+    if (strcmp(a, "--adoptable") == 0) { o->adoptable = 1; continue; }
     if (strcmp(a, "--capture-stdout") == 0) { o->capture[STREAM_STDOUT] = 1; continue; }
     if (strcmp(a, "--capture-stderr") == 0) { o->capture[STREAM_STDERR] = 1; continue; }
     if (v == NULL) return usage("missing value after", a);
@@ -119,6 +124,9 @@ int options_parse(struct options *o, int argc, char **argv) {
       else if (strcmp(a, "--grace") == 0) dst = &o->grace_ms;
       else if (strcmp(a, "--connect-timeout") == 0) dst = &o->connect_timeout_ms;
       else if (strcmp(a, "--kill-wait") == 0) dst = &o->kill_wait_ms;
+      else if (strcmp(a, "--orphan-wait") == 0) dst = &o->orphan_wait_ms;
+      else if (strcmp(a, "--exit-wait") == 0) dst = &o->exit_wait_ms;
+      else if (strcmp(a, "--orphan-buffer") == 0) { max = 1L << 30; }
       else if (strcmp(a, "--max-payload") == 0) { min = 64; max = 64L * 1024 * 1024; }
       else if (strcmp(a, "--head-bytes") == 0 || strcmp(a, "--tail-bytes") == 0) { max = 1L << 30; }
       else return usage("unknown option", a);
@@ -127,6 +135,7 @@ int options_parse(struct options *o, int argc, char **argv) {
       else if (strcmp(a, "--ready-fd") == 0) o->ready_fd = (int)n;
       else if (strcmp(a, "--max-payload") == 0) o->max_payload = (size_t)n;
       else if (strcmp(a, "--head-bytes") == 0) o->head_bytes = (uint64_t)n;
+      else if (strcmp(a, "--orphan-buffer") == 0) o->orphan_buffer = (size_t)n;
       else o->tail_bytes = (uint64_t)n;
     }
   }
@@ -137,6 +146,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->pty && (o->spill_path[1] || o->spill_path[2])) return usage("spill files need --mode pipe", NULL);
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
   if (o->spill_path[STREAM_STDOUT] && o->io[1] != IO_PIPE) return usage("--spill-stdout needs --stdout pipe", NULL);
+  if (o->adoptable && (o->spill_path[1] || o->spill_path[2] || o->capture[1] || o->capture[2])) return usage("--adoptable cannot be combined with spill files or --capture-*", NULL);
   if ((o->capture[1] && o->io[1] != IO_PIPE) || (o->capture[2] && o->io[2] != IO_PIPE) || (o->pty && (o->capture[1] || o->capture[2]))) {
     return usage("--capture-stdout/--capture-stderr need --mode pipe and that stream a pipe", NULL);
   }

@@ -101,6 +101,7 @@ void owner_lost(struct guardian *g) {
   }
   if (!g->authed) return;
   g->authed = 0;
+  if (orphan_lost(g)) return;
   if (g->o->linger_ms == 0 || !g->started) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   } else {
@@ -123,8 +124,8 @@ static void protocol_error(struct guardian *g, const char *code, const char *mes
   g->conn_deadline = now_ms() + 2000;
 }
 
-static void welcome(struct guardian *g) {
-  char json[512];
+static void welcome(struct guardian *g, int adoption) {
+  char json[1024];
   int n = snprintf(json, sizeof json, "{\"version\":%d,\"pid\":%d,\"mode\":\"%s\"", GUARDIAN_PROTOCOL_VERSION,
                    (int)getpid(), g->o->pty ? "pty" : "pipe");
   if (g->started) {
@@ -134,7 +135,15 @@ static void welcome(struct guardian *g) {
   if (g->exited_sent) {
     n += snprintf(json + n, sizeof json - (size_t)n, ",\"exited\":true");
   }
+  if (adoption) n += (int)orphan_welcome(g, json + n, sizeof json - (size_t)n);
   snprintf(json + n, sizeof json - (size_t)n, "}");
+  if (adoption) {
+    /* A new owner: the rings, the EOFs and the exit, rebuilt from the state (orphan.c). */
+    bytes_free(&g->out);
+    frame_put(&g->out, EV_WELCOME, json, strlen(json));
+    orphan_replay(g);
+    return;
+  }
   /* The welcome goes before anything queued while no owner was connected. */
   struct bytes fresh = {0};
   frame_put(&fresh, EV_WELCOME, json, strlen(json));
@@ -156,10 +165,11 @@ static void dispatch(struct guardian *g, int tag, const unsigned char *b, size_t
       protocol_error(g, "bad-token", "the first frame must be auth with this guardian's token");
       return;
     }
+    int adoption = g->o->adoptable && g->ever_owned && g->started;
     g->authed = 1;
     g->ever_owned = 1;
     g->linger_deadline = 0;
-    welcome(g);
+    welcome(g, adoption);
     if (!g->started && !g->spawn_failed) child_start(g);
     return;
   }

@@ -13,6 +13,12 @@
 #define OUT_LIMIT (4u * 1024 * 1024)
 #define MAX_WAITERS 64
 
+/* The raw tail of a stream (orphan.c). */
+struct tail_ring {
+  unsigned char *buf;
+  size_t len, pos;
+};
+
 struct stream {
   int fd;           /* read end, or the PTY master for stream 1; -1 when closed */
   int spill_fd;     /* spill file (read-write) or -1 */
@@ -24,6 +30,8 @@ struct stream {
   unsigned char *ring;
   uint64_t ring_len, ring_pos;
   int eof;
+  struct tail_ring kept; /* --adoptable: the last bytes read, for a new owner */
+  uint64_t unowned;      /* bytes read while no owner held the guardian */
   struct capture *capture; /* --capture-stdout/--capture-stderr (capture.c), else NULL */
 };
 
@@ -63,6 +71,8 @@ struct guardian {
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+  int stopped;                /* the child is stopped (last WUNTRACED/WCONTINUED event) */
+  long long orphan_deadline;  /* --adoptable and unowned: when the wait for a new owner ends (0: none) */
 
   /* faults already reported (by their `what`, a string literal): each is said once */
   const char *faults_sent[16];
@@ -108,6 +118,16 @@ void capture_settle(struct guardian *g);                 /* before a terminate's
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);
 void terminate_step(struct guardian *g);
 void signal_target(struct guardian *g, uint32_t id, int target, int signo);
+
+/* orphan.c */
+int orphaned(const struct guardian *g);
+void orphan_keep(struct guardian *g, int i, const unsigned char *p, size_t n);
+int orphan_lost(struct guardian *g); /* 1 when the guardian stays for a new owner */
+void orphan_child_exited(struct guardian *g);
+void orphan_timer(struct guardian *g, long long now);
+size_t orphan_welcome(struct guardian *g, char *json, size_t cap);
+void orphan_replay(struct guardian *g);
+void orphan_free(struct guardian *g);
 
 /* loop.c */
 void child_start(struct guardian *g);

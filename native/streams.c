@@ -217,6 +217,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
   if (capture_readable(g, i, discard)) return;
   struct stream *s = &g->s[i];
   unsigned char buf[OUTPUT_CHUNK];
+  discard = discard || orphaned(g); /* nobody to frame it for: the rings keep the tail (orphan.c) */
   /* Splicing needs no queue room: it may run until the pipe is empty. */
   int spliced_only = s->spill_fd >= 0 && s->total >= g->o->head_bytes;
   for (int rounds = 0; (spliced_only || rounds < 16) && s->fd >= 0; rounds++) {
@@ -257,6 +258,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
     if (fill > 0) {
       int in_head = s->total < g->o->head_bytes;
       s->total += fill;
+      orphan_keep(g, i, buf, fill);
       if (s->spill_fd >= 0) {
         stream_spill_write(g, s, buf, fill);
         if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);

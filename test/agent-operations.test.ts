@@ -35,7 +35,7 @@ const EXAMPLES: { readonly [O in Op]: Record<string, unknown> } = {
   record: { session: "s", record: { path: "/tmp/r.cast" } },
   watch: { session: "s" },
   "agent-status": {},
-  "agent-stop": {},
+  "agent-stop": { running: "keep" },
   "job-start": {
     argv: ["sh"], spill: "/tmp/s", tty: false, name: "j", attach: false, cwd: "/", env: {}, cols: 80, rows: 24,
     headBytes: 1, maxBytes: 1, graceMs: 1, record: { path: "/tmp/j.cast" },

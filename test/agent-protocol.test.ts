@@ -74,7 +74,7 @@ test("a version mismatch names both numbers and how to restart", async () => {
   const [mismatch, list, status] = r.replies as [R, R, R];
   assert.equal(mismatch.error.code, "version_mismatch");
   assert.match(mismatch.error.message, new RegExp(`${PROTOCOL_VERSION}.*${PROTOCOL_VERSION + 41}`));
-  assert.match(mismatch.error.message, /corral agent stop/);
+  assert.match(mismatch.error.message, /corral agent restart/);
   assert.equal(list.ok, false);
   assert.equal(status.ok, true, "status stays answerable to find a stale agent");
   r.sock.destroy();

@@ -159,8 +159,12 @@ test("agent stop with sessions open leaves nothing running", async () => {
     const agentPid = local.pid();
     assert.ok(agentPid !== undefined);
     assert.ok(pids.every(isAlive));
-    const stopped = await local.ok(["agent", "stop"]);
-    assert.match(stopped, /closed 3 running sessions/);
+    const refused = await local.run(["agent", "stop"]);
+    assert.equal(refused.code, 1, "refused while sessions run");
+    assert.match(refused.stderr.toString(), /^corral: the agent \(pid \d+\) runs sessions 1, 2, 3; agent stop --force ends them, --keep leaves them running/);
+    assert.ok(pids.every(isAlive), "a refused stop ends nothing");
+    const stopped = await local.ok(["agent", "stop", "--force"]);
+    assert.match(stopped, /ended sessions 1, 2, 3\)/);
     assert.equal(isAlive(agentPid), false, "agent stop returns once the agent is gone");
     await waitFor(() => pids.every((pid) => !isAlive(pid)), { what: "every session process to be gone" });
   } finally {

@@ -125,14 +125,14 @@ test("a client of another protocol version is told both numbers and how to resta
   try {
     const result = await agent.run(["pty", "list"]);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent stop`));
+    assert.match(result.stderr, new RegExp(`^corral: the running agent speaks protocol 99 and this corral speaks ${PROTOCOL_VERSION}; restart it with: corral agent restart`));
   } finally {
     server.close();
     await agent.stop();
   }
 });
 
-test("an agent killed with SIGKILL leaves no session running (the guardian's lifeline)", {
+test("an agent killed with SIGKILL leaves its session running; the next agent re-adopts it, reap --all ends it (issue 11)", {
   skip: !locateGuardian().built && "the guardian is not built; node-pty sessions only get the terminal's hangup",
 }, async () => {
   const agent = privateAgent("agent-kill");
@@ -145,9 +145,13 @@ test("an agent killed with SIGKILL leaves no session running (the guardian's lif
     const child = Number(/child=(\d+)/.exec(rows.join("\n"))?.[1]);
     const pid = agent.pid() as number;
     process.kill(pid, "SIGKILL");
-    await waitFor(() => !isAlive(pid) && !isAlive(opened.session.pid) && !isAlive(child), {
-      what: "the session's processes to go with the agent",
-    });
+    await waitFor(() => !isAlive(pid), { what: "the agent to die" });
+    assert.ok(isAlive(opened.session.pid) && isAlive(child), "the guardian keeps the session without its agent");
+    const listed = JSON.parse(await agent.ok(["pty", "list", "--json"])).sessions as { id: string; pid: number; alive: boolean }[];
+    assert.deepEqual(listed.map((s) => [s.id, s.pid, s.alive]), [[opened.session.id, opened.session.pid, true]], "re-adopted: same id and pid");
+    assert.notEqual(agent.pid(), pid, "by a new agent");
+    await agent.ok(["reap", "--all", "--grace", "1s"]);
+    await waitFor(() => !isAlive(opened.session.pid) && !isAlive(child), { what: "the session's processes to go with reap --all" });
   } finally {
     await agent.stop();
   }

@@ -135,6 +135,6 @@ test("control: the victim's own agent in its own dir is used", { skip: skip ?? f
   const listed = await corralAs(victim, ["pty", "list"], env);
   assert.equal(listed.code, 0, listed.stderr);
   assert.match(listed.stdout.toString(), /mine/);
-  const stopped = await corralAs(victim, ["agent", "stop"], env);
+  const stopped = await corralAs(victim, ["agent", "stop", "--force"], env);
   assert.equal(stopped.code, 0, stopped.stderr);
 });

@@ -61,7 +61,7 @@ function corralIn(where: Installed, args: readonly string[]) {
 
 /** Stops the agent an installed copy started, so nothing outlives the test. */
 function stopAgent(where: Installed): void {
-  spawnSync("corral", ["agent", "stop"], { env: where.env, timeout: 60_000 });
+  spawnSync("corral", ["agent", "stop", "--force"], { env: where.env, timeout: 60_000 });
 }
 
 before(() => {

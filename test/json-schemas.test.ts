@@ -93,6 +93,14 @@ test("agent status and stop keep their shapes when no agent runs", async () => {
     assert.equal(status.code, 1);
     assert.equal(checkOutput("agent-status", status.stdout.toString()).running, false);
     assert.equal(checkOutput("agent-stop", await lone.ok(["agent", "stop", "--json"])).stopped, false);
+    // Issue 11: a session kept across a restart, a refused stop, then --force naming what it ended.
+    await lone.ok(["pty", "open", "--name", "kept", "--", "sleep", "600"]);
+    const restarted = checkOutput("agent-restart", await lone.ok(["agent", "restart", "--json"]));
+    assert.deepEqual([restarted.sessions, restarted.jobs, restarted.lost], [["1"], [], []]);
+    const refused = await lone.run(["agent", "stop", "--json"]);
+    assert.equal(refused.code, 1);
+    assert.deepEqual(checkOutput("agent-stop", refused.stdout.toString()).running, { sessions: ["1 (kept)"], jobs: [] });
+    assert.deepEqual(checkOutput("agent-stop", await lone.ok(["agent", "stop", "--force", "--json"])).ended, { sessions: ["1 (kept)"], jobs: [] });
   } finally {
     await lone.stop();
   }

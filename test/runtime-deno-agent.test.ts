@@ -30,7 +30,7 @@ test("deno: an installed bundle's agent has node-pty without the guardian", { ti
       timeout: 120_000,
     });
   t.after(() => {
-    corral("agent", "stop");
+    corral("agent", "stop", "--force");
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,6 +1,8 @@
 // How a command reaches the agent: the socket from --socket/$CORRAL_SOCKET/
 // the state dir, auto-start when allowed, the hello, and the one mapping of
 // agent error codes to exit statuses and one-line messages.
+import path from "node:path";
+import { guardiansAwaitAgent } from "../../lib/agent/client/guardians-waiting.ts";
 import type { CorralContext } from "../context.ts";
 import type { SocketFlag } from "./socket-flag.ts";
 import { ExitStatus } from "./exit-status.ts";
@@ -65,7 +67,10 @@ export async function withAgent(
   let client: AgentClient | undefined;
   try {
     const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
-    const connected = await connectOrStart({ socket: chosenSocket(ctx, flags), start: options.start ?? true, env: ctx.process.env });
+    const socket = chosenSocket(ctx, flags);
+    // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
+    const start = (options.start ?? true) || guardiansAwaitAgent(path.dirname(socket));
+    const connected = await connectOrStart({ socket, start, env: ctx.process.env });
     client = connected;
     // The hello and the command's first request go out together (the agent
     // answers a connection's requests in order), saving a round trip; a

@@ -8,12 +8,12 @@ import process from "node:process";
 import { GuardianError, type Guardian } from "../native/guardian-client.ts";
 import { spawnGuardian } from "../native/guardian-launch.ts";
 import { exitFactsOf } from "../native/guardian-facts.ts";
-import type { ExitedEvent } from "../native/guardian-protocol.ts";
+import type { ExitedEvent, StartedEvent } from "../native/guardian-protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
 import { SpawnError } from "../supervise/spawn-error.ts";
 import { EarlyOutput } from "../supervise/early-output.ts";
-import { removeRecord, writeRecord } from "./guardian-records.ts";
+import { type JobFacts, removeRecord, writeRecord } from "./guardian-records.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
 import { locateJobShim } from "./job-shim.ts";
@@ -105,8 +105,12 @@ class GuardianJob implements JobProcess {
   }
 }
 
-/** Starts `launch` under a new guardian; rejects with SpawnError when the program cannot start. */
-export async function startGuardianJob(launch: JobLaunch, jobId: number, binary: string): Promise<JobProcess> {
+/**
+ * Starts `launch` under a new guardian; rejects with SpawnError when the
+ * program cannot start. With `facts`, the guardian is adoptable: it outlives
+ * this agent and a new one takes the job over (issue 11).
+ */
+export async function startGuardianJob(launch: JobLaunch, jobId: number, binary: string, facts?: JobFacts): Promise<JobProcess> {
   const shim = launch.mode === "pty" ? locateJobShim(binary) : null;
   const startedAt = performance.now();
   const guardian = spawnGuardian({
@@ -120,6 +124,7 @@ export async function startGuardianJob(launch: JobLaunch, jobId: number, binary:
     cols: launch.cols,
     graceMs: launch.graceMs,
     lingerMs: JOB_LINGER_MS,
+    ...(facts !== undefined ? { adoptable: true } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
   const job = new GuardianJob(guardian);
   wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
@@ -148,13 +153,26 @@ export async function startGuardianJob(launch: JobLaunch, jobId: number, binary:
       argv: launch.argv,
       job: jobId,
       recordedAt: Date.now(),
+      ...(facts !== undefined ? { adoptable: true, jobFacts: facts } : {}),
     });
   }
   void guardian.processExit?.then(() => removeRecord(launch.stateDir, guardian.pid));
   return job;
 }
 
-function wireEvents(job: GuardianJob, guardian: Guardian, launch: JobLaunch, startedAt: number): void {
+/**
+ * Takes over a job whose guardian a previous agent started (already
+ * connected, not yet read from): the process side of a re-adopted job.
+ * Output after the guardian's backlog is held until the Job listens.
+ */
+export function adoptGuardianJob(guardian: Guardian, child: StartedEvent, launch: Pick<JobLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): JobProcess {
+  const job = new GuardianJob(guardian);
+  job.pid = child.pid;
+  wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
+  return job;
+}
+
+function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<JobLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {
   let eof = launch.mode === "pty";
   let ended = false;
   let exitSeen = false;

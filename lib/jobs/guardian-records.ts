@@ -19,6 +19,34 @@ export interface GuardianRecord {
   /** The job's N, when the guardian runs a job. */
   readonly job: number | null;
   readonly recordedAt: number;
+  /** The guardian outlives its agent and waits for a new one (issue 11). */
+  readonly adoptable?: boolean;
+  /** A terminal session: what a new agent needs to rebuild it (lib/agent/adoption). */
+  readonly session?: SessionFacts;
+  /** A job: what a new agent needs to take it over (lib/agent/adoption). */
+  readonly jobFacts?: JobFacts;
+  /** Set by the agent that found the guardian gone or not answering: why it was not re-adopted. */
+  readonly lost?: string;
+}
+
+/** A session as recorded for re-adoption; the size and position come from the guardian itself. */
+export interface SessionFacts {
+  readonly id: string;
+  readonly name: string | null;
+  readonly scrollback: number;
+  readonly term: string;
+  readonly createdAt: number;
+}
+
+/** A job as recorded for re-adoption; its offsets come from the guardian and its spill file. */
+export interface JobFacts {
+  readonly name: string | null;
+  readonly mode: "pipe" | "pty";
+  readonly spill: string | null;
+  readonly headBytes: number;
+  readonly maxBytes: number;
+  readonly graceMs: number;
+  readonly startedAt: number;
 }
 
 /** `<state dir>/guardians`: one JSON file per guardian. */

@@ -38,6 +38,12 @@ export interface JobInfo {
   readonly backend: string;
   /** A client has the job's terminal now. */
   readonly attached: boolean;
+  /**
+   * Present on a job a new agent re-adopted when output was lost while no
+   * agent held it: the byte offsets [from, to) are missing from the store
+   * (and the spill stops at `from`); offsets after `to` are exact (issue 11).
+   */
+  readonly gap?: { readonly from: number; readonly to: number; readonly bytes: number };
 }
 
 /** `%N` for a job id, the way every message names a job. */

@@ -122,6 +122,7 @@ export class JobTable {
       startedAt: job.startedAt,
       backend: job.process.backend,
       attached: job.attached,
+      ...(job.gap !== null ? { gap: { from: job.gap.from, to: job.gap.to, bytes: job.gap.to - job.gap.from } } : {}),
     };
   }
 }

@@ -22,6 +22,8 @@ export interface JobParts {
   readonly process: JobProcess;
   /** Gets every output chunk from the first (a terminal attaching as the job starts). */
   readonly firstOutputListener?: (bytes: Uint8Array) => void;
+  /** A re-adopted job keeps the start time its first agent gave it (issue 11). */
+  readonly startedAt?: number;
 }
 
 /** A job and its bounded output. */
@@ -32,13 +34,18 @@ export class Job {
   readonly mode: JobMode;
   readonly store: BoundedStore;
   readonly process: JobProcess;
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   /** Resolves once the job is done and its output store is closed (spill flushed). */
   readonly settled: Promise<void>;
   state: JobState = "running";
   exit: ExitFacts | null = null;
   /** The receipt of the tree's termination when the job ended. */
   receipt: Receipt | null = null;
+  /**
+   * A re-adopted job's output between these offsets was lost while no agent
+   * held it (the guardian's tail could not hold it); null when nothing was.
+   */
+  gap: { readonly from: number; readonly to: number } | null = null;
   /** Set while a client holds the job's terminal (at most one). */
   attached = false;
   #outputListeners = new Set<(bytes: Uint8Array) => void>();
@@ -46,6 +53,7 @@ export class Job {
 
   constructor(parts: JobParts) {
     this.id = parts.id;
+    this.startedAt = parts.startedAt ?? Date.now();
     this.name = parts.name;
     this.argv = parts.argv;
     this.mode = parts.mode;

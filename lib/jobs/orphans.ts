@@ -42,7 +42,8 @@ export async function sweepOrphans(stateDir: string, graceMs: number): Promise<O
 async function cleanOrphan(record: GuardianRecord, graceMs: number): Promise<OrphanItem> {
   const job = record.job === null ? null : { id: jobLabel(record.job), number: record.job };
   const base = { guardianPid: record.guardian.pid, agentPid: record.owner.pid, job, argv: record.argv };
-  let action = "its guardian had already exited";
+  // Marked by a new agent that could not re-adopt it (issue 11): the reason leads.
+  let action = record.lost !== undefined ? `not re-adopted (${record.lost}); its guardian had already exited` : "its guardian had already exited";
   let receipt: Receipt | null = null;
   if (stillRuns(record.guardian)) {
     const answered = await throughGuardian(record, graceMs);

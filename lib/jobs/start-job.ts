@@ -75,7 +75,17 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   const launch: JobLaunch = { ...launchFields, argv: [program, ...args] };
   let started: JobProcess;
   try {
-    started = guardian !== null ? await startGuardianJob(launch, id, guardian) : await startGroupJob(launch);
+    // The agent's jobs outlive the agent (issue 11): what a new agent needs to take one over is recorded.
+    const facts = {
+      name: request.name,
+      mode: request.mode,
+      spill: store.spillPath,
+      headBytes: request.headBytes,
+      maxBytes: request.maxBytes,
+      graceMs: request.graceMs,
+      startedAt: Date.now(),
+    };
+    started = guardian !== null ? await startGuardianJob(launch, id, guardian, facts) : await startGroupJob(launch);
   } catch (error) {
     await store.close().catch(() => {});
     throw error;

@@ -28,6 +28,8 @@ export interface GuardianEvents {
   /** A spilled stream's last bytes (collect --spill fast path), sent at its EOF. */
   tail: (stream: StreamId, bytes: Uint8Array) => void;
   spilled: (e: SpilledEvent) => void;
+  /** A re-adopted guardian's raw tail (after the welcome that announced it with `adopt`). */
+  backlog: (stream: StreamId, bytes: Uint8Array) => void;
   /** A captured stream so far (native/capture.c), for a heartbeat. */
   progress: (e: ProgressEvent) => void;
   /** A syscall on a supervision path failed in the guardian (it carries on; the owner reports it). */
@@ -85,7 +87,7 @@ export class Guardian {
 
   #listeners: Listeners = {
     welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
-    spilled: [], progress: [], fault: [], protocolError: [], close: [],
+    spilled: [], backlog: [], progress: [], fault: [], protocolError: [], close: [],
   };
   #socket: net.Socket | undefined;
   #outbox: Uint8Array[] = [];
@@ -279,6 +281,9 @@ export class Guardian {
       case Ev.output:
       case Ev.tail:
         this.#emit(tag === Ev.output ? "output" : "tail", body[0] as StreamId, body.subarray(1));
+        break;
+      case Ev.backlog:
+        this.#emit("backlog", body[0] as StreamId, body.subarray(1));
         break;
       case Ev.eof:
         this.#emit("eof", body[0] as StreamId);

@@ -2,6 +2,7 @@
 // C twin): how it is started (argv), the frames both ways, the events and
 // the terminate receipt. Runtime-neutral: no I/O here, only shapes and codecs.
 // Bump GUARDIAN_PROTOCOL_VERSION here and in native/guardian.h together.
+// Longer than 300 lines because the whole surface (argv, frames, events) is one typed module, as guardian.h is in C.
 
 /** Protocol version; the guardian's welcome carries it. */
 export const GUARDIAN_PROTOCOL_VERSION = 3;
@@ -42,6 +43,7 @@ export const Ev = {
   tail: 0x4c,
   spilled: 0x4d,
   fault: 0x4e,
+  backlog: 0x50,
   /** u8 stream, u64 total, u64 line feeds, then the last bytes kept past the head: a captured stream so far. */
   progress: 0x4f,
 } as const;
@@ -102,6 +104,18 @@ export interface GuardianLaunch {
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
+  /**
+   * Losing the owner does not end the child (native/orphan.c): the guardian
+   * keeps reading its output into a bounded raw tail and waits for a new
+   * owner with the same token (a restarted agent re-adopts it).
+   */
+  readonly adoptable?: boolean;
+  /** Adoptable: how long to wait for a new owner while the child lives (default 0: as long as it lives). */
+  readonly orphanWaitMs?: number;
+  /** Adoptable: how long exit facts wait for a new owner once the child is gone (default 600000). */
+  readonly exitWaitMs?: number;
+  /** Adoptable: raw tail bytes kept per stream (default 1 MiB). */
+  readonly orphanBufferBytes?: number;
   /** Extra environment for the child; by default it gets the owner's environment as given in `env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -131,6 +145,10 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   if (launch.captureStderr) args.push("--capture-stderr");
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
+  if (launch.adoptable) args.push("--adoptable");
+  opt("--orphan-wait", launch.orphanWaitMs);
+  opt("--exit-wait", launch.exitWaitMs);
+  opt("--orphan-buffer", launch.orphanBufferBytes);
   args.push("--", ...launch.argv);
   return args;
 }
@@ -142,6 +160,29 @@ export interface WelcomeEvent {
   readonly mode: "pipe" | "pty";
   readonly child?: StartedEvent;
   readonly exited?: boolean;
+  /** Present when this owner re-adopts an --adoptable guardian whose previous owner was lost. */
+  readonly adopt?: AdoptFacts;
+}
+
+/**
+ * What a re-adopting owner learns (native/orphan.c): per stream the position
+ * (bytes read from the child so far), the raw tail that follows as BACKLOG
+ * frames (the `buffered` bytes just before `position`), the bytes read while
+ * unowned that the tail could not hold, and whether the stream ended.
+ */
+export interface AdoptFacts {
+  readonly rows: number;
+  readonly cols: number;
+  readonly stopped: boolean;
+  readonly streams: readonly AdoptStream[];
+}
+
+export interface AdoptStream {
+  readonly stream: StreamId;
+  readonly position: number;
+  readonly buffered: number;
+  readonly dropped: number;
+  readonly eof: boolean;
 }
 
 /** The child runs. startTime is /proc/PID/stat field 22 (clock ticks since boot). */

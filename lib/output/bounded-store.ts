@@ -1,6 +1,7 @@
 // One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
+// Longer than 300 lines because a store resumed at an offset (a re-adopted job, issue 11) needs the store's private parts.
 import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
 import { type CountedStream, unseenLines } from "./file-lines.ts";
@@ -82,6 +83,18 @@ export class BoundedStore {
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
     // A spill this store writes needs every byte: nobody else may keep the stream.
     return new BoundedStore(window, spill, highWater, null, spill === null && options.nativeCapture === true);
+  }
+
+  /**
+   * A store that continues a stream at offset `at` (a re-adopted job, issue
+   * 11): the bytes before it are not in memory; with `spillPath`, the spill
+   * file already holds them (its size is `at`) and is appended to.
+   */
+  static async resume(options: BoundedStoreOptions, at: number): Promise<BoundedStore> {
+    const window = new RetainedWindow(options.headBytes, options.tailBytes);
+    if (at > 0) window.adoptTail(new Uint8Array(0), at);
+    const spill = options.spillPath === undefined ? null : await SpillFile.openAppend(options.spillPath);
+    return new BoundedStore(window, spill, options.highWaterMark ?? DEFAULT_HIGH_WATER, null, false);
   }
 
   get totalBytes(): number {

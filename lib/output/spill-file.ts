@@ -51,6 +51,28 @@ export class SpillFile {
     });
   }
 
+  /**
+   * Opens an existing spill to continue it (a re-adopted job, issue 11):
+   * appends after its `size` bytes, which count as already written.
+   */
+  static openAppend(path: string): Promise<SpillFile> {
+    return new Promise((resolve, reject) => {
+      const { O_RDWR, O_APPEND, O_NOFOLLOW } = fs.constants;
+      fs.open(path, O_RDWR | O_APPEND | O_NOFOLLOW, (err, fd) => {
+        if (err) return reject(new SpillError(path, "open", err));
+        fs.fstat(fd, (statErr, st) => {
+          if (statErr) {
+            fs.close(fd, () => reject(new SpillError(path, "open", statErr)));
+            return;
+          }
+          const file = new SpillFile(path, fd);
+          file.#flushedBytes = st.size;
+          resolve(file);
+        });
+      });
+    });
+  }
+
   /** Bytes accepted but not yet on disk. */
   get queuedBytes(): number {
     return this.#queuedBytes;

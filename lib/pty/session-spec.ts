@@ -26,6 +26,8 @@ export interface PtySessionSpec {
   readonly guardian?: GuardianMode;
   /** Directory (0700, ours) for the guardian's socket; the agent passes its state dir. Default: a private temp dir. */
   readonly stateDir?: string;
+  /** The guardian outlives this process and waits for a new owner (issue 11); the agent's sessions. */
+  readonly adoptable?: boolean;
 }
 
 /** How a session is closed. */

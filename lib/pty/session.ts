@@ -3,7 +3,7 @@
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
+import type { GuardianLink, PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
 import type { TerminationReport } from "../core/receipt.ts";
 import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
@@ -20,6 +20,23 @@ import type { StyleRun } from "./screen-styles.ts";
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
 
 let nextId = 1;
+
+/** What a re-adopted session starts from: the guardian's raw tail, ending at the output position. */
+export interface AdoptedOutput {
+  readonly backlog: Uint8Array;
+  readonly position: number;
+  readonly createdAt: number;
+}
+
+/**
+ * Output that repaints the whole screen, after which a re-adopted screen is
+ * exact again: clear screen (ED 2), the alternate screen switched on, a reset.
+ */
+// deno-lint-ignore no-control-regex -- control sequences are what this finds
+const REDRAW = /\x1b\[2J|\x1b\[\?(?:1049|1047|47)h|\x1bc/;
+function redraws(bytes: Uint8Array): boolean {
+  return REDRAW.test(new TextDecoder("latin1").decode(bytes));
+}
 /** Grace for what a program that exited by itself left running in its terminal. */
 const LEFTOVER_GRACE_MS = 2000;
 
@@ -28,7 +45,7 @@ export class PtySession {
   readonly id: string;
   readonly name: string | null;
   readonly argv: readonly string[];
-  readonly createdAt = Date.now();
+  readonly createdAt: number;
   #handle: PtyHandle;
   #screen: Screen;
   #exit: ExitFacts | null = null;
@@ -47,8 +64,16 @@ export class PtySession {
   #cols: number;
   #rows: number;
   #disposed = false;
+  /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
+  #approximate = false;
 
-  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number) {
+  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
+    this.createdAt = adopted?.createdAt ?? Date.now();
+    if (adopted !== undefined) {
+      this.#stream.startAt(adopted.position - adopted.backlog.length);
+      this.#stream.feed(adopted.backlog);
+      this.#approximate = adopted.position > adopted.backlog.length;
+    }
     this.id = spec.id ?? `s${nextId++}`;
     this.name = spec.name ?? null;
     this.argv = [...spec.argv];
@@ -60,6 +85,7 @@ export class PtySession {
       // The screen first: a wait that the stream ends reads a screen holding these bytes.
       screen.feed(bytes);
       this.#stream.feed(bytes);
+      if (this.#approximate && redraws(bytes)) this.#approximate = false;
       for (const listener of this.#outputListeners) listener(bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
@@ -85,6 +111,7 @@ export class PtySession {
     const backend = typeof spec.backend === "object" ? spec.backend : await choosePtyBackend(spec.backend ?? "auto", {
         ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}),
         ...(spec.guardian !== undefined ? { guardian: spec.guardian } : {}),
+        adoptable: spec.adoptable === true,
       });
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({
@@ -101,6 +128,36 @@ export class PtySession {
       throw error;
     }
     return new PtySession(spec, handle, screen, cols, rows);
+  }
+
+  /**
+   * Rebuilds a session around a guardian another agent started (issue 11):
+   * the raw tail the guardian kept is replayed into a fresh emulator (its
+   * terminal queries are not answered again: the program had its answers),
+   * and the output position continues where the guardian counts it.
+   */
+  static async adopt(spec: PtySessionSpec, handle: PtyHandle, adopted: AdoptedOutput): Promise<PtySession> {
+    const cols = clampDimension(spec.cols, 80);
+    const rows = clampDimension(spec.rows, 24);
+    let replaying = true;
+    const screen = await Screen.create({
+      cols,
+      rows,
+      ...(spec.scrollback !== undefined ? { scrollback: spec.scrollback } : {}),
+      onReply: (reply) => {
+        if (!replaying) handle.write(reply);
+      },
+      onPressure: (paused) => (paused ? handle.pause() : handle.resume()),
+    });
+    screen.feed(adopted.backlog);
+    await screen.settled();
+    replaying = false;
+    return new PtySession(spec, handle, screen, cols, rows, adopted);
+  }
+
+  /** How a new agent reaches this session's guardian again; undefined when it cannot (node-pty, not adoptable). */
+  get link(): GuardianLink | undefined {
+    return this.#handle.link;
   }
 
   get pid(): number {
@@ -196,7 +253,7 @@ export class PtySession {
     const grid = this.#screen.grid(options.scrollback ?? 0);
     const against = options.since ?? this.#lastReadHash;
     if (options.peek !== true) this.#lastReadHash = grid.hash;
-    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against };
+    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against, ...(this.#approximate ? { approximate: true } : {}) };
   }
 
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */

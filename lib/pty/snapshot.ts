@@ -18,6 +18,12 @@ export interface ScreenSnapshot extends ScreenGrid {
   readonly exit: ExitFacts | null;
   /** The hash differs from the previous read's (or from the `since` hash asked about). */
   readonly changed: boolean;
+  /**
+   * Present (true) on a session a new agent re-adopted when the guardian's raw
+   * tail did not hold its whole output: the screen was rebuilt from part of
+   * the history and may differ until the program redraws (issue 11).
+   */
+  readonly approximate?: boolean;
   /** Per visible row, runs of cells drawn alike; only when asked for (`--styles`). */
   readonly styles?: readonly (readonly StyleRun[])[];
 }

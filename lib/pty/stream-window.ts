@@ -37,6 +37,12 @@ export class StreamWindow {
     return this.#finished;
   }
 
+  /** A re-adopted session's output starts at `position`: what came before was another agent's. */
+  startAt(position: number): void {
+    if (this.#position !== 0 || this.#kept !== 0) throw new RangeError("startAt needs an empty window");
+    this.#position = position;
+  }
+
   feed(bytes: Uint8Array): void {
     if (bytes.length === 0) return;
     this.#position += bytes.length;

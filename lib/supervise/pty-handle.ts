@@ -24,9 +24,22 @@ export interface PtyExit {
 /** Whom a signal is aimed at: the terminal's foreground job, or everything in the session. */
 export type SignalTarget = "foreground" | "tree";
 
+/**
+ * How to reach the guardian that owns a session's PTY again (issue 11): a
+ * new agent re-adopts it with these. Only adoptable guardian handles have one.
+ */
+export interface GuardianLink {
+  readonly guardianPid: number;
+  readonly socket: string;
+  readonly token: string;
+  readonly child: { readonly pid: number; readonly pgid: number; readonly sid: number; readonly startTime: number };
+}
+
 /** One running program on one PTY. */
 export interface PtyHandle {
   readonly pid: number;
+  /** Present when the PTY's guardian outlives this process and can be re-adopted. */
+  readonly link?: GuardianLink | undefined;
   readonly backend: PtyBackendName;
   /** Bytes from the PTY master, in order. Only one listener. */
   onData(listener: (bytes: Uint8Array) => void): void;

@@ -46,7 +46,7 @@ export function startAgent(label: string): BenchAgent {
     },
     rssBytes: () => rssOf(pid),
     stop() {
-      cli(["agent", "stop"]);
+      cli(["agent", "stop", "--force"]);
       rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -84,7 +84,7 @@ async function main(): Promise<void> {
   const lostOk = late.stderr.toString().includes(lostLine) && late.stdout.length === HEAD + TAIL;
 
   corral(["reap", "--all"]);
-  corral(["agent", "stop"]);
+  corral(["agent", "stop", "--force"]);
   rmSync(dir, { recursive: true, force: true });
 
   const mbps = (bytes: number, ms: number) => (bytes / 1048576 / (ms / 1000)).toFixed(0);

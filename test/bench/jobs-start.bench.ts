@@ -38,7 +38,7 @@ for (let i = 0; i < N; i++) {
   if (i % 10 === 9) corral(["reap"]);
 }
 corral(["reap", "--all"]);
-corral(["agent", "stop"]);
+corral(["agent", "stop", "--force"]);
 rmSync(dir, { recursive: true, force: true });
 const b = median(baseline);
 const j = median(job);

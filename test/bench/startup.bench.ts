@@ -96,7 +96,7 @@ try {
   }
 } finally {
   spawnSync(process.execPath, [bundle, "reap", "--all"], { env: { ...process.env, ...env } });
-  spawnSync(process.execPath, [bundle, "agent", "stop"], { env: { ...process.env, ...env } });
+  spawnSync(process.execPath, [bundle, "agent", "stop", "--force"], { env: { ...process.env, ...env } });
   rmSync(state, { recursive: true, force: true });
 }
 process.exitCode = failures === 0 ? 0 : 1;

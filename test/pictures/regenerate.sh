@@ -10,7 +10,7 @@ case $out in /*) ;; *) out=$PWD/$out ;; esac
 if ! command -v corral >/dev/null; then corral() { node "$repo/dist/corral.mjs" "$@"; }; fi
 work=$(mktemp -d)
 export CORRAL_STATE_DIR=$work/state
-trap 'corral agent stop >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+trap 'corral agent stop --force >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 cat >"$work/deploy.sh" <<'SCRIPT'
 #!/bin/sh

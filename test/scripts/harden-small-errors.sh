@@ -40,7 +40,7 @@ replies=$(printf '%s\n' \
 assert_eq "$(grep -c '"code":"bad_request"' <<<"$replies")" 3 "NUL bytes are bad requests: $replies"
 
 # An agent out of file descriptors says so, with its limit.
-corral agent stop >/dev/null
+corral agent stop --force >/dev/null
 (ulimit -n 48 && corral agent start >/dev/null)
 opened=0
 while corral pty open -- sleep 300 >/dev/null 2>"$SCRIPT_TMP/err"; do
@@ -49,4 +49,4 @@ while corral pty open -- sleep 300 >/dev/null 2>"$SCRIPT_TMP/err"; do
 done
 err=$(cat "$SCRIPT_TMP/err")
 assert_contains "$err" "too many open files: the agent reached its limit of 48 (ulimit -n)"
-corral agent stop >/dev/null
+corral agent stop --force >/dev/null

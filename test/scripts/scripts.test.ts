@@ -58,10 +58,12 @@ function runScript(file: string, env: Record<string, string>, cwd: string): Prom
   });
 }
 
-function stopAgent(env: Record<string, string>, cwd: string): Promise<void> {
+async function stopAgent(env: Record<string, string>, cwd: string): Promise<void> {
   const [command, ...args] = corralCommand();
-  const child = spawn(command!, [...args, "agent", "stop"], { cwd, env, stdio: "ignore" });
-  return new Promise((resolve) => child.on("close", () => resolve()));
+  const run = (words: string[]) => new Promise<void>((resolve) => spawn(command!, [...args, ...words], { cwd, env, stdio: "ignore" }).on("close", () => resolve()));
+  await run(["agent", "stop", "--force"]);
+  // Guardians of an agent the script killed wait for the next one (issue 11): reap ends them.
+  await run(["reap", "--all", "--grace", "1s"]);
 }
 
 /** What the script left running once its agent stopped; killed, then named. */

@@ -16,7 +16,7 @@ test("pty round trip and agent lifecycle", async () => {
     assert.equal(JSON.parse(reply).sessions[0].name, "smoke");
     const status = JSON.parse(await agent.ok(["agent", "status", "--json"]));
     assert.equal(status.sessions, 1);
-    await agent.ok(["agent", "stop"]);
+    await agent.ok(["agent", "stop", "--force"]);
     assert.equal(isAlive(opened.pid), false);
     assert.equal(isAlive(status.pid), false);
   } finally {

@@ -1,7 +1,7 @@
 // A private agent for one test file (tmux's `-L test$$`): a fresh mkdtemp
 // state dir, the CLI run against it, and a teardown that stops the agent
 // and proves its process is gone.
-import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { corral, type CliOptions, type CliResult } from "./corral-cli.ts";
@@ -50,10 +50,21 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
     },
     async stop() {
       const pid = agent.pid();
-      await agent.run(["agent", "stop"]);
+      await agent.run(["agent", "stop", "--force"]);
       if (pid !== undefined) await waitFor(() => !isAlive(pid), { what: `agent ${pid} to exit` });
+      // Guardians of an agent a test killed outlive it, waiting for the next one (issue 11): reap ends them.
+      if (guardianRecordsLeft(stateDir)) await agent.run(["reap", "--all", "--grace", "1s"]);
       rmSync(dir, { recursive: true, force: true });
     },
   };
   return agent;
+}
+
+/** Records of guardians (lib/jobs/guardian-records.ts) still in the state dir. */
+function guardianRecordsLeft(stateDir: string): boolean {
+  try {
+    return readdirSync(path.join(stateDir, "guardians")).some((name) => name.endsWith(".json"));
+  } catch {
+    return false;
+  }
 }

@@ -2,7 +2,7 @@
 // itself, which auto-start launches). Definitions only; implementations
 // load lazily from ./impl.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
-import { type AgentFlags, type AgentRunFlags, type CorralContext, socketFlag } from "./flags.ts";
+import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, socketFlag } from "./flags.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;
 
@@ -23,18 +23,48 @@ export const agentStart = buildCommand<AgentFlags, [], CorralContext>({
   },
 });
 
-export const agentStop = buildCommand<AgentFlags, [], CorralContext>({
+export const agentStop = buildCommand<AgentStopFlags, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).agentStopAction,
-  parameters: { flags: { json: { ...jsonFlag, brief: "Print what was stopped as JSON" }, socket: socketFlag } },
+  parameters: {
+    flags: {
+      json: { ...jsonFlag, brief: "Print what was stopped as JSON" },
+      force: { kind: "boolean", default: false, brief: "End running sessions and jobs (their trees terminated), then stop" },
+      keep: { kind: "boolean", default: false, brief: "Stop the agent only: sessions and jobs run on, for the next agent to re-adopt" },
+      socket: socketFlag,
+    },
+  },
   docs: {
-    brief: "Stop the agent: close every session, leave nothing running",
+    brief: "Stop the agent (refused while sessions or jobs run, unless --force or --keep)",
     fullDescription: [
-      "Asks the agent to close every session (SIGHUP, then the tree terminated) and exit,",
-      "and returns once it is gone. Works on an agent of another protocol version too.",
-      "No agent running: says so, exit 0.",
+      "With nothing running, stops the agent and returns once it is gone. While sessions or",
+      "jobs run it refuses (exit 1, one line naming them) unless --force (ends them, says",
+      "which, by id) or --keep (the agent exits; their guardians keep them running and wait",
+      "for the next agent, which any later command starts and which re-adopts them).",
+      "Works on an agent of another protocol version too. No agent running: says so, exit 0.",
       "",
       "Examples:",
       "  corral agent stop",
+      "  corral agent stop --force",
+      "  corral agent stop --keep && corral pty list",
+    ].join("\n"),
+  },
+});
+
+export const agentRestart = buildCommand<AgentFlags, [], CorralContext>({
+  loader: async () => (await import("./impl.ts")).agentRestartAction,
+  parameters: { flags: { json: { ...jsonFlag, brief: "Print what was taken over as JSON" }, socket: socketFlag } },
+  docs: {
+    brief: "Replace the agent (this corral's version) without losing a session or a job",
+    fullDescription: [
+      "Stops the running agent keeping what runs (as agent stop --keep), starts this",
+      "corral's agent, which re-adopts every session (same id, name, size, position; the",
+      "screen rebuilt from the guardian's output tail) and job (same id, offsets, spill),",
+      "and names them; what could not be re-adopted is named as lost, with why. The way to",
+      "upgrade corral, or to answer a protocol-version mismatch. No agent running: starts one.",
+      "",
+      "Examples:",
+      "  corral agent restart",
+      "  corral agent restart --json | jq .lost",
     ].join("\n"),
   },
 });
@@ -81,6 +111,6 @@ export const agentRun = buildCommand<AgentRunFlags, [], CorralContext>({
 });
 
 export const agentRoutes = buildRouteMap<string, CorralContext>({
-  routes: { start: agentStart, stop: agentStop, status: agentStatus, run: agentRun },
+  routes: { start: agentStart, stop: agentStop, restart: agentRestart, status: agentStatus, run: agentRun },
   docs: { brief: "The background agent that keeps terminal sessions", hideRoute: { run: true } },
 });

@@ -8,12 +8,18 @@ import { durationFlag } from "../../shared/flag-parsers.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { AgentUnavailableError, connectOrStart } from "../../../lib/agent/client/auto-start.ts";
 import { AgentError, type AgentStatus } from "../../../lib/agent/protocol/messages.ts";
+import type { StopRunning } from "../../../lib/agent/protocol/agent-fields.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
 
 export interface AgentFlags extends SocketFlag {
   readonly json: boolean;
+}
+
+export interface AgentStopFlags extends AgentFlags {
+  readonly force: boolean;
+  readonly keep: boolean;
 }
 
 export interface AgentRunFlags extends SocketFlag {
@@ -74,22 +80,113 @@ export async function agentStatusAction(this: CorralContext, flags: AgentFlags):
   }
 }
 
-/** Stops the agent and returns once its process (and so every session) is gone. */
-export async function agentStopAction(this: CorralContext, flags: AgentFlags): Promise<void> {
+/**
+ * Stops the agent and returns once its process is gone. While sessions or
+ * jobs run: refused (exit 1) unless --force (ended) or --keep (left running
+ * for the next agent); what ran is named by id either way.
+ */
+export async function agentStopAction(this: CorralContext, flags: AgentStopFlags): Promise<void> {
   const socket = chosenSocket(this, flags);
+  if (flags.force && flags.keep) {
+    this.process.stderr.write("corral: agent stop takes --force (end what runs) or --keep (leave it running), not both\n");
+    this.process.exitCode = ExitStatus.usage;
+    return;
+  }
+  const running: StopRunning = flags.force ? "end" : flags.keep ? "keep" : "refuse";
   let client: AgentClient | undefined;
   try {
     client = await connectOrStart({ socket, start: false });
     const status = await statusOf(client);
     const closed = new Promise<void>((resolve) => client?.socket.once("close", () => resolve()));
-    const reply = await client.call({ op: "agent-stop" });
+    const reply = await client.call({ op: "agent-stop", running });
+    const what = describeRunning(reply.running);
+    if (!reply.stopping) {
+      if (flags.json) this.process.stdout.write(`${JSON.stringify({ stopped: false, pid: status.pid, running: reply.running })}\n`);
+      this.process.stderr.write(`corral: the agent (pid ${status.pid}) runs ${what}; agent stop --force ends them, --keep leaves them running for the next agent\n`);
+      this.process.exitCode = ExitStatus.failure;
+      return;
+    }
     await closed;
     await waitGone(status.pid);
-    const out = { stopped: true, pid: status.pid, sessions: reply.sessions };
-    this.process.stdout.write(flags.json ? `${JSON.stringify(out)}\n` : `stopped agent ${status.pid} (closed ${reply.sessions} running sessions)\n`);
+    // An agent older than --keep/--force ends everything and names nothing but a count.
+    const key = running === "keep" ? "kept" : "ended";
+    const out = { stopped: true, pid: status.pid, sessions: reply.sessions, [key]: reply.running ?? { sessions: [], jobs: [] } };
+    const how = reply.running === undefined
+      ? `closed ${reply.sessions} running sessions`
+      : what === "nothing" ? "nothing was running" : running === "keep" ? `left running for the next agent: ${what}` : `ended ${what}`;
+    this.process.stdout.write(flags.json ? `${JSON.stringify(out)}\n` : `stopped agent ${status.pid} (${how})\n`);
   } catch (error) {
     if (!(error instanceof AgentUnavailableError)) return reportFailure(this, error);
     this.process.stdout.write(flags.json ? `${JSON.stringify({ stopped: false, socket })}\n` : `no agent is running on ${socket}\n`);
+  } finally {
+    client?.close();
+  }
+}
+
+/** "sessions 1 (vi), 2 and jobs %1 (gen)", or "nothing". */
+function describeRunning(running: { sessions: readonly string[]; jobs: readonly string[] } | undefined): string {
+  if (running === undefined) return "sessions";
+  const parts = [
+    running.sessions.length > 0 ? `session${running.sessions.length === 1 ? "" : "s"} ${running.sessions.join(", ")}` : "",
+    running.jobs.length > 0 ? `job${running.jobs.length === 1 ? "" : "s"} ${running.jobs.join(", ")}` : "",
+  ].filter((p) => p !== "");
+  return parts.length === 0 ? "nothing" : parts.join(" and ");
+}
+
+/**
+ * `agent restart`: the running agent stops keeping what runs, then this
+ * corral's agent starts and re-adopts it (issue 11); says what it took over
+ * and what was lost. Works across protocol versions (status and stop do).
+ */
+export async function agentRestartAction(this: CorralContext, flags: AgentFlags): Promise<void> {
+  const socket = chosenSocket(this, flags);
+  let client: AgentClient | undefined;
+  let oldPid: number | null = null;
+  try {
+    try {
+      client = await connectOrStart({ socket, start: false });
+      const status = await statusOf(client);
+      oldPid = status.pid;
+      const closed = new Promise<void>((resolve) => client?.socket.once("close", () => resolve()));
+      const reply = await client.call({ op: "agent-stop", running: "keep" });
+      await closed;
+      await waitGone(status.pid);
+      if (reply.running === undefined) {
+        this.process.stderr.write(`corral: the old agent (pid ${status.pid}) predates agent restart: it closed its ${reply.sessions} running sessions\n`);
+      }
+    } catch (error) {
+      if (!(error instanceof AgentUnavailableError)) throw error;
+    } finally {
+      client?.close();
+      client = undefined;
+    }
+    client = await connectOrStart({ socket, start: true, env: this.process.env });
+    await client.hello();
+    const status = await client.call({ op: "agent-status" });
+    const { sessions } = await client.call({ op: "list" });
+    const { jobs } = await client.call({ op: "jobs" });
+    const { lostRecords } = await import("../../../lib/agent/server/adoption/adopt.ts");
+    const lost = lostRecords(path.dirname(socket));
+    const out = {
+      pid: status.pid,
+      previous: oldPid,
+      sessions: sessions.map((s) => s.id),
+      jobs: jobs.map((j) => j.id),
+      lost,
+    };
+    if (flags.json) {
+      this.process.stdout.write(`${JSON.stringify(out)}\n`);
+    } else {
+      const took = describeRunning({
+        sessions: sessions.map((s) => (s.name === null ? s.id : `${s.id} (${s.name})`)),
+        jobs: jobs.map((j) => (j.name === null ? j.id : `${j.id} (${j.name})`)),
+      });
+      const from = oldPid === null ? "no agent was running" : `replaced agent ${oldPid}`;
+      this.process.stdout.write(`agent ${status.pid} started (${from}); re-adopted ${took}\n`);
+      for (const item of lost) this.process.stdout.write(`lost ${item.kind} ${item.id}${item.name === null ? "" : ` (${item.name})`}: ${item.reason}\n`);
+    }
+  } catch (error) {
+    reportFailure(this, error);
   } finally {
     client?.close();
   }
@@ -127,14 +224,16 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const idleTimeoutMs = durationFlag("--idle-timeout", flags.idleTimeout) ??
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
-    const [{ runAgent }, { ptySessionFactory }] = await Promise.all([
+    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
       import("../../../lib/agent/server/agent-main.ts"),
       import("../../../lib/agent/server/pty-sessions.ts"),
+      import("../../../lib/agent/server/adoption/adopt.ts"),
     ]);
     status = await runAgent({
       socket,
       idleTimeoutMs,
       openSession: ptySessionFactory(path.dirname(socket), config.guardian),
+      adopt: adoptLeftGuardians,
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,

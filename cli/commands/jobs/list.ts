@@ -3,7 +3,7 @@
 // behind is named, with the way to clean it up).
 import type { CorralContext } from "../../context.ts";
 import { chosenSocket, withAgent } from "../../shared/agent-reach.ts";
-import { orphansNote } from "./orphans-note.ts";
+import { lostNotes, orphansNote } from "./orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
 import type { JobsFlags } from "./flags.ts";
 import { jobRow } from "../../shared/jobs/format.ts";
@@ -17,6 +17,7 @@ export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise
   await withAgent(this, flags, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
     print(jobs);
+    for (const note of lostNotes(chosenSocket(this, flags), "job")) this.process.stderr.write(errorLine(note));
   }, {
     start: false,
     whenAbsent: () => {

@@ -25,3 +25,24 @@ export function orphansNote(socket: string): string | null {
   const agents = [...new Set(left.map((r) => r.owner.pid))].join(", ");
   return `no agent is running; ${what} of an agent that died (pid ${agents}) may still run: corral reap ends them and reports what it did`;
 }
+
+/**
+ * One stderr line per session or job a previous agent held that the new
+ * agent could not re-adopt (issue 11), with why: never silently dropped.
+ * `corral reap` ends what is left of them and forgets them.
+ */
+export function lostNotes(socket: string, kind: "session" | "job"): string[] {
+  let records;
+  try {
+    records = readRecords(path.dirname(socket)).records;
+  } catch {
+    return [];
+  }
+  return records
+    .filter((r) => r.lost !== undefined && (kind === "session" ? r.session !== undefined : r.job !== null))
+    .map((r) => {
+      const id = kind === "session" ? `session ${r.session?.id}` : `job %${r.job}`;
+      const name = (kind === "session" ? r.session?.name : r.jobFacts?.name) ?? null;
+      return `lost ${id}${name === null ? "" : ` (${name})`}: ${r.lost}; corral reap ends what is left of it`;
+    });
+}

@@ -3,7 +3,9 @@ import type { CorralContext } from "../../context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { intFlag } from "../../shared/flag-parsers.ts";
-import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { chosenSocket, replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { lostNotes } from "../jobs/orphans-note.ts";
+import { errorLine } from "../../shared/error-line.ts";
 import { describeExit } from "../../shared/exit-words.ts";
 
 /** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows; --json: {session}. */
@@ -60,6 +62,7 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
 export async function ptyListAction(this: CorralContext, flags: ListFlags): Promise<void> {
   await withAgent(this, flags, async (client) => {
     const { sessions } = await client.call({ op: "list" });
+    for (const note of lostNotes(chosenSocket(this, flags), "session")) this.process.stderr.write(errorLine(note));
     if (flags.json) {
       this.process.stdout.write(`${JSON.stringify({ sessions })}\n`);
       return;

@@ -140,3 +140,16 @@ export function waitObject(): Field<Fields<typeof WAIT_CONDITIONS>, false> {
     return conditions;
   });
 }
+
+/**
+ * What `agent-stop` does with running sessions and jobs (issue 11): "end"
+ * them (what a request without the field means: older clients), "keep" them
+ * running for the next agent (their guardians wait), or "refuse" to stop.
+ */
+export type StopRunning = "end" | "keep" | "refuse";
+export function stopRunning() {
+  return field((value, key): StopRunning => {
+    if (value === "end" || value === "keep" || value === "refuse") return value;
+    throw badRequest(`"${key}" must be "end", "keep" or "refuse", got ${JSON.stringify(value)?.slice(0, 40)}`);
+  });
+}

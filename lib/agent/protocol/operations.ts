@@ -35,6 +35,7 @@ import {
   recording,
   sessionName,
   sessionRef,
+  stopRunning,
   WAIT_CONDITIONS,
   waitObject,
 } from "./agent-fields.ts";
@@ -149,9 +150,14 @@ export const OPERATIONS = {
     beforeHello: true,
   }),
   "agent-stop": operation({
-    about: "closes every session, then the agent exits",
-    fields: {},
-    reply: reply<{ readonly stopping: true; readonly sessions: number }>(),
+    about: "the agent exits; `running` says what happens to running sessions and jobs: \"end\" them (the default), \"keep\" them for the next agent, or \"refuse\" to stop while any runs",
+    fields: { running: optional(stopRunning()) },
+    reply: reply<{
+      readonly stopping: boolean;
+      readonly sessions: number;
+      /** What runs (ended, kept, or why the stop was refused), by id: sessions "1 (vi)", jobs "%1 (gen)". */
+      readonly running: { readonly sessions: readonly string[]; readonly jobs: readonly string[] };
+    }>(),
     beforeHello: true,
   }),
   "job-start": operation({

@@ -7,5 +7,5 @@ export const PROTOCOL_VERSION = 4;
 
 /** The one wording, used by the agent and by a client that sees a mismatch. */
 export function versionMismatchMessage(agent: number, client: number): string {
-  return `the running agent speaks protocol ${agent} and this corral speaks ${client}; restart it with: corral agent stop (the next command starts a matching one)`;
+  return `the running agent speaks protocol ${agent} and this corral speaks ${client}; restart it with: corral agent restart (its sessions and jobs keep running and are re-adopted)`;
 }

@@ -30,8 +30,11 @@ export interface AgentContext {
   readonly budgets: AgentBudgets;
   readonly startedAt: number;
   readonly socket: string;
-  /** Begins the agent's shutdown (after the current reply is written). */
-  requestStop(): void;
+  /**
+   * Begins the agent's shutdown (after the current reply is written); with
+   * `keep`, sessions and jobs keep running and their guardians wait for the next agent.
+   */
+  requestStop(keep?: boolean): void;
   /** Something happened that resets the idle clock. */
   touch(): void;
   /** One line to the agent's log; never an environment value or a full command line. */

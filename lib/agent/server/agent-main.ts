@@ -5,7 +5,7 @@
 // never an environment value.
 import path from "node:path";
 import process from "node:process";
-import type { AgentDefaults } from "./agent-context.ts";
+import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import { AgentServer } from "./server.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { ensureStateDir } from "../client/state-dir.ts";
@@ -15,6 +15,8 @@ export interface AgentRunOptions {
   readonly idleTimeoutMs: number;
   readonly defaults: AgentDefaults;
   readonly openSession: SessionFactory;
+  /** Re-adopts what a previous agent left (lib/agent/adoption), before the socket accepts anyone. */
+  readonly adopt?: (ctx: AgentContext) => Promise<unknown>;
 }
 
 /** Runs the agent in this process until it stops; returns the exit status. */

@@ -6,6 +6,7 @@ import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, ScreenSnap
 import { PtySession } from "../../pty/session.ts";
 import type { GuardianMode } from "../../config/schema.ts";
 import { CorralError } from "../../core/corral-error.ts";
+import type { GuardianLink, PtyHandle } from "../../supervise/pty-handle.ts";
 import { PtySessionError } from "../../pty/snapshot.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "../protocol/messages.ts";
@@ -116,6 +117,9 @@ class PtyAgentSession implements AgentSession {
   recording(): RecordingStatus | null {
     return this.recordings.status;
   }
+  link(): GuardianLink | undefined {
+    return this.pty.link;
+  }
   follow(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower> {
     return followScreen(this.pty, onBytes, onResize);
   }
@@ -153,6 +157,8 @@ export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "au
       term: spec.term,
       scrollback: spec.scrollback,
       stateDir,
+      // The agent's sessions outlive the agent: a new one re-adopts them (issue 11).
+      adoptable: true,
       guardian,
     })
   ).catch(async (error: unknown) => {
@@ -165,3 +171,27 @@ export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "au
   else slot.attach(pty);
   return new PtyAgentSession(pty, slot);
 };
+
+/** What lib/agent/adoption needs to rebuild one session around a re-adopted guardian. */
+export interface AdoptSpec {
+  readonly argv: readonly string[];
+  readonly cols: number;
+  readonly rows: number;
+  readonly scrollback: number;
+  readonly term: string;
+  readonly createdAt: number;
+  readonly backlog: Uint8Array;
+  readonly position: number;
+}
+
+/** A session rebuilt around a guardian a previous agent started (its screen replayed from the raw tail). */
+export async function adoptPtySession(handle: PtyHandle, spec: AdoptSpec): Promise<AgentSession> {
+  const pty = await PtySession.adopt(
+    { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term },
+    handle,
+    { backlog: spec.backlog, position: spec.position, createdAt: spec.createdAt },
+  );
+  const slot = new SessionRecording(spec.term);
+  slot.attach(pty);
+  return new PtyAgentSession(pty, slot);
+}

@@ -26,6 +26,7 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     position,
     foreground: await foregroundOf(entry),
     ...(screen.styles !== undefined ? { styles: screen.styles } : {}),
+    ...(screen.approximate === true ? { approximate: true } : {}),
     ...recordingOf(entry),
   };
 }

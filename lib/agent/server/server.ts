@@ -27,6 +27,12 @@ export interface AgentServerOptions {
   readonly openSession: SessionFactory;
   readonly defaults: AgentDefaults;
   readonly log?: (line: string) => void;
+  /**
+   * Re-adopts what a previous agent left running (issue 11): runs after the
+   * old socket was probed dead and before the new one accepts anyone, so the
+   * first request already sees every re-adopted session and job.
+   */
+  readonly adopt?: (ctx: AgentContext) => Promise<unknown>;
   /** Overrides of the global memory budgets (tests use small ones). */
   readonly budgets?: Partial<AgentBudgets>;
 }
@@ -44,6 +50,7 @@ export class AgentServer {
   #stopping = false;
   #resolveStopped!: () => void;
   readonly #log: (line: string) => void;
+  readonly #ctx: AgentContext;
 
   private constructor(readonly options: AgentServerOptions) {
     this.#log = options.log ?? (() => {});
@@ -60,10 +67,11 @@ export class AgentServer {
       budgets,
       startedAt: this.startedAt,
       socket: options.socket,
-      requestStop: () => setImmediate(() => void this.stop("asked to stop")),
+      requestStop: (keep = false) => setImmediate(() => void this.stop(keep ? "asked to stop, keeping what runs for the next agent" : "asked to stop", keep)),
       touch: () => (this.#lastActivity = Date.now()),
       log: (line) => this.#log(line),
     };
+    this.#ctx = ctx;
     this.#server = net.createServer((socket) => {
       const connection = new AgentConnection(socket, ctx, this.#log, frames);
       this.#connections.add(connection);
@@ -79,6 +87,13 @@ export class AgentServer {
   static async listen(options: AgentServerOptions): Promise<AgentServer> {
     await clearStaleSocket(options.socket);
     const server = new AgentServer(options);
+    if (options.adopt !== undefined) {
+      try {
+        await options.adopt(server.#ctx);
+      } catch (error) {
+        server.#log(`re-adopting what a previous agent left failed: ${(error as Error).message}`);
+      }
+    }
     await server.#bind();
     return server;
   }
@@ -108,13 +123,25 @@ export class AgentServer {
     if (Date.now() - this.#lastActivity >= this.options.idleTimeoutMs) void this.stop("idle, no session running");
   }
 
-  /** Closes every session (their trees gone), the connections and the socket. Idempotent. */
-  async stop(reason: string): Promise<void> {
+  /**
+   * Closes every session (their trees gone), the connections and the socket.
+   * With `keep`, sessions and jobs are left running: when this process exits
+   * their guardians lose their owner and wait for the next agent (issue 11).
+   * Idempotent.
+   */
+  async stop(reason: string, keep = false): Promise<void> {
     if (this.#stopping) return this.stopped;
     this.#stopping = true;
     this.#log(`stopping: ${reason}`);
     clearInterval(this.#idleTimer);
     this.#server.close();
+    if (keep) {
+      for (const connection of this.#connections) connection.close();
+      this.#removeFiles();
+      this.#log(`stopped; ${this.registry.aliveCount()} session(s) and ${this.jobs.liveCount()} job(s) left for the next agent`);
+      this.#resolveStopped();
+      return this.stopped;
+    }
     const closing = this.registry.all().map(async (entry) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       // A guardian that cannot take our terminate (its channel full of input a

@@ -3,6 +3,7 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../../core/exit-facts.ts";
+import type { GuardianLink } from "../../supervise/pty-handle.ts";
 import type { ForegroundView, RecordingSpec, RecordingStatus, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";
 
@@ -103,6 +104,8 @@ export interface AgentSession {
    * size change to the listeners, with nothing lost or repeated between.
    */
   follow?(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower>;
+  /** How a new agent reaches this session's guardian again (issue 11); absent when it cannot. */
+  link?(): GuardianLink | undefined;
 }
 
 /** Makes sessions; throws AgentError spawn_failed when the program cannot start. */

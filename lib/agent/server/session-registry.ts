@@ -35,6 +35,18 @@ export class SessionRegistry {
     return entry;
   }
 
+  /**
+   * Takes in a session a previous agent opened, under its old id and name
+   * (issue 11); later sessions get ids above it.
+   */
+  adopt(session: AgentSession, id: string, name: string | null, scrollback = 0): SessionEntry {
+    const entry: SessionEntry = { id, name, retired: false, session, scrollback };
+    this.#byId.set(id, entry);
+    const n = Number(id);
+    if (Number.isSafeInteger(n) && n >= this.#nextId) this.#nextId = n + 1;
+    return entry;
+  }
+
   /** Throws AgentError name_taken while a running session has that name. */
   #checkNameFree(name: string): void {
     for (const entry of this.#byId.values()) {

@@ -15,6 +15,7 @@ import {
   type PtyHandle,
   type PtySpawnRequest,
   type SignalTarget,
+  type GuardianLink,
 } from "../pty-handle.ts";
 import { SpawnError } from "../spawn-error.ts";
 import type { TerminationReport } from "../../core/receipt.ts";
@@ -33,6 +34,7 @@ class GuardianPtyHandle implements PtyHandle {
   /** Output that arrived before onData was called (it can come in the same read as "started"). */
   readonly #output = new EarlyOutput();
   pid = 0;
+  link: GuardianLink | undefined;
 
   /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
   constructor(private readonly guardian: Guardian) {
@@ -120,20 +122,37 @@ export function guardianAvailable(): boolean {
   return locateGuardian().built;
 }
 
-/** The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours). */
-export function createGuardianBackend(stateDir?: string): PtyBackend {
+/**
+ * A session's handle over a guardian a previous agent started (already
+ * connected with its token): created before the welcome is awaited, so no
+ * live output after the backlog is missed (it is held until onData).
+ */
+export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): PtyHandle {
+  const handle = new GuardianPtyHandle(guardian);
+  handle.pid = link.child.pid;
+  handle.link = link;
+  return handle;
+}
+
+/**
+ * The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours).
+ * `adoptable`: the guardian outlives its owner and waits for a new one (the agent's sessions).
+ */
+export function createGuardianBackend(stateDir?: string, adoptable = false): PtyBackend {
   return {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
       if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
-        { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols },
+        { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols, ...(adoptable ? { adoptable } : {}) },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
       );
       const handle = new GuardianPtyHandle(guardian);
       try {
-        handle.pid = (await guardian.started).pid;
+        const child = await guardian.started;
+        handle.pid = child.pid;
+        if (adoptable) handle.link = { guardianPid: guardian.pid, socket: guardian.socketPath, token: guardian.token, child };
         return handle;
       } catch (error) {
         guardian.detach();

@@ -5,6 +5,7 @@ import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { OpenRequest, ReplyBodies } from "../../protocol/messages.ts";
 import { checkScreenCells } from "../agent-budgets.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
+import { recordSession } from "../adoption/session-record.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
 export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {
@@ -25,6 +26,9 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     ...(request.record !== undefined ? { record: request.record } : {}),
   });
   const entry = ctx.registry.add(session, name, scrollback);
+  // Written down so that a new agent can re-adopt it if this one dies or is replaced (issue 11).
+  const link = session.link?.();
+  if (link !== undefined) recordSession(ctx.stateDir, entry, link, request.term ?? request.env?.TERM ?? ctx.defaults.term);
   // The program's name only: arguments may carry secrets.
   ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
   session.onExit((exit) => {

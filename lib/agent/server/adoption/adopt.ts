@@ -1,0 +1,102 @@
+// A new agent takes over what a previous one left running (issue 11,
+// DESIGN.md 4.9): after a crash, `agent restart` or an upgrade, it reads the
+// records in the state dir, reconnects to each adoptable guardian whose
+// agent is gone, and rebuilds sessions (same id, name, size, position; the
+// screen replayed from the raw tail) and jobs (same id, offsets, spill).
+// A guardian that is gone or does not answer is never silently dropped: its
+// record is kept, marked lost with the reason, for `reap` and `agent status`.
+import process from "node:process";
+import { type GuardianRecord, readRecords, writeRecord } from "../../../jobs/guardian-records.ts";
+import { identityOf, stillRuns } from "../../../proc/identity.ts";
+import { adoptedGuardianHandle } from "../../../supervise/guardian/pty-backend.ts";
+import type { PtyHandle } from "../../../supervise/pty-handle.ts";
+import type { AgentContext } from "../agent-context.ts";
+import { adoptPtySession } from "../pty-sessions.ts";
+import { forgetAtExit } from "./session-record.ts";
+import { LostGuardian, reconnect } from "./reconnect.ts";
+import { adoptJob } from "./job-adopt.ts";
+
+/** What a new agent found: ids re-adopted, and what was lost with why. */
+export interface AdoptionReport {
+  readonly sessions: string[];
+  readonly jobs: number[];
+  readonly lost: LostItem[];
+}
+
+/** A session or job a previous agent held that could not be re-adopted. */
+export interface LostItem {
+  readonly kind: "session" | "job";
+  readonly id: string;
+  readonly name: string | null;
+  readonly argv: readonly string[];
+  readonly reason: string;
+}
+
+/** Re-adopts every adoptable guardian whose agent is gone; never throws. */
+export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionReport> {
+  const report: AdoptionReport = { sessions: [], jobs: [], lost: [] };
+  const records = readRecords(ctx.stateDir).records
+    .filter((r) => r.adoptable === true && r.lost === undefined)
+    .filter((r) => r.owner.pid !== process.pid && !stillRuns(r.owner));
+  // Sessions first, in id order, then jobs: lists come back in the order they had.
+  records.sort((a, b) => order(a) - order(b));
+  for (const record of records) {
+    try {
+      if (record.session !== undefined) report.sessions.push(await adoptSession(ctx, record));
+      else if (record.jobFacts !== undefined && record.job !== null) report.jobs.push(await adoptJob(ctx, record));
+    } catch (error) {
+      const reason = error instanceof LostGuardian ? error.message : `re-adopting failed: ${(error as Error).message}`;
+      writeRecord(ctx.stateDir, { ...record, lost: reason });
+      report.lost.push(lostItem(record, reason));
+      ctx.log(`${describe(record)} lost: ${reason}`);
+    }
+  }
+  return report;
+}
+
+/** Records a previous agent left that this agent found lost (kept until `reap`). */
+export function lostRecords(stateDir: string): LostItem[] {
+  return readRecords(stateDir).records.filter((r) => r.lost !== undefined).map((r) => lostItem(r, r.lost as string));
+}
+
+function lostItem(record: GuardianRecord, reason: string): LostItem {
+  return record.session !== undefined
+    ? { kind: "session", id: record.session.id, name: record.session.name, argv: record.argv, reason }
+    : { kind: "job", id: `%${record.job ?? "?"}`, name: record.jobFacts?.name ?? null, argv: record.argv, reason };
+}
+
+function order(record: GuardianRecord): number {
+  if (record.session !== undefined) return Number(record.session.id) || 0;
+  return 1_000_000 + (record.job ?? 0);
+}
+
+function describe(record: GuardianRecord): string {
+  return record.session !== undefined ? `session ${record.session.id}` : `job %${record.job}`;
+}
+
+async function adoptSession(ctx: AgentContext, record: GuardianRecord): Promise<string> {
+  const facts = record.session!;
+  const child = record.child;
+  if (child === null) throw new LostGuardian("its record names no child");
+  let handle: PtyHandle | undefined;
+  const link = { guardianPid: record.guardian.pid, socket: record.socket, token: record.token, child };
+  const found = await reconnect(record, (guardian) => (handle = adoptedGuardianHandle(guardian, link)));
+  const backlog = found.backlog.get(1) ?? new Uint8Array(0);
+  const position = found.adopt.streams.find((s) => s.stream === 1)?.position ?? backlog.length;
+  const session = await adoptPtySession(handle!, {
+    argv: record.argv,
+    cols: found.adopt.cols,
+    rows: found.adopt.rows,
+    scrollback: facts.scrollback,
+    term: facts.term,
+    createdAt: facts.createdAt,
+    backlog,
+    position,
+  });
+  const entry = ctx.registry.adopt(session, facts.id, facts.name, facts.scrollback);
+  writeRecord(ctx.stateDir, { ...record, owner: identityOf(process.pid) ?? record.owner, recordedAt: Date.now() });
+  forgetAtExit(ctx.stateDir, entry, record.guardian.pid);
+  const dropped = position - backlog.length;
+  ctx.log(`session ${facts.id} re-adopted: pid ${child.pid}, position ${position}${dropped > 0 ? `, screen rebuilt from the last ${backlog.length} bytes (approximate until a redraw)` : ""}`);
+  return facts.id;
+}

@@ -1,0 +1,65 @@
+// Taking over a job a previous agent started (issue 11): same id, name,
+// offsets and spill file. The stream continues at the guardian's position.
+// The spill holds what the old agent wrote of it; the guardian's raw tail
+// holds the last bytes read from the child, so the spill is completed from
+// the tail when the two meet (byte-exact), and when they do not (more was
+// written while unowned than the tail holds) the gap is exact and reported:
+// its offsets are in the job's `gap`, and the spill stops there rather than
+// hold bytes at the wrong offsets.
+import { statSync } from "node:fs";
+import process from "node:process";
+import { BoundedStore } from "../../../output/bounded-store.ts";
+import { type GuardianRecord, writeRecord, removeRecord } from "../../../jobs/guardian-records.ts";
+import { identityOf } from "../../../proc/identity.ts";
+import { adoptGuardianJob } from "../../../jobs/guardian-job.ts";
+import { Job } from "../../../jobs/job.ts";
+import type { JobProcess } from "../../../jobs/job-process.ts";
+import type { AgentContext } from "../agent-context.ts";
+import { LostGuardian, reconnect } from "./reconnect.ts";
+
+/** Re-adopts one job; returns its number. Throws LostGuardian with the reason. */
+export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promise<number> {
+  const facts = record.jobFacts!;
+  const id = record.job as number;
+  const child = record.child;
+  if (child === null) throw new LostGuardian("its record names no child");
+  let process_: JobProcess | undefined;
+  const launch = { mode: facts.mode, graceMs: facts.graceMs, stateDir: ctx.stateDir };
+  const found = await reconnect(record, (guardian) => (process_ = adoptGuardianJob(guardian, child, launch, facts.startedAt)));
+  // Pipe jobs merge stderr into stdout; a PTY job's output is stream 1.
+  const stream = found.adopt.streams.find((s) => s.stream === 1);
+  const backlog = found.backlog.get(1) ?? new Uint8Array(0);
+  const position = stream?.position ?? backlog.length;
+  const tailStart = position - backlog.length;
+  const spilled = facts.spill === null ? null : spillSize(facts.spill);
+  let store: BoundedStore;
+  let gap: { from: number; to: number } | null = null;
+  const limits = { headBytes: facts.headBytes, tailBytes: facts.maxBytes };
+  if (facts.spill !== null && spilled !== null && spilled >= tailStart && spilled <= position) {
+    store = await BoundedStore.resume({ ...limits, spillPath: facts.spill }, spilled);
+    store.write(backlog.subarray(spilled - tailStart));
+  } else {
+    // No spill, or the tail does not reach back to its end: the stream goes on from the tail in memory.
+    const from = spilled ?? 0;
+    if (tailStart > from) gap = { from, to: tailStart };
+    store = await BoundedStore.resume(limits, tailStart);
+    store.write(backlog);
+  }
+  const job = new Job({ id, name: facts.name, argv: record.argv, mode: facts.mode, store, process: process_!, startedAt: facts.startedAt });
+  if (found.adopt.stopped) job.state = "stopped";
+  job.gap = gap;
+  ctx.jobs.add(job);
+  writeRecord(ctx.stateDir, { ...record, owner: identityOf(process.pid) ?? record.owner, recordedAt: Date.now() });
+  void job.settled.then(() => removeRecord(ctx.stateDir, record.guardian.pid));
+  const lostWhy = gap === null ? "" : `; bytes ${gap.from}..${gap.to} (${gap.to - gap.from}) were lost while no agent held it${facts.spill !== null ? ", the spill stops at " + gap.from : ""}`;
+  ctx.log(`job %${id} re-adopted: pid ${child.pid}, offset ${position}${lostWhy}`);
+  return id;
+}
+
+function spillSize(file: string): number | null {
+  try {
+    return statSync(file).size;
+  } catch {
+    return null;
+  }
+}
