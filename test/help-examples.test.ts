@@ -7,7 +7,9 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command, CommandContext, RouteMap } from "@stricli/core";
 import { corral, repoRoot } from "./support/corral-cli.ts";
-import { rootRoutes } from "../cli/registry.ts";
+import { loadRoutes } from "../cli/registry.ts";
+
+const rootRoutes = await loadRoutes();
 
 type Target = Command<CommandContext> | RouteMap<CommandContext>;
 

@@ -40,7 +40,7 @@ export function checkCwd(cwd: string): void {
 
 function checkExecutable(full: string, shown: string): void {
   if (!isFile(full)) {
-    // As `run` says it (lib/spawn/lookup.ts): something is there, exec cannot run it -> 126.
+    // As `run` says it (lib/supervise/lookup.ts): something is there, exec cannot run it -> 126.
     if (exists(full)) throw new SpawnError("not-executable", `${shown}: is a directory or not a regular file, so it cannot be executed`);
     throw new SpawnError("not-found", `${shown} does not exist`);
   }
