@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 2
+#define GUARDIAN_PROTOCOL_VERSION 3
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -46,6 +46,7 @@
 #define EV_TAIL 0x4c         /* u8 stream, bytes: the last bytes of a spilled stream */
 #define EV_SPILLED 0x4d      /* JSON */
 #define EV_FAULT 0x4e        /* JSON: a syscall on a supervision path failed (what, syscall, errno, stream) */
+#define EV_PROGRESS 0x4f     /* u8 stream, u64 total, u64 line feeds, last bytes: a captured stream so far */
 
 #define SIGNAL_TARGET_CHILD 0
 #define SIGNAL_TARGET_FOREGROUND 1
@@ -82,6 +83,7 @@ struct options {
   int new_pgid;
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes, tail_bytes;
+  int capture[3];    /* --capture-stdout/--capture-stderr: head + tail ring + lines kept here (capture.c) */
   int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */
   int direct_fd[3];  /* set at start: the descriptor a direct stream gets, else -1 */
   char *const *argv;

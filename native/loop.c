@@ -234,6 +234,7 @@ static void timers(struct guardian *g, long long now) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+  capture_timers(g, now);
 }
 
 static void serve(struct guardian *g) {
@@ -262,6 +263,7 @@ static void serve(struct guardian *g) {
     if (g->conn_fd >= 0 && (!g->authed || g->closing)) due = earliest(due, g->conn_deadline);
     if (!g->ever_owned) due = earliest(due, g->connect_deadline);
     due = earliest(due, g->linger_deadline);
+    due = earliest(due, capture_due(g));
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
     if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
@@ -348,6 +350,7 @@ int guardian_run(struct options *o) {
   close(g.listen_fd);
   bytes_free(&g.out);
   bytes_free(&g.in);
+  for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
   return 0;
 }

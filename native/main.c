@@ -10,6 +10,7 @@
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
+ *     [--capture-stdout] [--capture-stderr]
  *     -- COMMAND [ARGS...]
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
@@ -82,6 +83,8 @@ int options_parse(struct options *o, int argc, char **argv) {
     if (strcmp(a, "--") == 0) { i++; break; }
     if (strcmp(a, "--probe") == 0) { o->probe = 1; continue; }
     if (strcmp(a, "--spill-direct") == 0) { o->spill_direct = 1; continue; }
+    if (strcmp(a, "--capture-stdout") == 0) { o->capture[STREAM_STDOUT] = 1; continue; }
+    if (strcmp(a, "--capture-stderr") == 0) { o->capture[STREAM_STDERR] = 1; continue; }
     if (v == NULL) return usage("missing value after", a);
     i++;
     if (strcmp(a, "--socket") == 0) o->socket_path = v;
@@ -134,6 +137,10 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->pty && (o->spill_path[1] || o->spill_path[2])) return usage("spill files need --mode pipe", NULL);
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
   if (o->spill_path[STREAM_STDOUT] && o->io[1] != IO_PIPE) return usage("--spill-stdout needs --stdout pipe", NULL);
+  if ((o->capture[1] && o->io[1] != IO_PIPE) || (o->capture[2] && o->io[2] != IO_PIPE) || (o->pty && (o->capture[1] || o->capture[2]))) {
+    return usage("--capture-stdout/--capture-stderr need --mode pipe and that stream a pipe", NULL);
+  }
+  if (o->spill_direct && (o->capture[1] || o->capture[2])) return usage("--capture-* and --spill-direct do not go together", NULL);
   if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);
   const char *token = getenv("CORRAL_GUARDIAN_TOKEN");
   if (token == NULL || strlen(token) < 16 || strlen(token) >= sizeof o->token) {

@@ -24,6 +24,7 @@ struct stream {
   unsigned char *ring;
   uint64_t ring_len, ring_pos;
   int eof;
+  struct capture *capture; /* --capture-stdout/--capture-stderr (capture.c), else NULL */
 };
 
 struct guardian {
@@ -89,6 +90,19 @@ void stream_readable(struct guardian *g, int i, int discard);
 void stdin_writable(struct guardian *g);
 void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);
 void stdin_close(struct guardian *g, uint32_t id);
+void stream_eof(struct guardian *g, int i);
+void stream_spill_write(struct guardian *g, struct stream *s, const unsigned char *p, size_t n);
+void stream_spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n);
+
+/* capture.c: head, tail ring and line count kept here instead of framing every byte */
+void capture_open(struct guardian *g, int i);
+int capture_readable(struct guardian *g, int i, int discard); /* 0: not a captured stream */
+int capture_finish(struct guardian *g, int i);                /* 0: not captured, or spill_finish's to do */
+void capture_free(struct stream *s);
+uint64_t capture_line_feeds(struct stream *s); /* counts what was spliced and not counted yet */
+void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
+long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
+void capture_settle(struct guardian *g);                 /* before a terminate's receipt: read what the tree left */
 
 /* terminate.c */
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);

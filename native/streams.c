@@ -40,6 +40,7 @@ void streams_open_spills(struct guardian *g) {
     if (g->s[i].spill_fd < 0) g->s[i].spill_failed = errno;
     else if (g->o->spill_direct) g->o->direct_fd[i] = g->s[i].spill_fd;
   }
+  for (int i = 1; i < 3; i++) capture_open(g, i);
 }
 
 /*
@@ -109,7 +110,7 @@ static void ring_add(struct guardian *g, struct stream *s, const unsigned char *
  * from what the file already holds (page cache), and sent at EOF with the
  * error, so the owner shows the right tail and says the file is incomplete.
  */
-static void spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
+void stream_spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
   if (s->spill_failed) return;
   s->spill_failed = err;
   uint64_t cap = g->o->tail_bytes;
@@ -132,12 +133,12 @@ static void spill_fail(struct guardian *g, struct stream *s, int err, const unsi
   ring_add(g, s, rest, n);
 }
 
-static void spill_write(struct guardian *g, struct stream *s, const unsigned char *p, size_t n) {
+void stream_spill_write(struct guardian *g, struct stream *s, const unsigned char *p, size_t n) {
   if (s->spill_failed) { ring_add(g, s, p, n); return; }
   while (n > 0) {
     ssize_t w = write(s->spill_fd, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) { spill_fail(g, s, w < 0 ? errno : ENOSPC, p, n); return; }
+    if (w <= 0) { stream_spill_fail(g, s, w < 0 ? errno : ENOSPC, p, n); return; }
     s->spilled += (uint64_t)w;
     p += w;
     n -= (size_t)w;
@@ -184,15 +185,17 @@ static void spill_finish(struct guardian *g, int i) {
   s->spill_fd = -1;
   free(s->ring);
   s->ring = NULL;
-  char json[512], esc[256];
+  char json[512], esc[256], counted[64] = "";
   json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
-  snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s,\"errno\":%d,\"tailSent\":%s}", i,
+  /* A captured stream was read, not spliced: its lines were counted on the way (capture.c). */
+  if (s->capture != NULL) snprintf(counted, sizeof counted, ",\"lineFeeds\":%llu", (unsigned long long)capture_line_feeds(s));
+  snprintf(json, sizeof json, "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s,\"errno\":%d,\"tailSent\":%s%s}", i,
            (unsigned long long)s->total, s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null",
-           s->spill_failed ? "\"" : "", s->spill_failed, tail_sent ? "true" : "false");
+           s->spill_failed ? "\"" : "", s->spill_failed, tail_sent ? "true" : "false", counted);
   owner_json(g, EV_SPILLED, json);
 }
 
-static void stream_eof(struct guardian *g, int i) {
+void stream_eof(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
   s->eof = 1;
   int fd = s->fd;
@@ -202,7 +205,8 @@ static void stream_eof(struct guardian *g, int i) {
     g->c.in_fd = -1;
   }
   close(fd);
-  spill_finish(g, i);
+  if (!capture_finish(g, i)) spill_finish(g, i);
+  capture_free(s);
   unsigned char b = (unsigned char)i;
   frame_put(&g->out, EV_EOF, &b, 1);
   if (g->o->pty && g->reaped && !g->exited_sent) send_exited(g);
@@ -210,6 +214,7 @@ static void stream_eof(struct guardian *g, int i) {
 
 /* Moves what the child wrote; `discard` when no owner will ever read it. */
 void stream_readable(struct guardian *g, int i, int discard) {
+  if (capture_readable(g, i, discard)) return;
   struct stream *s = &g->s[i];
   unsigned char buf[OUTPUT_CHUNK];
   /* Splicing needs no queue room: it may run until the pipe is empty. */
@@ -223,7 +228,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
       r = splice(s->fd, NULL, s->spill_fd, NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (r < 0 && errno == EINVAL) spilling = 0; /* a file system without splice: copy instead */
       else {
-        if (r < 0 && errno != EAGAIN && errno != EINTR) { spill_fail(g, s, errno, NULL, 0); continue; }
+        if (r < 0 && errno != EAGAIN && errno != EINTR) { stream_spill_fail(g, s, errno, NULL, 0); continue; }
         if (r > 0) { s->total += (uint64_t)r; s->spilled += (uint64_t)r; }
         if (r == 0) { stream_eof(g, i); return; }
         if (r < 0) return;
@@ -253,7 +258,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
       int in_head = s->total < g->o->head_bytes;
       s->total += fill;
       if (s->spill_fd >= 0) {
-        spill_write(g, s, buf, fill);
+        stream_spill_write(g, s, buf, fill);
         if (in_head && !discard) frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);
       } else if (!discard) {
         frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, fill);

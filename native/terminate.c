@@ -71,6 +71,7 @@ static const char *reason_for(const struct member *m) {
 static void finish(struct guardian *g) {
   struct census *cs = &g->cs;
   if (g->reaped) spill_direct_summary(g, 0); /* what a grandchild wrote before it died */
+  capture_settle(g);
   int live = census_refresh(cs);
   int confirmed = live == 0 && cs->proc_ok && !cs->overflow;
   struct bytes j = {0};

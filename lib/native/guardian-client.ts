@@ -9,8 +9,8 @@ import type { ChildProcess } from "node:child_process";
 import type net from "node:net";
 import { FrameDecoder, FrameError, encodeFrame } from "../core/frame.ts";
 import {
-  Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, encodeRequest,
-  type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
+  Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, decodeProgress, encodeRequest,
+  type ExitedEvent, type ProgressEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
 import { signalNumber } from "../runtime/signals.ts";
@@ -28,6 +28,8 @@ export interface GuardianEvents {
   /** A spilled stream's last bytes (collect --spill fast path), sent at its EOF. */
   tail: (stream: StreamId, bytes: Uint8Array) => void;
   spilled: (e: SpilledEvent) => void;
+  /** A captured stream so far (native/capture.c), for a heartbeat. */
+  progress: (e: ProgressEvent) => void;
   /** A syscall on a supervision path failed in the guardian (it carries on; the owner reports it). */
   fault: (e: FaultEvent) => void;
   /** The guardian reported a protocol error, or its frames could not be decoded. */
@@ -83,7 +85,7 @@ export class Guardian {
 
   #listeners: Listeners = {
     welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
-    spilled: [], fault: [], protocolError: [], close: [],
+    spilled: [], progress: [], fault: [], protocolError: [], close: [],
   };
   #socket: net.Socket | undefined;
   #outbox: Uint8Array[] = [];
@@ -315,6 +317,9 @@ export class Guardian {
         this.#pending.delete(receipt.id);
         break;
       }
+      case Ev.progress:
+        this.#emit("progress", decodeProgress(body));
+        break;
       case Ev.spilled:
         this.#emit("spilled", decodeJson<SpilledEvent>(body));
         break;

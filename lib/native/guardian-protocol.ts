@@ -4,7 +4,7 @@
 // Bump GUARDIAN_PROTOCOL_VERSION here and in native/guardian.h together.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 2;
+export const GUARDIAN_PROTOCOL_VERSION = 3;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -42,6 +42,8 @@ export const Ev = {
   tail: 0x4c,
   spilled: 0x4d,
   fault: 0x4e,
+  /** u8 stream, u64 total, u64 line feeds, then the last bytes kept past the head: a captured stream so far. */
+  progress: 0x4f,
 } as const;
 
 /** Output streams as numbered on the wire (a PTY's output is stream 1). */
@@ -88,6 +90,15 @@ export interface GuardianLaunch {
    * the last `spilled` event wins. No live output for that stream.
    */
   readonly spillDirect?: boolean;
+  /**
+   * collect's plain fast path (native/capture.c): the guardian frames only
+   * the first headBytes of the stream, keeps its last tailBytes and counts its
+   * line feeds itself, and at EOF sends the tail and a `spilled` event
+   * (captured: true) with the counts. With a spill file as well, the stream is
+   * read rather than spliced, so `spilled` carries lineFeeds too.
+   */
+  readonly captureStdout?: boolean;
+  readonly captureStderr?: boolean;
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
@@ -116,6 +127,8 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   opt("--spill-stdout", launch.spillStdout);
   opt("--spill-stderr", launch.spillStderr);
   if (launch.spillDirect) args.push("--spill-direct");
+  if (launch.captureStdout) args.push("--capture-stdout");
+  if (launch.captureStderr) args.push("--capture-stderr");
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
   args.push("--", ...launch.argv);
@@ -183,6 +196,12 @@ export interface SpilledEvent {
    * back from the file, or, after the file failed, kept in the guardian's memory.
    */
   readonly tailSent?: boolean;
+  /** The guardian kept the stream itself (capture, no spill file): the tail frames came from its memory. */
+  readonly captured?: boolean;
+  /** Line feeds of the whole stream, when the guardian counted them (a captured stream). */
+  readonly lineFeeds?: number;
+  /** The byte just before the tail frames (-1: the tail follows the head directly), with captured. */
+  readonly beforeTail?: number;
 }
 
 /**
@@ -196,6 +215,26 @@ export interface FaultEvent {
   readonly errno: number;
   readonly message: string;
   readonly stream: 0 | StreamId;
+}
+
+/** How far a captured stream got (sent at most every 200 ms while it flows). */
+export interface ProgressEvent {
+  readonly stream: StreamId;
+  readonly total: number;
+  readonly lineFeeds: number;
+  /** The last bytes the guardian kept past the head (empty while the head is still filling). */
+  readonly last: Uint8Array;
+}
+
+/** Decodes a progress body (see Ev.progress). */
+export function decodeProgress(body: Uint8Array): ProgressEvent {
+  const view = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  return {
+    stream: body[0] as StreamId,
+    total: Number(view.getBigUint64(1)),
+    lineFeeds: Number(view.getBigUint64(9)),
+    last: body.slice(17),
+  };
 }
 
 /** A protocol error; the guardian closes the connection after it. */

@@ -1,9 +1,9 @@
 // One output stream held within fixed memory (DESIGN.md 4.3): head, tail ring,
 // total count, and optionally the whole stream in a spill file. `collect`,
 // background jobs and PTY tees all keep their output here.
-import { countLineFeeds, type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
+import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
-import { byteAt, fileLineFeeds, rangeLineFeeds, type RangeLines } from "./file-lines.ts";
+import { type CountedStream, unseenLines } from "./file-lines.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -24,9 +24,18 @@ export interface BoundedStoreOptions {
    * the end with adoptTail().
    */
   readonly externalSpill?: boolean;
+  /**
+   * The supervisor may keep this stream itself (the guardian's capture,
+   * native/capture.c): it writes only the head here and ends the stream with
+   * adoptTail(tail, total, counted). write() still takes every byte from a
+   * supervisor that does not.
+   */
+  readonly nativeCapture?: boolean;
   /** Spill bytes queued in memory above which write() asks the producer to pause. Default 4 MiB. */
   readonly highWaterMark?: number;
 }
+
+export type { CountedStream };
 
 interface Follower {
   readonly offset: number;
@@ -43,12 +52,16 @@ export class BoundedStore {
   readonly #spill: SpillFile | null;
   readonly #externalSpill: string | null;
   readonly #highWater: number;
+  readonly #nativeCapture: boolean;
   #externalError: SpillError | null = null;
+  /** What the supervisor keeping the stream said it got so far (nativeCapture). */
+  #captured: { total: number; lineFeeds: number; last: Uint8Array } | null = null;
   #closing: Promise<void> | null = null;
   #closed = false;
   #followers: Follower[] = [];
 
-  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number, external: string | null) {
+  private constructor(window: RetainedWindow, spill: SpillFile | null, highWater: number, external: string | null, nativeCapture: boolean) {
+    this.#nativeCapture = nativeCapture;
     this.#window = window;
     this.#spill = spill;
     this.#externalSpill = external;
@@ -64,10 +77,11 @@ export class BoundedStore {
     }
     if (options.externalSpill === true) {
       if (options.spillPath === undefined) throw new RangeError("externalSpill needs a spillPath");
-      return new BoundedStore(window, null, highWater, options.spillPath);
+      return new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true);
     }
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
-    return new BoundedStore(window, spill, highWater, null);
+    // A spill this store writes needs every byte: nobody else may keep the stream.
+    return new BoundedStore(window, spill, highWater, null, spill === null && options.nativeCapture === true);
   }
 
   get totalBytes(): number {
@@ -84,6 +98,29 @@ export class BoundedStore {
     return this.#window.lastBytes(n);
   }
 
+  /**
+   * The supervisor keeping this stream (nativeCapture) got `total` bytes with
+   * `lineFeeds` line feeds so far, ending in `last`: progress() says so until
+   * adoptTail() brings the real end.
+   */
+  captureProgress(total: number, lineFeeds: number, last: Uint8Array): void {
+    this.#captured = { total, lineFeeds, last };
+  }
+
+  /**
+   * Bytes, lines and last bytes (at most `n`) so far, for a heartbeat: the
+   * store's own, or the keeping supervisor's when it got further.
+   */
+  progress(n: number): { bytes: number; lines: number; last: Uint8Array } {
+    const c = this.#captured;
+    if (c === null || c.total <= this.#window.totalBytes) {
+      return { bytes: this.totalBytes, lines: this.lines, last: this.lastBytes(n) };
+    }
+    const last = c.last.length > 0 ? c.last.subarray(Math.max(0, c.last.length - n)) : this.lastBytes(n);
+    const endsLine = last.length > 0 && last[last.length - 1] === 0x0a;
+    return { bytes: c.total, lines: c.lineFeeds + (endsLine ? 0 : 1), last };
+  }
+
   /** The limits it was opened with (a native writer needs the same ones). */
   get headBytes(): number {
     return this.#window.headBytes;
@@ -96,6 +133,11 @@ export class BoundedStore {
   /** True when another writer fills the spill file (see externalSpill). */
   get spillIsExternal(): boolean {
     return this.#externalSpill !== null;
+  }
+
+  /** True when the supervisor may keep the stream and hand over its end (see nativeCapture). */
+  get capturesNatively(): boolean {
+    return this.#nativeCapture;
   }
 
   get spillPath(): string | null {
@@ -160,18 +202,20 @@ export class BoundedStore {
   }
 
   /**
-   * Ends the in-memory picture of a stream whose middle someone else spilled:
-   * the stream is `total` bytes long and `tail` is its last bytes (see
-   * RetainedWindow.adoptTail). Call close() after it.
+   * Ends the in-memory picture of a stream whose middle someone else spilled
+   * or kept: the stream is `total` bytes long and `tail` is its last bytes
+   * (see RetainedWindow.adoptTail). `counted`: what that keeper counted, so
+   * the spill file need not be read again. Call close() after it.
    */
-  adoptTail(tail: Uint8Array, total: number): void {
+  adoptTail(tail: Uint8Array, total: number, counted?: CountedStream): void {
     if (this.#closing !== null) throw new Error("adoptTail after close on a bounded output store");
     const gapFrom = this.#window.totalBytes;
     const gapTo = total - tail.length;
-    const gap = this.#externalSpill !== null && gapTo > gapFrom
-      ? gapLines(this.#externalSpill, gapFrom, gapTo, total, this.#window.lineFeeds, tail)
+    const gap = gapTo > gapFrom
+      ? unseenLines({ spill: this.#externalSpill, from: gapFrom, to: gapTo, total, feedsBefore: this.#window.lineFeeds, tail, counted })
       : { lineFeeds: 0, lastByte: -1 };
     this.#window.adoptTail(tail, total, gap.lineFeeds, gap.lastByte);
+    this.#captured = null;
     if (this.#followers.length > 0) this.#wakeFollowers();
   }
 
@@ -248,15 +292,4 @@ export class BoundedStore {
     }
     this.#followers = keep;
   }
-}
-
-/**
- * Lines of the part of another writer's spill this process never saw:
- * the whole file's count (wc) minus what the window and the tail hold, or
- * the range counted here when that is not possible.
- */
-function gapLines(path: string, from: number, to: number, total: number, feedsBefore: number, tail: Uint8Array): RangeLines {
-  const whole = fileLineFeeds(path, total);
-  if (whole === null) return rangeLineFeeds(path, from, to);
-  return { lineFeeds: Math.max(0, whole - feedsBefore - countLineFeeds(tail)), lastByte: byteAt(path, to - 1) };
 }

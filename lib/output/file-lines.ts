@@ -1,5 +1,5 @@
 // Line feeds in a byte range of a file: the lines of a stream's middle that
-// another writer spilled (the guardian's --spill-direct fast path), which
+// another writer spilled or kept (the guardian's spill and capture), which
 // this process never saw go by.
 import { spawnSync } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
@@ -83,4 +83,42 @@ export function byteAt(path: string, offset: number): number {
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** What the other keeper of a stream counted in it (adoptTail): whole-stream line feeds, the byte before the tail. */
+export interface CountedStream {
+  readonly lineFeeds: number;
+  /** -1 when unknown; it is then read from the spill file, if any. */
+  readonly beforeTail: number;
+}
+
+/** The part of a stream between what was written to a store and its adopted tail. */
+export interface UnseenRange {
+  /** The other writer's spill file, null when there is none (capture). */
+  readonly spill: string | null;
+  readonly from: number;
+  readonly to: number;
+  readonly total: number;
+  /** Line feeds the store counted before the range. */
+  readonly feedsBefore: number;
+  readonly tail: Uint8Array;
+  /** What the other keeper counted, when it did: no file needs reading then. */
+  readonly counted: CountedStream | undefined;
+}
+
+/**
+ * Lines of the unseen range: from the keeper's count (the whole stream's
+ * line feeds minus what the store and the tail hold), else from the spill
+ * file (wc over the whole of it, or this range counted here).
+ */
+export function unseenLines(r: UnseenRange): RangeLines {
+  const { spill, counted } = r;
+  if (counted !== undefined) {
+    const lastByte = counted.beforeTail !== -1 || spill === null ? counted.beforeTail : byteAt(spill, r.to - 1);
+    return { lineFeeds: Math.max(0, counted.lineFeeds - r.feedsBefore - countLineFeeds(r.tail)), lastByte };
+  }
+  if (spill === null) return { lineFeeds: 0, lastByte: -1 };
+  const whole = fileLineFeeds(spill, r.total);
+  if (whole === null) return rangeLineFeeds(spill, r.from, r.to);
+  return { lineFeeds: Math.max(0, whole - r.feedsBefore - countLineFeeds(r.tail)), lastByte: byteAt(spill, r.to - 1) };
 }

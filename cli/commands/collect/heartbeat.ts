@@ -120,12 +120,11 @@ function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean): Pro
       if (fromFile.last.length > 0) last = fromFile.last;
       continue;
     }
-    bytes += store.totalBytes;
-    if (lines !== null) lines += store.lines;
-    if (wantLastLine) {
-      const tail = store.lastBytes(4096);
-      if (tail.length > 0) last = tail;
-    }
+    // The store's own count, or the guardian's while it keeps the stream (capture).
+    const so = store.progress(4096);
+    bytes += so.bytes;
+    if (lines !== null) lines += so.lines;
+    if (wantLastLine && so.last.length > 0) last = so.last;
   }
   return { bytes, lines, lastLine: wantLastLine ? lastLineOf(last) : "" };
 }

@@ -43,7 +43,13 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // Under the guardian the spill file is the child's own stdout (no copy
   // through JavaScript); --live needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && !flags.live && spillsNatively(config.guardian, env);
-  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external });
+  // Without --live nobody needs the bytes as they come: the guardian may keep
+  // head, tail and line counts itself (native/capture.c), so the output never
+  // passes through JavaScript; the heartbeat and the status line read its
+  // progress events. --live must see (and tee) every byte.
+  const statusLine = stderr.isTTY === true && !flags.live;
+  const nativeCapture = !flags.live;
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;
   const group = flags.group === undefined ? null : groupMarkers(flags.group, env);
@@ -62,7 +68,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const heartbeat = new Heartbeat(storeList(stores), {
     everyMs: heartbeatMs,
     live: flags.live,
-    status: stderr.isTTY === true && !flags.live,
+    status: statusLine,
     stderr,
   });
   let result;

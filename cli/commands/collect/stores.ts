@@ -20,13 +20,15 @@ export interface StoreLimits {
   readonly merge: boolean;
   /** The guardian writes the spill files itself (its fast path); the stores only adopt head and tail. */
   readonly external?: boolean;
+  /** The guardian may keep head, tail and counts itself (nothing to stream through JavaScript). */
+  readonly nativeCapture?: boolean;
 }
 
 /** Opens the stores; an unusable spill path is a usage error (exit 2). */
 export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
   const open = (spillPath: string | undefined) => {
     if (limits.external !== true || spillPath === undefined) {
-      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath });
+      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, nativeCapture: limits.nativeCapture === true });
     }
     // Created here so a bad path is still a usage error before the child runs.
     try {

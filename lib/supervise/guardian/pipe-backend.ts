@@ -38,7 +38,11 @@ interface ExternalSpillSink extends ByteSink {
   readonly spillPath: string | null;
   readonly headBytes: number;
   readonly tailBytes: number;
-  adoptTail(tail: Uint8Array, total: number): void;
+  /** The guardian may keep the stream (capture) though no spill file is involved. */
+  readonly capturesNatively?: boolean;
+  adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
+  /** How far the captured stream got while it runs (for a heartbeat); optional. */
+  captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
   /** The guardian could not write the whole spill file: it is incomplete from there on. */
   externalSpillFailed(code: string, message: string): void;
 }
@@ -48,6 +52,19 @@ function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpi
   const sink = choice.sink as Partial<ExternalSpillSink>;
   if (sink.spillIsExternal !== true || typeof sink.spillPath !== "string" || typeof sink.adoptTail !== "function") return null;
   return sink as ExternalSpillSink & { spillPath: string };
+}
+
+/**
+ * A sink whose stream the guardian keeps (native/capture.c): an external
+ * spill (read, not spliced, so the lines are counted on the way) or a store
+ * that asked for it (capturesNatively). Only the head is framed to us; the
+ * tail and the counts come at EOF and go in through adoptTail().
+ */
+function capturedSink(choice: StdioChoice | "stdout" | undefined): ExternalSpillSink | null {
+  if (typeof choice !== "object") return null;
+  const sink = choice.sink as Partial<ExternalSpillSink>;
+  if (typeof sink.adoptTail !== "function" || typeof sink.headBytes !== "number" || typeof sink.tailBytes !== "number") return null;
+  return sink.spillIsExternal === true || sink.capturesNatively === true ? sink as ExternalSpillSink : null;
 }
 
 function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
@@ -61,7 +78,9 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   const dir = makeRunSocketDir();
   const outSpill = externalSpill(spec.stdout);
   const errSpill = externalSpill(spec.stderr);
-  const limits = outSpill ?? errSpill;
+  const outCapture = capturedSink(spec.stdout);
+  const errCapture = capturedSink(spec.stderr);
+  const limits = outSpill ?? errSpill ?? outCapture ?? errCapture;
   const launch: GuardianLaunch = {
     ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
     ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
@@ -69,6 +88,8 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     // would fail the child's writes (issue 15). Through a pipe the guardian
     // splices into the file and, when the file cannot grow, keeps the tail.
     ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
+    ...(outCapture ? { captureStdout: true } : {}),
+    ...(errCapture ? { captureStderr: true } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -100,6 +121,14 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   void guardian.processExit?.then(() => rmSync(dir, { recursive: true, force: true }));
   child.supervise();
   return child;
+}
+
+/** The end of a spilled or captured stream as the guardian reported it. */
+interface SpilledPicture {
+  readonly tail: Uint8Array;
+  readonly total: number;
+  readonly error: { code: string; message: string } | null;
+  readonly counted: { lineFeeds: number; beforeTail: number } | undefined;
 }
 
 /** Output of one stream: into the caller's sink (with backpressure), or a Readable. */
@@ -144,7 +173,7 @@ class GuardianProcess implements SupervisedProcess {
   readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
   /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
   readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
-  readonly #spilled: Partial<Record<StreamId, { tail: Uint8Array; total: number; error: { code: string; message: string } | null }>> = {};
+  readonly #spilled: Partial<Record<StreamId, SpilledPicture>> = {};
   #termination: Promise<TerminationReport> | null = null;
   #receipt: TerminateReceipt | undefined;
   #timedOut = false;
@@ -169,11 +198,15 @@ class GuardianProcess implements SupervisedProcess {
       route?.end();
     });
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
+    guardian.on("progress", (e) => {
+      capturedSink(e.stream === 1 ? spec.stdout : spec.stderr)?.captureProgress?.(e.total, e.lineFeeds, e.last);
+    });
     guardian.on("spilled", (e) => {
       const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
       // A failed spill still has the right tail when the guardian kept it (tailSent).
-      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error };
-      else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error };
+      const counted = e.lineFeeds === undefined ? undefined : { lineFeeds: e.lineFeeds, beforeTail: e.beforeTail ?? -1 };
+      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error, counted };
+      else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error, counted: undefined };
       this.#tails[e.stream] = [];
     });
     guardian.on("close", () => {
@@ -276,10 +309,10 @@ class GuardianProcess implements SupervisedProcess {
     // The last spilled picture is final now that the tree is gone.
     for (const stream of [1, 2] as const) {
       const picture = this.#spilled[stream];
-      const sink = externalSpill(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
+      const sink = capturedSink(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
       if (picture === undefined || sink === null) continue;
       // total -1: the tail could not be had from the guardian; the live head and bytes stand.
-      if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total);
+      if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total, picture.counted);
       if (picture.error !== null) sink.externalSpillFailed(picture.error.code, picture.error.message);
     }
     const complete = outputComplete && !this.#outputFault;

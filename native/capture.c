@@ -1,0 +1,364 @@
+/*
+ * Bounded capture (--capture-stdout / --capture-stderr): collect's plain
+ * fast path. The guardian keeps the stream itself instead of framing every
+ * byte to its owner: the first head bytes are framed live (as before), the
+ * rest is read straight into a ring that keeps the last tail bytes, and the
+ * line feeds of the whole stream are counted on the way. At EOF the ring's
+ * last tail bytes go out as EV_TAIL frames, then one EV_SPILLED carrying the
+ * total, the line feeds and the byte just before the tail (so the owner can
+ * tell whether the tail starts a line), the same picture a spill file gives.
+ * A stream that also has a spill file is spliced into it past the head, as
+ * streams.c does, and its line feeds are counted in the file's page cache
+ * through mmap (no copy: the bytes never come through this process); its
+ * tail still comes back from the file (streams.c). When the file fails (a
+ * full disk) the ring here keeps the tail instead.
+ *
+ * While output flows, an EV_PROGRESS at most every PROGRESS_MS (total, line
+ * feeds, the ring's last bytes) lets the owner's heartbeat and status line
+ * tell how far the stream got without seeing it.
+ *
+ * Man pages: read(2), splice(2), mmap(2), fcntl(2) (F_SETPIPE_SZ), pipe(7).
+ */
+#ifdef __linux__
+#define _GNU_SOURCE
+#else
+#define _XOPEN_SOURCE 700
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "state.h"
+
+/* Bytes asked of one read(2): big reads, few system calls, few wake-ups of the writer. */
+#define CAPTURE_READ (1024 * 1024)
+/* A pipe this big lets the child write 1 MiB before it waits on us (the default is 64 KiB). */
+#define CAPTURE_PIPE (1024 * 1024)
+/* Progress for the owner's heartbeat: often enough for its 250 ms tick, rare enough to cost nothing. */
+#define PROGRESS_MS 200
+/* Spliced bytes are counted once this many wait (and at EOF, progress, failure): few mmap calls. */
+#define COUNT_WINDOW (8 * 1024 * 1024)
+/* Last bytes a progress carries: what a heartbeat quotes its last line from. */
+#define PROGRESS_LAST 4096
+
+struct capture {
+  unsigned char *ring; /* the stream's last bytes (no spill file, or since it failed); NULL before */
+  size_t cap;          /* ring size: at least tail_bytes + 1, so the byte before the tail is kept */
+  size_t pos;          /* where the next byte goes */
+  uint64_t after_head; /* bytes put in the ring (no spill file: the bytes past the head) */
+  unsigned char *buf;  /* with a spill file: the read buffer */
+  uint64_t counted;    /* with a spill file: line feeds are counted up to this offset */
+  int no_splice;       /* the spill file's file system cannot splice: read and write */
+  uint64_t line_feeds; /* of the whole stream */
+  int pipe_sized;
+  long long progress_at; /* when the last EV_PROGRESS went out */
+  int progress_due;      /* bytes came since: one more goes out by progress_at + PROGRESS_MS */
+  int drained;           /* the last capture_readable emptied the pipe (EAGAIN) */
+};
+
+/* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
+static uint64_t count_line_feeds(const unsigned char *p, size_t n) {
+  uint64_t total = 0;
+  while (n > 0) {
+    size_t k = n < 255 * 32 ? n : 255 * 32;
+    unsigned char lanes[32] = {0};
+    size_t i = 0;
+    for (; i + 32 <= k; i += 32) {
+      for (int j = 0; j < 32; j++) lanes[j] += p[i + j] == '\n';
+    }
+    for (int j = 0; j < 32; j++) total += lanes[j];
+    for (; i < k; i++) total += p[i] == '\n';
+    p += k;
+    n -= k;
+  }
+  return total;
+}
+
+/*
+ * Line feeds of spill file bytes [counted, upto), which a splice put there
+ * without this process seeing them: mapped read-only from the page cache,
+ * or (mmap refused) read into the buffer.
+ */
+static void count_spilled(struct stream *s, struct capture *c, uint64_t upto) {
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  while (c->counted < upto) {
+    uint64_t from = c->counted, base = from - from % page;
+    size_t len = upto - base > COUNT_WINDOW ? COUNT_WINDOW : (size_t)(upto - base);
+    void *m = mmap(NULL, len, PROT_READ, MAP_SHARED, s->spill_fd, (off_t)base);
+    if (m != MAP_FAILED) {
+      c->line_feeds += count_line_feeds((unsigned char *)m + (from - base), len - (size_t)(from - base));
+      munmap(m, len);
+      c->counted = base + len;
+      continue;
+    }
+    size_t want = upto - from < CAPTURE_READ ? (size_t)(upto - from) : CAPTURE_READ;
+    ssize_t r = pread(s->spill_fd, c->buf, want, (off_t)from);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) { c->counted = upto; return; } /* unreadable: those lines go uncounted */
+    c->line_feeds += count_line_feeds(c->buf, (size_t)r);
+    c->counted += (uint64_t)r;
+  }
+}
+
+void capture_open(struct guardian *g, int i) {
+  if (!g->o->capture[i] || g->o->io[i] != IO_PIPE) return;
+  struct capture *c = calloc(1, sizeof *c);
+  if (c == NULL) abort(); /* out of memory before the child even started */
+  uint64_t want = g->o->tail_bytes + 1;
+  if (want < CAPTURE_READ) want = CAPTURE_READ;
+  c->cap = (size_t)want;
+  if (g->s[i].spill_fd >= 0) c->buf = malloc(CAPTURE_READ); /* the ring waits for a spill failure */
+  else c->ring = malloc(c->cap);
+  if (c->buf == NULL && c->ring == NULL) abort();
+  g->s[i].capture = c;
+}
+
+/* Appends to the ring (keeping its last cap bytes): the slow way, after a spill failure only. */
+static void ring_put(struct capture *c, const unsigned char *p, size_t n) {
+  c->after_head += n;
+  if (n >= c->cap) {
+    p += n - c->cap;
+    n = c->cap;
+  }
+  size_t first = c->cap - c->pos < n ? c->cap - c->pos : n;
+  memcpy(c->ring + c->pos, p, first);
+  memcpy(c->ring, p + first, n - first);
+  c->pos = (c->pos + n) % c->cap;
+}
+
+/*
+ * The spill file stopped taking bytes (a full disk): from here the ring keeps
+ * the tail, seeded with what streams.c kept (the file's last bytes and the
+ * rest of the failed write), so the byte before the tail can still be told.
+ */
+static void spill_failed_now(struct stream *s, struct capture *c, uint64_t tail_bytes) {
+  c->ring = malloc(c->cap);
+  if (c->ring == NULL) abort();
+  if (s->ring == NULL || tail_bytes == 0) return;
+  uint64_t at = s->ring_len < tail_bytes ? 0 : s->ring_pos;
+  for (uint64_t left = s->ring_len; left > 0;) {
+    size_t run = (size_t)(tail_bytes - at) < left ? (size_t)(tail_bytes - at) : (size_t)left;
+    ring_put(c, s->ring + at, run);
+    at = (at + run) % tail_bytes;
+    left -= run;
+  }
+}
+
+uint64_t capture_line_feeds(struct stream *s) {
+  struct capture *c = s->capture;
+  if (c == NULL) return 0;
+  if (s->spill_fd >= 0 && c->ring == NULL) count_spilled(s, c, s->spilled);
+  return c->line_feeds;
+}
+
+/* The head part of a read: framed live, as an uncaptured stream's would be. */
+static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t n, int discard) {
+  uint64_t total = g->s[i].total;
+  if (total >= g->o->head_bytes || discard) return;
+  uint64_t left = g->o->head_bytes - total;
+  size_t k = left < n ? (size_t)left : n;
+  for (size_t at = 0; at < k; at += OUTPUT_CHUNK) {
+    frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, p + at, k - at < OUTPUT_CHUNK ? k - at : OUTPUT_CHUNK);
+  }
+}
+
+static void put_u64(unsigned char *p, uint64_t v) {
+  for (int k = 7; k >= 0; k--, v >>= 8) p[k] = (unsigned char)(v & 0xff);
+}
+
+/* u8 stream, u64 total, u64 line feeds (big-endian), then the last bytes kept past the head. */
+static void send_progress(struct guardian *g, int i) {
+  struct capture *c = g->s[i].capture;
+  (void)capture_line_feeds(&g->s[i]);
+  unsigned char body[17 + PROGRESS_LAST];
+  body[0] = (unsigned char)i;
+  put_u64(body + 1, g->s[i].total);
+  put_u64(body + 9, c->line_feeds);
+  size_t n = 0;
+  if (c->ring != NULL && g->s[i].total > g->o->head_bytes) {
+    n = c->after_head < PROGRESS_LAST ? (size_t)c->after_head : PROGRESS_LAST;
+    if (n > c->cap) n = c->cap;
+    size_t at = (c->pos + c->cap - n) % c->cap;
+    size_t first = c->cap - at < n ? c->cap - at : n;
+    memcpy(body + 17, c->ring + at, first);
+    memcpy(body + 17 + first, c->ring, n - first);
+  }
+  frame_put(&g->out, EV_PROGRESS, body, 17 + n);
+}
+
+int capture_readable(struct guardian *g, int i, int discard) {
+  struct stream *s = &g->s[i];
+  struct capture *c = s->capture;
+  if (c == NULL) return 0;
+#ifdef F_SETPIPE_SZ
+  if (!c->pipe_sized) {
+    c->pipe_sized = 1;
+    (void)fcntl(s->fd, F_SETPIPE_SZ, CAPTURE_PIPE); /* a refusal (pipe-max-size) only costs speed */
+  }
+#endif
+  c->drained = 0;
+  /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
+  for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
+    if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
+#ifdef __linux__
+    if (s->spill_fd >= 0 && c->ring == NULL && !c->no_splice && s->total >= g->o->head_bytes) {
+      ssize_t m = splice(s->fd, NULL, s->spill_fd, NULL, CAPTURE_READ, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+      if (m < 0 && errno == EINVAL) { c->no_splice = 1; continue; } /* read and write instead */
+      if (m < 0 && errno == EINTR) continue;
+      if (m < 0 && errno == EAGAIN) { c->drained = 1; break; }
+      if (m < 0) { /* the file cannot take more: its lines are counted, the ring takes over */
+        count_spilled(s, c, s->spilled);
+        stream_spill_fail(g, s, errno, NULL, 0);
+        spill_failed_now(s, c, g->o->tail_bytes);
+        continue;
+      }
+      if (m == 0) { stream_eof(g, i); return 1; }
+      s->total += (uint64_t)m;
+      s->spilled += (uint64_t)m;
+      if (s->spilled - c->counted >= COUNT_WINDOW) count_spilled(s, c, s->spilled);
+      continue;
+    }
+#endif
+    unsigned char *into;
+    size_t want;
+    if (s->spill_fd >= 0) {
+      into = c->buf; /* through the buffer: head frames, and the spill file's copy (or the ring's) */
+      want = CAPTURE_READ;
+    } else if (s->total < g->o->head_bytes) {
+      into = c->ring; /* the head, framed from here; the ring is still empty */
+      want = c->cap;
+      if (g->o->head_bytes - s->total < want) want = (size_t)(g->o->head_bytes - s->total);
+    } else {
+      into = c->ring + c->pos; /* straight into the ring, up to its end */
+      want = c->cap - c->pos;
+      if (want > CAPTURE_READ) want = CAPTURE_READ;
+    }
+    ssize_t r = read(s->fd, into, want);
+    if (r < 0 && errno == EINTR) continue;
+    if (r < 0 && errno == EAGAIN) {
+      c->drained = 1;
+      break;
+    }
+    if (r <= 0) {
+      if (r < 0) owner_fault(g, i == 1 ? "reading the child's stdout" : "reading the child's stderr", "read", errno, i);
+      stream_eof(g, i);
+      return 1;
+    }
+    size_t n = (size_t)r;
+    c->line_feeds += count_line_feeds(into, n);
+    if (s->spill_fd >= 0) {
+      frame_head(g, i, into, n, discard);
+      s->total += n;
+      if (c->ring != NULL) {
+        ring_put(c, into, n);
+      } else {
+        stream_spill_write(g, s, into, n);
+        c->counted = s->total; /* counted above, as read */
+        if (s->spill_failed) spill_failed_now(s, c, g->o->tail_bytes);
+      }
+    } else if (s->total < g->o->head_bytes) {
+      frame_head(g, i, into, n, discard);
+      s->total += n;
+    } else {
+      s->total += n;
+      c->after_head += n;
+      c->pos = (c->pos + n) % c->cap;
+    }
+  }
+  c->progress_due = !discard;
+  capture_timers(g, now_ms());
+  return 1;
+}
+
+void capture_timers(struct guardian *g, long long now) {
+  for (int i = 1; i < 3; i++) {
+    struct capture *c = g->s[i].capture;
+    if (c == NULL || !c->progress_due || g->s[i].fd < 0 || now - c->progress_at < PROGRESS_MS) continue;
+    c->progress_at = now;
+    c->progress_due = 0;
+    send_progress(g, i);
+  }
+}
+
+long long capture_due(const struct guardian *g) {
+  long long due = 0;
+  for (int i = 1; i < 3; i++) {
+    const struct capture *c = g->s[i].capture;
+    if (c == NULL || !c->progress_due || g->s[i].fd < 0) continue;
+    if (due == 0 || c->progress_at + PROGRESS_MS < due) due = c->progress_at + PROGRESS_MS;
+  }
+  return due;
+}
+
+int capture_finish(struct guardian *g, int i) {
+  struct stream *s = &g->s[i];
+  struct capture *c = s->capture;
+  if (c == NULL) return 0;
+  /* A working spill file is streams.c's to finish (the tail is read back from it); its count is settled first. */
+  if (s->spill_fd >= 0 && c->ring == NULL) {
+    (void)capture_line_feeds(s);
+    return 0;
+  }
+  uint64_t tail = c->after_head < g->o->tail_bytes ? c->after_head : g->o->tail_bytes;
+  int before = -1;
+  size_t at = (c->pos + c->cap - (size_t)tail) % c->cap;
+  if (c->after_head > tail) {
+    before = c->ring[(at + c->cap - 1) % c->cap];
+  } else if (s->spill_fd >= 0 && s->total > tail) {
+    /* After a spill failure with little since: the byte is among those the file holds. */
+    unsigned char b;
+    if (pread(s->spill_fd, &b, 1, (off_t)(s->total - tail - 1)) == 1) before = b;
+  }
+  for (uint64_t left = tail; left > 0;) {
+    size_t run = c->cap - at < left ? c->cap - at : (size_t)left;
+    if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
+    frame_put2(&g->out, EV_TAIL, (unsigned char)i, c->ring + at, run);
+    at = (at + run) % c->cap;
+    left -= run;
+  }
+  /* A spill file that failed (or could not even be opened): the tail here is still the stream's. */
+  char json[512], esc[256];
+  json_escape(esc, sizeof esc, s->spill_failed ? strerror(s->spill_failed) : "");
+  snprintf(json, sizeof json,
+           "{\"stream\":%d,\"total\":%llu,\"error\":%s%s%s,\"errno\":%d,\"tailSent\":true,\"captured\":true,\"lineFeeds\":%llu,"
+           "\"beforeTail\":%d}",
+           i, (unsigned long long)s->total, s->spill_failed ? "\"" : "", s->spill_failed ? esc : "null", s->spill_failed ? "\"" : "",
+           s->spill_failed, (unsigned long long)c->line_feeds, before);
+  owner_json(g, EV_SPILLED, json);
+  if (s->spill_fd >= 0) close(s->spill_fd);
+  s->spill_fd = -1;
+  free(s->ring);
+  s->ring = NULL;
+  return 1;
+}
+
+void capture_free(struct stream *s) {
+  if (s->capture == NULL) return;
+  free(s->capture->ring);
+  free(s->capture->buf);
+  free(s->capture);
+  s->capture = NULL;
+}
+
+/*
+ * A terminate is about to answer: the tree is gone, so every writer of the
+ * pipes is too, and what they wrote is read now (to EOF, which sends the
+ * tail), before the receipt and before an exit. A pipe someone outside the
+ * tree still holds is not waited for; when the guardian is about to exit
+ * its picture so far is sent anyway (a later EOF would send a newer one).
+ */
+void capture_settle(struct guardian *g) {
+  for (int i = 1; i < 3; i++) {
+    struct stream *s = &g->s[i];
+    if (s->capture == NULL) continue;
+    for (int k = 0; k < 16 && s->fd >= 0 && s->capture != NULL; k++) {
+      capture_readable(g, i, 0);
+      if (s->capture != NULL && s->capture->drained) break;
+    }
+    if (s->fd >= 0 && s->capture != NULL && g->exit_after_term) capture_finish(g, i);
+  }
+}

@@ -1,0 +1,119 @@
+// The guardian's bounded capture (native/capture.c) at the protocol level,
+// on the sanitizer build: the head framed, the last tail bytes, the total,
+// the line feeds and the byte before the tail, at the limits -1/0/+1, with
+// a ring that wraps many times and one larger than a read; progress events
+// while output flows.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { TestContext } from "node:test";
+import { buildGuardian, collectOutput, startGuardian, tempDir } from "./guardian-fixture.ts";
+import type { ProgressEvent, SpilledEvent } from "../lib/native/guardian-protocol.ts";
+
+const bin = buildGuardian();
+
+interface Captured {
+  head: Buffer;
+  tail: Buffer;
+  spilled: SpilledEvent;
+  progress: ProgressEvent[];
+}
+
+async function capture(t: TestContext, data: Buffer, headBytes: number, tailBytes: number): Promise<Captured> {
+  const dir = tempDir(t);
+  const file = path.join(dir, "in");
+  writeFileSync(file, data);
+  const g = startGuardian(t, { argv: ["cat", file], mode: "pipe", stdout: "pipe", stderr: "pipe", captureStdout: true, headBytes, tailBytes }, bin.asan, dir);
+  const out = collectOutput(g);
+  const tail: Buffer[] = [];
+  const progress: ProgressEvent[] = [];
+  g.on("tail", (stream, bytes) => stream === 1 && tail.push(Buffer.from(bytes)));
+  g.on("progress", (e) => progress.push(e));
+  const spilled = new Promise<SpilledEvent>((resolve) => g.on("spilled", (e) => e.stream === 1 && resolve(e)));
+  const eof = new Promise<void>((resolve) => g.on("eof", (stream) => stream === 1 && resolve()));
+  await g.started;
+  const [e] = await Promise.all([spilled, eof, g.exited]);
+  return { head: out.bytes(1), tail: Buffer.concat(tail), spilled: e, progress };
+}
+
+const lineFeeds = (b: Buffer) => b.reduce((n, x) => n + (x === 0x0a ? 1 : 0), 0);
+
+function check(data: Buffer, headBytes: number, tailBytes: number, got: Captured, label: string): void {
+  const head = data.subarray(0, Math.min(headBytes, data.length));
+  const afterHead = data.length - head.length;
+  const tailLength = Math.min(tailBytes, afterHead);
+  assert.deepEqual(got.head, head, `${label}: head`);
+  assert.deepEqual(got.tail, data.subarray(data.length - tailLength), `${label}: tail`);
+  assert.equal(got.spilled.total, data.length, `${label}: total`);
+  assert.equal(got.spilled.captured, true, `${label}: captured`);
+  assert.equal(got.spilled.error, null, `${label}: error`);
+  assert.equal(got.spilled.lineFeeds, lineFeeds(data), `${label}: line feeds`);
+  const before = afterHead > tailLength ? data[data.length - tailLength - 1] : -1;
+  assert.equal(got.spilled.beforeTail, before, `${label}: the byte before the tail`);
+}
+
+test("capture: head, tail, total, line feeds and the byte before the tail at the limits -1/0/+1", { timeout: 300_000 }, async (t) => {
+  const H = 100;
+  const T = 300;
+  // Line feeds often enough to count, random bytes otherwise.
+  const data = Buffer.from(randomBytes(H + T + 10).map((b) => (b % 5 === 0 ? 0x0a : b)));
+  for (const size of [0, 1, H - 1, H, H + 1, H + T - 1, H + T, H + T + 1, H + T + 2]) {
+    const input = data.subarray(0, size);
+    check(input, H, T, await capture(t, input, H, T), `${size} bytes`);
+  }
+});
+
+test("capture: a small ring that wraps many times, and a tail larger than one read", { timeout: 300_000 }, async (t) => {
+  const data = Buffer.from(randomBytes(5 * 1024 * 1024 + 12345).map((b) => (b % 7 === 0 ? 0x0a : b)));
+  check(data, 1000, 3000, await capture(t, data, 1000, 3000), "tail 3000");
+  const bigTail = 1024 * 1024 + 512 * 1024;
+  check(data, 65536, bigTail, await capture(t, data, 65536, bigTail), "tail 1.5 MiB");
+  check(data, 0, 0, await capture(t, data, 0, 0), "no head, no tail");
+});
+
+test("capture: progress events count what went by, and the last one comes while the stream is quiet", { timeout: 300_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "in");
+  const data = Buffer.from(randomBytes(3 * 1024 * 1024).map((b) => (b % 3 === 0 ? 0x0a : b)));
+  writeFileSync(file, data);
+  // The stream stays open after the data: only a progress event can say how far it got.
+  const g = startGuardian(t, { argv: ["sh", "-c", 'cat "$1"; exec sleep 1000', "sh", file], mode: "pipe", stdout: "pipe", stderr: "pipe", captureStdout: true, headBytes: 1000, tailBytes: 5000 }, bin.asan, dir);
+  const progress: ProgressEvent[] = [];
+  const all = new Promise<void>((resolve) => g.on("progress", (e) => {
+    progress.push(e);
+    if (e.total === data.length) resolve();
+  }));
+  await g.started;
+  await all; // the test's timeout is the deadline
+  for (const p of progress) {
+    assert.equal(p.stream, 1);
+    assert.ok(p.total > 0 && p.total <= data.length, `progress total ${p.total}`);
+    assert.equal(p.lineFeeds, lineFeeds(data.subarray(0, p.total)), "progress line feeds match the bytes so far");
+    assert.deepEqual(Buffer.from(p.last), data.subarray(p.total - p.last.length, p.total), "progress last bytes end the stream so far");
+  }
+  assert.equal(progress[progress.length - 1]?.last.length, 4096, "the last 4 KiB to quote a line from");
+});
+
+test("capture with a spill file: spliced, and the line feeds counted from the page cache", { timeout: 300_000 }, async (t) => {
+  const dir = tempDir(t);
+  const file = path.join(dir, "in");
+  const spill = path.join(dir, "spill");
+  // Past the 8 MiB counting window, so the count runs both during the stream and at its end.
+  const data = Buffer.from(randomBytes(9 * 1024 * 1024 + 4321).map((b) => (b % 11 === 0 ? 0x0a : b)));
+  writeFileSync(file, data);
+  const g = startGuardian(t, { argv: ["cat", file], mode: "pipe", stdout: "pipe", stderr: "pipe", captureStdout: true, spillStdout: spill, headBytes: 1000, tailBytes: 3000 }, bin.asan, dir);
+  const out = collectOutput(g);
+  const tail: Buffer[] = [];
+  g.on("tail", (stream, bytes) => stream === 1 && tail.push(Buffer.from(bytes)));
+  const spilled = new Promise<SpilledEvent>((resolve) => g.on("spilled", (e) => e.stream === 1 && resolve(e)));
+  await g.started;
+  const [e] = await Promise.all([spilled, g.exited]);
+  assert.equal(e.error, null);
+  assert.equal(e.total, data.length);
+  assert.equal(e.lineFeeds, lineFeeds(data), "line feeds of the whole stream");
+  assert.deepEqual(out.bytes(1), data.subarray(0, 1000), "head");
+  assert.deepEqual(Buffer.concat(tail), data.subarray(data.length - 3000), "tail");
+  assert.ok(readFileSync(spill).equals(data), "the spill file is the stream");
+});
