@@ -47,6 +47,8 @@ const BAD_VALUES: readonly { args: string[]; line: RegExp }[] = [
   { args: ["pty", "wait", "s", "--stable", "5x"], line: /^corral: --stable: "5x" is not a duration; .*\n$/ },
   { args: ["pty", "wait", "s", "--text", "a", "--timeout", "nope"], line: /^corral: --timeout: "nope" is not a duration; .*\n$/ },
   { args: ["pty", "send", "s", "x", "--wait-stable", "5x"], line: /^corral: --wait-stable: "5x" is not a duration; .*\n$/ },
+  { args: ["pty", "open", "--record", "x.cast", "--record-max", "1023", "--", "sh"], line: /^corral: --record-max must be at least 1024 bytes, not "1023"\n$/ },
+  { args: ["pty", "record", "s", "x.cast", "--max", "1q"], line: /^corral: --max: "1q" is not a size; .*\n$/ },
 ];
 
 for (const { args, line } of BAD_VALUES) {

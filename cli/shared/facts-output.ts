@@ -17,6 +17,9 @@ import path from "node:path";
 import process from "node:process";
 import type { CorralContext } from "../context.ts";
 import { UsageError } from "./exit-status.ts";
+import type { RunFlags } from "./child/flags.ts";
+import type { ExitFacts } from "../../lib/core/exit-facts.ts";
+import { exitStatusOf } from "../../lib/runtime/signals.ts";
 
 /** The checked `--facts` value. */
 export type FactsTarget =
@@ -144,4 +147,16 @@ function writeFileSafely(file: string, text: string): void {
     }
     throw error;
   }
+}
+
+/**
+ * Sets the exit status from the facts and writes `--facts` (last: `--facts -`
+ * comes after everything else on stdout). `target` is the value checked
+ * before the command started; where none was, stdout is corral's own.
+ */
+export async function reportFacts(context: CorralContext, flags: Pick<RunFlags, "facts">, facts: ExitFacts, target?: FactsTarget): Promise<void> {
+  context.process.exitCode = exitStatusOf(facts);
+  const checked = target ?? checkFactsTarget(flags.facts, false);
+  if (checked === undefined || flags.facts === undefined) return;
+  await writeFacts(context, checked, flags.facts, facts);
 }

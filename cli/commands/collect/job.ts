@@ -3,7 +3,7 @@
 // command that needs a terminal, captured bounded like any collect.
 // --facts: the job's exit facts once it has ended (with --job: when it had
 // ended by the last read; otherwise a note says why none were written).
-import { checkFactsTarget, type FactsTarget, writeFacts } from "../../shared/facts-output.ts";
+import { checkFactsTarget, type FactsTarget, reportFacts, writeFacts } from "../../shared/facts-output.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
 import { dieIfKilledBy, FORWARDED_SIGNALS } from "../../shared/signal-death.ts";
 import { Buffer } from "node:buffer";
@@ -18,7 +18,7 @@ import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
 import { prepareJob } from "../../shared/jobs/request.ts";
 import { terminalSize } from "../../shared/terminal-hold.ts";
-import { noAgent } from "../jobs/fg.ts";
+import { noAgent } from "../../shared/jobs/no-agent.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
@@ -191,7 +191,6 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   if (group !== null && group.end !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end)]);
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
-    const { reportFacts } = await import("../run/impl.ts");
     await reportFacts(ctx, flags, exit, factsTarget);
   }
   dieIfKilledBy(ctx, forwarded, exit);

@@ -2,11 +2,12 @@
 // cli/shared/jobs/hold.ts); bg continues a stopped job with no terminal. A malformed id
 // is refused here before the agent is asked (exit 2).
 import type { CorralContext } from "../../context.ts";
-import { ExitStatus, UsageError } from "../../shared/exit-status.ts";
+import { UsageError } from "../../shared/exit-status.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
 import type { FgFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
 import { holdJob } from "../../shared/jobs/hold.ts";
+import { noAgent } from "../../shared/jobs/no-agent.ts";
 import { terminalSize } from "../../shared/terminal-hold.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
 
@@ -37,10 +38,4 @@ export async function bgAction(this: CorralContext, flags: FgFlags, id?: string)
     const note = info.state === "done" ? "  (it has finished)" : "";
     this.process.stdout.write(`[${info.number}]${info.mark ?? " "} ${commandLine(info.argv)} &${note}\n`);
   }, { start: false, whenAbsent: () => noAgent(this) });
-}
-
-/** With no agent there is no job: the same status as an unknown id. */
-export function noAgent(ctx: CorralContext): void {
-  ctx.process.stderr.write("corral: no agent is running, so there are no jobs\n");
-  ctx.process.exitCode = ExitStatus.failure;
 }

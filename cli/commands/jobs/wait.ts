@@ -6,7 +6,7 @@ import { withAgent } from "../../shared/agent-reach.ts";
 import { ExitStatus, UsageError } from "../../shared/exit-status.ts";
 import type { JobsWaitFlags } from "./flags.ts";
 import { jobRow } from "../../shared/jobs/format.ts";
-import { noAgent } from "./fg.ts";
+import { noAgent } from "../../shared/jobs/no-agent.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";

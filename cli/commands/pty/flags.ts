@@ -6,7 +6,8 @@ import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
-export { parseDurationFlag, parseIntFlag } from "../../shared/flag-parsers.ts";
+export { parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { MIN_RECORD_BYTES } from "../../../lib/core/recording-spec.ts";
 
 export type SocketOnly = SocketFlag;
 
@@ -26,7 +27,7 @@ export interface OpenFlags extends SocketFlag {
   readonly scrollback?: number;
   readonly json: boolean;
   readonly record?: string;
-  readonly recordMax?: string;
+  readonly recordMax?: number;
   readonly recordInput: boolean;
 }
 
@@ -52,7 +53,7 @@ export interface ScreenFlags extends SocketFlag {
 }
 
 export interface RecordFlags extends SocketFlag {
-  readonly max?: string;
+  readonly max?: number;
   readonly input: boolean;
   readonly stop: boolean;
   readonly json: boolean;

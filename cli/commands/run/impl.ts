@@ -1,12 +1,10 @@
 // `corral run` itself: prepare, start, forward signals, wait, report.
-import type { ExitFacts } from "../../../lib/core/exit-facts.ts";
-import { exitStatusOf } from "../../../lib/runtime/signals.ts";
 import type { CorralContext } from "../../context.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { prepareRun } from "../../shared/child/spawn-spec.ts";
-import { checkFactsTarget, type FactsTarget, writeFacts } from "../../shared/facts-output.ts";
+import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { noteDroppedEnv } from "../../shared/env-dropped-note.ts";
@@ -29,16 +27,4 @@ export async function runAction(this: CorralContext, flags: RunFlags & Partial<R
   await reportFacts(this, flags, outcome.facts, factsTarget);
   dieIfKilledBy(this, outcome.forwarded, outcome.facts);
   noteDroppedEnv(this, outcome.facts, prepared.dropped, flags.explain);
-}
-
-/**
- * Sets the exit status from the facts and writes `--facts` (last: `--facts -`
- * comes after everything else on stdout). `target` is the value checked
- * before the command started; where none was, stdout is corral's own.
- */
-export async function reportFacts(context: CorralContext, flags: RunFlags, facts: ExitFacts, target?: FactsTarget): Promise<void> {
-  context.process.exitCode = exitStatusOf(facts);
-  const checked = target ?? checkFactsTarget(flags.facts, false);
-  if (checked === undefined || flags.facts === undefined) return;
-  await writeFacts(context, checked, flags.facts, facts);
 }

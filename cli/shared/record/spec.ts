@@ -4,9 +4,8 @@
 import path from "node:path";
 import process from "node:process";
 import { UsageError } from "../exit-status.ts";
-import { sizeFlag } from "../flag-parsers.ts";
 import type { RecordFlagValues } from "./flags.ts";
-import { MIN_RECORD_BYTES, type RecordingSpec } from "../../../lib/pty/cast-recorder.ts";
+import type { RecordingSpec } from "../../../lib/pty/cast-recorder.ts";
 
 /** The recording spec the flags ask for, or undefined without --record. */
 export function recordSpecOf(flags: RecordFlagValues): RecordingSpec | undefined {
@@ -16,13 +15,12 @@ export function recordSpecOf(flags: RecordFlagValues): RecordingSpec | undefined
     }
     return undefined;
   }
-  return recordingSpec("--record-max", flags.record, flags.recordMax, flags.recordInput);
+  return recordingSpec(flags.record, flags.recordMax, flags.recordInput);
 }
 
-/** A spec from a file name, a size text and the input switch. */
-export function recordingSpec(maxFlag: string, file: string, max: string | undefined, input: boolean): RecordingSpec {
+/** A spec from a file name, a size in bytes (parsed by the flag's parser) and the input switch. */
+export function recordingSpec(file: string, maxBytes: number | undefined, input: boolean): RecordingSpec {
   if (file === "") throw new UsageError("a recording needs a file name, e.g. session.cast");
-  const maxBytes = sizeFlag(maxFlag, max, MIN_RECORD_BYTES);
   return {
     path: path.resolve(process.cwd(), file),
     ...(maxBytes !== undefined ? { maxBytes } : {}),

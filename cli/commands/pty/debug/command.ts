@@ -1,7 +1,7 @@
 // `corral pty record` and `corral pty view`: for people debugging a terminal
 // program by hand. Definitions only; the implementations load lazily.
 import { buildCommand, type TypedPositionalParameter } from "@stricli/core";
-import { type CorralContext, parseIntFlag, type RecordFlags, socketFlag, type ViewFlags } from "../flags.ts";
+import { type CorralContext, MIN_RECORD_BYTES, parseIntFlag, parseSizeFlag, type RecordFlags, socketFlag, type ViewFlags } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -15,7 +15,7 @@ export const ptyRecord = buildCommand<RecordFlags, [string, string | undefined],
   loader: async () => (await import("./record.ts")).ptyRecordAction,
   parameters: {
     flags: {
-      max: { ...opt, placeholder: "size", brief: "Stop before FILE passes SIZE (e.g. 10M); a marker event says so" },
+      max: { ...opt, parse: parseSizeFlag("--max", MIN_RECORD_BYTES), placeholder: "size", brief: "Stop before FILE passes SIZE (e.g. 10M); a marker event says so" },
       input: { kind: "boolean", default: false, brief: "Record what is typed too (off by default: input may hold passwords)" },
       stop: { kind: "boolean", default: false, brief: "End the session's recording (give no FILE)" },
       json: { kind: "boolean", default: false, brief: "Print the recording's status as JSON" },

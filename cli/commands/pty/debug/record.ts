@@ -15,7 +15,7 @@ export async function ptyRecordAction(this: CorralContext, flags: RecordFlags, s
       request = { op: "record", session, stop: true };
     } else {
       if (file === undefined) throw new UsageError("give the file to record into, e.g. corral pty record 1 session.cast (or --stop)");
-      request = { op: "record", session, record: recordingSpec("--max", file, flags.max, flags.input) };
+      request = { op: "record", session, record: recordingSpec(file, flags.max, flags.input) };
     }
   } catch (error) {
     reportFailure(this, error);
