@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { isAlive } from "./support/processes.ts";
 import { fifoGate } from "./support/fifo-gate.ts";
 import { waitFor } from "./support/wait.ts";
@@ -128,7 +129,7 @@ test("unknown ids exit 1, unknown keys exit 2 and send nothing, bad values exit 
   const after = await screen(id);
   assert.equal(after.hash, before.hash, "nothing was sent");
   for (const args of [["pty", "open", "--cols", "abc", "--", "cat"], ["pty", "wait", id, "--timeout", "soon", "--exit"], ["pty", "wait", id]]) {
-    const result = await agent.run(args);
+    const result = await corralInProcess(args, { env: agent.env });
     assert.equal(result.code, 2, args.join(" "));
     assert.equal(result.stderr.trim().split("\n").length, 1);
   }
