@@ -6,9 +6,9 @@ import type { CorralContext } from "./context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "./agent-reach.ts";
 import { durationFlag } from "./pty-values.ts";
 import { ExitStatus } from "./exit-status.ts";
-import { AgentUnavailableError, connectOrStart } from "../lib/agent/auto-start.ts";
-import { AgentError, type AgentStatus } from "../lib/agent/protocol.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
+import { AgentUnavailableError, connectOrStart } from "../lib/agent/client/auto-start.ts";
+import { AgentError, type AgentStatus } from "../lib/agent/protocol/messages.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
 
@@ -128,8 +128,8 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
     const [{ runAgent }, { ptySessionFactory }] = await Promise.all([
-      import("../lib/agent/agent-main.ts"),
-      import("../lib/agent/pty-sessions.ts"),
+      import("../lib/agent/server/agent-main.ts"),
+      import("../lib/agent/server/pty-sessions.ts"),
     ]);
     status = await runAgent({
       socket,

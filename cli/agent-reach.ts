@@ -4,10 +4,10 @@
 import type { CorralContext } from "./context.ts";
 import type { SocketFlag } from "./socket-flag.ts";
 import { ExitStatus } from "./exit-status.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
-import { AgentUnavailableError } from "../lib/agent/agent-unavailable.ts";
-import { AgentError, type ErrorCode } from "../lib/agent/protocol.ts";
-import { socketPath, StateDirError } from "../lib/agent/state-dir.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
+import { AgentUnavailableError } from "../lib/agent/client/agent-unavailable.ts";
+import { AgentError, type ErrorCode } from "../lib/agent/protocol/messages.ts";
+import { socketPath, StateDirError } from "../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
@@ -24,7 +24,7 @@ export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
 /** A greeted connection; starts the agent unless `start` is false. */
 export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = true): Promise<AgentClient> {
   // Loaded here, not at the top: definitions import this module at start-up.
-  const { connectOrStart } = await import("../lib/agent/auto-start.ts");
+  const { connectOrStart } = await import("../lib/agent/client/auto-start.ts");
   const client = await connectOrStart({ socket: chosenSocket(ctx, flags), start, env: ctx.process.env });
   try {
     await client.hello();
@@ -81,7 +81,7 @@ export async function withAgent(
 ): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    const { connectOrStart } = await import("../lib/agent/auto-start.ts");
+    const { connectOrStart } = await import("../lib/agent/client/auto-start.ts");
     const connected = await connectOrStart({ socket: chosenSocket(ctx, flags), start: options.start ?? true, env: ctx.process.env });
     client = connected;
     // The hello and the command's first request go out together (the agent

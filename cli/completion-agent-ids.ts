@@ -1,9 +1,9 @@
 // The id sources for shell completion: ask a running agent for its sessions
 // or jobs. Never starts one (a plain connect, no auto-start), and gives up
 // after a short deadline so a stuck agent cannot hang the shell.
-import { AgentClient } from "../lib/agent/client.ts";
-import { socketPath } from "../lib/agent/state-dir.ts";
-import { verifyAgentSocket } from "../lib/agent/agent-trust.ts";
+import { AgentClient } from "../lib/agent/client/client.ts";
+import { socketPath } from "../lib/agent/client/state-dir.ts";
+import { verifyAgentSocket } from "../lib/agent/client/agent-trust.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

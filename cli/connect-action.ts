@@ -8,9 +8,9 @@ import type { CorralContext } from "./context.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "./agent-reach.ts";
 import { ExitStatus } from "./exit-status.ts";
 import { loadConfig } from "../lib/config/load.ts";
-import { sessionEnvironment } from "../lib/agent/open-environment.ts";
+import { sessionEnvironment } from "../lib/agent/client/open-environment.ts";
 import type { CorralConfig } from "../lib/config/schema.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
 
 type Json = Record<string, unknown>;
 type Outcome = Json;

@@ -17,11 +17,11 @@ import { jsonReport, liveSummary, plainReport, writeAll } from "./collect-report
 import { Heartbeat } from "./collect-heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
 import { prepareJob, sizeFlag } from "./job-request.ts";
-import { sendJobControl, terminalSize } from "./job-terminal.ts";
+import { terminalSize } from "./job-terminal.ts";
 import { noAgent } from "./job-fg.ts";
 import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
-import type { JobInfo } from "../lib/agent/protocol.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
+import type { JobInfo } from "../lib/agent/protocol/messages.ts";
 import { loadCommandConfig } from "./run-options.ts";
 import { heartbeatPeriod, lineCountFlag, lineLimitFlags } from "./collect-limits.ts";
 
@@ -156,15 +156,15 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
         }
       };
       c.onEvent = (event) => {
-        if (event.event === "job-done") resolve(event.job as JobInfo);
+        if (event.event === "job-done") resolve(event.job);
       };
       c.onClose = () => resolve(null);
     });
     const { spill: _ours, ...rest } = request;
     // Cancelled (SIGINT, SIGTERM, SIGHUP): the command's tree goes, and we still report how it ended.
-    const cancel = (signal: NodeJS.Signals) => {
+    const cancel = (signal: (typeof FORWARDED_SIGNALS)[number]) => {
       forwarded ??= signal;
-      sendJobControl(c, { op: "job-signal", signal });
+      c.sendAttached({ op: "job-signal", signal });
     };
     const handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => cancel(signal)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);

@@ -4,8 +4,8 @@
 import type { CorralContext } from "./context.ts";
 import { ExitStatus } from "./exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "./agent-reach.ts";
-import { AgentUnavailableError } from "../lib/agent/auto-start.ts";
-import type { FgRequest, JobInfo, JobStartRequest } from "../lib/agent/protocol.ts";
+import { AgentUnavailableError } from "../lib/agent/client/auto-start.ts";
+import type { FgRequest, JobInfo, JobStartRequest } from "../lib/agent/protocol/messages.ts";
 import { TerminalHold } from "./job-terminal.ts";
 import { describeEnd, stoppedLine } from "./job-format.ts";
 import { dieIfKilledBy } from "./signal-death.ts";

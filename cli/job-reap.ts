@@ -10,8 +10,8 @@ import type { ReapFlags } from "./job-flags.ts";
 import { commandLine, describeEnd } from "./job-format.ts";
 import { durationFlag } from "./pty-values.ts";
 import { loadCommandConfig } from "./run-options.ts";
-import { AgentUnavailableError } from "../lib/agent/auto-start.ts";
-import type { ReapedJob, ReapedSession } from "../lib/agent/protocol.ts";
+import { AgentUnavailableError } from "../lib/agent/client/auto-start.ts";
+import type { ReapedJob, ReapedSession } from "../lib/agent/protocol/messages.ts";
 import { sweepOrphans, type OrphanItem } from "../lib/jobs/orphans.ts";
 import type { Receipt } from "../lib/jobs/job-info.ts";
 

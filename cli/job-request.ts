@@ -4,7 +4,7 @@
 // (--timeout, --leave-running) are refused rather than silently ignored.
 import path from "node:path";
 import process from "node:process";
-import type { JobStartRequest } from "../lib/agent/protocol.ts";
+import type { JobStartRequest } from "../lib/agent/protocol/messages.ts";
 import { SizeError, parseSize } from "../lib/units/size.ts";
 import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";

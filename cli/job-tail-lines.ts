@@ -2,7 +2,7 @@
 // by reading backwards from its end in chunks (never the whole output), so
 // a CI script can show the end of a long job's log without knowing offsets.
 import { Buffer } from "node:buffer";
-import type { AgentClient } from "../lib/agent/client.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
 import { startOfLastLines } from "../lib/output/shown-output.ts";
 
 const CHUNK = 64 * 1024;

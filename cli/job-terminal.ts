@@ -6,10 +6,8 @@
 // SIGTTIN are caught as no-ops while attached, not ignored: an ignored
 // disposition would be inherited by programs corral starts.
 import process from "node:process";
-import { Buffer } from "node:buffer";
-import type { AgentClient } from "../lib/agent/client.ts";
-import { encodeFrame } from "../lib/native/frame.ts";
-import { Tag, type JobAttachEvent, type JobInfo } from "../lib/agent/protocol.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
+import type { JobInfo } from "../lib/agent/protocol/messages.ts";
 import { FORWARDED_SIGNALS } from "./signal-death.ts";
 
 /** How holding the terminal ended. */
@@ -60,9 +58,8 @@ export class TerminalHold {
       }
     };
     client.onEvent = (event) => {
-      const e = event as unknown as JobAttachEvent;
-      if (e.event === "job-stopped") this.#finish({ kind: "stopped", job: e.job });
-      if (e.event === "job-done") this.#finish({ kind: "done", job: e.job });
+      if (event.event === "job-stopped") this.#finish({ kind: "stopped", job: event.job });
+      if (event.event === "job-done") this.#finish({ kind: "done", job: event.job });
     };
     client.onClose = () => this.#finish({ kind: "lost", why: "the agent closed the connection" });
     const noop = () => {};
@@ -70,14 +67,14 @@ export class TerminalHold {
     // In raw mode Ctrl-Z is a byte for the job's own terminal, and SIGTSTP from elsewhere is
     // ignored; a job without a terminal (pipe) is stopped on our Ctrl-Z instead, as a shell does.
     this.#on("SIGTSTP", () => {
-      if (!this.#raw) this.#sendControl({ op: "job-signal", signal: "SIGTSTP" });
+      if (!this.#raw) this.client.sendAttached({ op: "job-signal", signal: "SIGTSTP" });
     });
     // Ended from outside: the job is terminated (its whole tree, that signal first), then we
     // return its status, or die of the signal when it killed the job.
     for (const signal of ENDING) {
       this.#on(signal, () => {
         this.#forwarded ??= signal;
-        this.#sendControl({ op: "job-signal", signal });
+        this.client.sendAttached({ op: "job-signal", signal });
       });
     }
     const restore = () => this.#restoreMode();
@@ -174,13 +171,4 @@ export class TerminalHold {
       process.stdout.off("resize", check);
     });
   }
-
-  #sendControl(message: object): void {
-    sendJobControl(this.client, message);
-  }
-}
-
-/** A control message on an attached job connection (`job-signal`: SIGTSTP stops, others terminate). */
-export function sendJobControl(client: AgentClient, message: { op: "job-signal"; signal: string } | object): void {
-  if (!client.socket.destroyed) client.socket.write(encodeFrame(Tag.json, Buffer.from(JSON.stringify(message), "utf8")));
 }

@@ -8,7 +8,7 @@ import type { JobsWaitFlags } from "./job-flags.ts";
 import { jobRow } from "./job-format.ts";
 import { noAgent } from "./job-fg.ts";
 import { durationFlag } from "./pty-values.ts";
-import type { AgentClient } from "../lib/agent/client.ts";
+import type { AgentClient } from "../lib/agent/client/client.ts";
 import type { JobInfo } from "../lib/jobs/job-info.ts";
 import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
 

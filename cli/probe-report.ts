@@ -14,8 +14,8 @@ import { locateGuardian, packageRoot, type GuardianSource } from "../lib/native/
 import { buildForPackage, findCompiler } from "../lib/native/guardian-build.ts";
 import { type Guarantee, guaranteesLostWithoutGuardian } from "../lib/native/guarantees.ts";
 import { currentRuntime } from "../lib/runtime/self-command.ts";
-import { checkStateDir, socketPath, stateDirPath } from "../lib/agent/state-dir.ts";
-import { socketIsLive } from "../lib/agent/socket-probe.ts";
+import { checkStateDir, socketPath, stateDirPath } from "../lib/agent/client/state-dir.ts";
+import { socketIsLive } from "../lib/agent/client/socket-probe.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {

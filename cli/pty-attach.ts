@@ -6,7 +6,6 @@ import type { CorralContext } from "./context.ts";
 import type { SocketOnly } from "./pty-flags.ts";
 import { withAgent } from "./agent-reach.ts";
 import { describeExit } from "./pty-describe.ts";
-import type { ExitFacts } from "../lib/spawn/exit-facts.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
 export const DETACH_BYTE = 0x1c;
@@ -45,7 +44,7 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
       };
       const onSignal = () => finish("detached (signal)");
       client.onBytes = (bytes) => stdout.write(bytes);
-      client.onEvent = (event) => finish(`exited: ${describeExit((event.exit ?? null) as ExitFacts | null)}`);
+      client.onEvent = (event) => finish(`exited: ${describeExit(event.event === "exit" ? event.exit : null)}`);
       client.onClose = () => finish(outcome === "detached" ? "the agent closed the connection" : outcome);
       stdin.on("data", onInput);
       stdin.on("end", () => finish("detached (end of input)"));

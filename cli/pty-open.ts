@@ -10,7 +10,7 @@ import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
 import { loadConfig } from "../lib/config/load.ts";
 import { EnvAssignmentError, parseEnvAssignment } from "../lib/env/assignment.ts";
-import { sessionEnvironment } from "../lib/agent/open-environment.ts";
+import { sessionEnvironment } from "../lib/agent/client/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../lib/pty/screen-size.ts";
 import { recordSpecOf } from "./record-spec.ts";
 

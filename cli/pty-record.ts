@@ -4,7 +4,7 @@ import type { RecordFlags } from "./pty-flags.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
 import { recordingSpec } from "./record-spec.ts";
-import type { RecordRequest } from "../lib/agent/protocol.ts";
+import type { RecordRequest } from "../lib/agent/protocol/messages.ts";
 
 /** Asks the agent to record; prints where the recording goes. */
 export async function ptyRecordAction(this: CorralContext, flags: RecordFlags, session: string, file: string | undefined): Promise<void> {

@@ -6,7 +6,7 @@ import type { ScreenFlags } from "./pty-flags.ts";
 import { intFlag } from "./pty-values.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
-import type { ScreenView } from "../lib/agent/protocol.ts";
+import type { ScreenView } from "../lib/agent/protocol/messages.ts";
 
 /** Prints a session's screen. */
 export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, session: string): Promise<void> {

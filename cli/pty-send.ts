@@ -14,7 +14,7 @@ import type { SendFlags } from "./pty-flags.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
 import { printWait, waitConditions } from "./pty-wait-conditions.ts";
-import type { WaitConditions, WaitReply } from "../lib/agent/protocol.ts";
+import type { WaitConditions, WaitReply } from "../lib/agent/protocol/messages.ts";
 
 /** Raw bytes per request: base64 grows them by a third, well inside the 8 MiB frame. */
 const SLICE_BYTES = 1024 * 1024;

@@ -1,6 +1,6 @@
 // The wait conditions typed to `pty wait` and `pty send --wait-*`, checked
 // here (exit 2 before the agent is reached) and printed back the same way.
-import type { WaitConditions, WaitReply } from "../lib/agent/protocol.ts";
+import type { WaitConditions, WaitReply } from "../lib/agent/protocol/messages.ts";
 import { durationFlag } from "./pty-values.ts";
 import { UsageError } from "./exit-status.ts";
 

@@ -6,7 +6,7 @@ import { intFlag } from "./pty-values.ts";
 import { replyBody, reportFailure, withAgent } from "./agent-reach.ts";
 import { UsageError } from "./exit-status.ts";
 import { printWait, waitConditions } from "./pty-wait-conditions.ts";
-import type { WaitConditions } from "../lib/agent/protocol.ts";
+import type { WaitConditions } from "../lib/agent/protocol/messages.ts";
 
 export { DEFAULT_WAIT_TIMEOUT_MS } from "./pty-wait-conditions.ts";
 

@@ -10,7 +10,7 @@ import { ExitStatus } from "./exit-status.ts";
 import type { CorralContext } from "./context.ts";
 
 /** The signals corral forwards to its child and may then die of. */
-export const FORWARDED_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"];
+export const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const satisfies readonly NodeJS.Signals[];
 
 /** Facts that decide whether corral dies of a forwarded signal. */
 export interface EndAfterSignal {

@@ -8,10 +8,10 @@ import net from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { AgentServer } from "../lib/agent/server.ts";
-import { AgentClient } from "../lib/agent/client.ts";
-import { AgentError, PROTOCOL_VERSION, Tag } from "../lib/agent/protocol.ts";
-import { encodeFrame, FrameDecoder } from "../lib/native/frame.ts";
+import { AgentServer } from "../lib/agent/server/server.ts";
+import { AgentClient } from "../lib/agent/client/client.ts";
+import { AgentError, PROTOCOL_VERSION, Tag } from "../lib/agent/protocol/messages.ts";
+import { encodeFrame, FrameDecoder } from "../lib/core/frame.ts";
 import { fakeFactory } from "./support/agent-fake-session.ts";
 import { waitFor } from "./support/wait.ts";
 

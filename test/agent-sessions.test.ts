@@ -9,7 +9,7 @@ import { corralInProcess } from "./support/corral-in-process.ts";
 import { isAlive } from "./support/processes.ts";
 import { fifoGate } from "./support/fifo-gate.ts";
 import { waitFor } from "./support/wait.ts";
-import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
+import { PROTOCOL_VERSION } from "../lib/agent/protocol/messages.ts";
 
 let agent: PrivateAgent;
 const BASH = ["bash", "--norc", "--noprofile"];

@@ -12,8 +12,8 @@ import path from "node:path";
 import { privateAgent } from "./support/agent-harness.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
-import { encodeFrame, FrameDecoder } from "../lib/native/frame.ts";
-import { PROTOCOL_VERSION } from "../lib/agent/protocol.ts";
+import { encodeFrame, FrameDecoder } from "../lib/core/frame.ts";
+import { PROTOCOL_VERSION } from "../lib/agent/protocol/messages.ts";
 import { locateGuardian } from "../lib/native/guardian-binary.ts";
 
 /** Pids of live `agent run` processes serving this socket. */

@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { checkStateDir, ensureStateDir, socketPath, stateDirPath, StateDirError } from "../lib/agent/state-dir.ts";
-import { agentPaths } from "../lib/agent/agent-paths.ts";
+import { checkStateDir, ensureStateDir, socketPath, stateDirPath, StateDirError } from "../lib/agent/client/state-dir.ts";
+import { agentPaths } from "../lib/agent/client/agent-paths.ts";
 
 test("state dir lookup order: CORRAL_STATE_DIR, XDG_RUNTIME_DIR/corral, /tmp/corral-UID", () => {
   assert.equal(stateDirPath({ CORRAL_STATE_DIR: "/x/state", XDG_RUNTIME_DIR: "/run/user/7" }), "/x/state");

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { FrameDecoder, FrameError, encodeFrame } from "../lib/native/frame.ts";
+import { FrameDecoder, FrameError, encodeFrame } from "../lib/core/frame.ts";
 
 test("frames round-trip when split at every byte", () => {
   const frames = [encodeFrame(1, new TextEncoder().encode("hello")), encodeFrame(2), encodeFrame(255, new Uint8Array(1000).fill(7))];

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import net from "node:net";
 import path from "node:path";
-import { FrameDecoder, FrameError, encodeFrame } from "../lib/native/frame.ts";
+import { FrameDecoder, FrameError, encodeFrame } from "../lib/core/frame.ts";
 import { connectGuardian } from "../lib/native/guardian-launch.ts";
 import { Ev, Req, decodeJson, encodeRequest, type GuardianErrorEvent } from "../lib/native/guardian-protocol.ts";
 import { buildGuardian, startGuardian, tempDir } from "./guardian-fixture.ts";

@@ -42,6 +42,9 @@ const CLEAN: Record<string, string> = {
   // A folder and the folders inside it are one place: router and handlers.
   "lib/agent/router.ts": 'import { h } from "./handlers/h.ts";\nexport type Op = "h";\nexport const route = h;\n',
   "lib/agent/handlers/h.ts": 'import type { Op } from "../router.ts";\nexport const h: Op = "h";\n',
+  // The protocol folder may name a type from a file that uses Node, and mention process.env in a string.
+  "lib/agent/protocol/table.ts": 'import type { Big } from "../../b/node-user.ts";\nexport const s: Big | string = "process.env"; // Deno.env\n',
+  "lib/b/node-user.ts": 'import fs from "node:fs";\nexport type Big = typeof fs;\n',
   "cli/main.ts": 'import { x } from "../lib/a/x.ts";\nimport { run } from "./commands/run/command.ts";\nexport { x, run };\n',
   "cli/shared/flag-parsers/duration.ts": "export const duration = (s: string) => Number(s);\n",
   "cli/shared/hold.ts": "export const hold = 1;\n",
@@ -160,6 +163,28 @@ test("a command.ts importing more than its flags and the shared flag parsers is 
   assert.deepEqual(violations.map((v) => v.rule), Array(4).fill("command-imports"));
   assert.deepEqual(violations.map((v) => v.message.split(": ")[0]), [2, 3, 4, 5].map((n) => `cli/commands/jobs/command.ts:${n}`));
   assert.match(violations[1]?.message ?? "", /not cli\/commands\/jobs\/impl\.ts$/);
+});
+
+test("the agent's protocol folder loading a runtime API, itself or through a file it imports, is caught", (t) => {
+  const root = fixture(t, {
+    ...CLEAN,
+    "lib/agent/protocol/direct.ts": 'import net from "node:net";\nexport const n = net;\n',
+    "lib/agent/protocol/frames.ts": 'import { read } from "../../b/reader.ts";\nexport const f = () => { read("x"); process.exit(1); };\n',
+    "lib/b/reader.ts": 'import { readFileSync } from "node:fs";\nexport const read = readFileSync;\n',
+    "lib/agent/protocol/bun.ts": "export const b = () => Bun.version;\n",
+  });
+  const violations = checkLayers(root);
+  assert.deepEqual(violations.map((v) => v.rule), Array(4).fill("runtime-api"));
+  assert.deepEqual(violations.map((v) => v.message.split(": ")[0]), [
+    "lib/agent/protocol/bun.ts:1", "lib/agent/protocol/direct.ts:1", "lib/agent/protocol/frames.ts:2", "lib/b/reader.ts:1",
+  ]);
+  assert.match(violations[1]?.message ?? "", /uses node:net, but lib\/agent\/protocol\/direct\.ts must load no runtime API/);
+  assert.match(violations[2]?.message ?? "", /uses process\./);
+  assert.match(violations[3]?.message ?? "", /uses node:fs, .*loaded via lib\/agent\/protocol\/frames\.ts -> lib\/b\/reader\.ts/);
+  assert.deepEqual(
+    importsOf('import type { A } from "./a.ts";\nexport type * from "./b.ts";\nimport { type C } from "./c.ts";\nimport type from "./d.ts";\n').map((r) => r.typeOnly),
+    [true, true, false, false],
+  );
 });
 
 test("the real tree keeps the layers", () => {

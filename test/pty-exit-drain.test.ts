@@ -26,7 +26,7 @@ for (const backend of backends) {
       return;
     }
     assert.equal(bytesAtExit, expectedBytes + "last words".length, "bytes received when the exit was reported");
-    assert.deepEqual(r.snapshot.rows.slice(-3), [String(N - 1), String(N), "last words"]);
+    assert.deepEqual(r.snapshot.lines.slice(-3), [String(N - 1), String(N), "last words"]);
     assert.equal(r.snapshot.exit?.outputComplete, true);
   });
 }

@@ -21,7 +21,7 @@ async function assertSame(session: PtySession, tmux: TmuxReference, step: string
   try {
     await waitFor(async () => {
       const snap = await session.screen({ peek: true });
-      const ours = normalizeRows(snap.rows);
+      const ours = normalizeRows(snap.lines);
       const theirs = tmux.capture();
       const c = tmux.cursor();
       last = `ours ${snap.cursor.row},${snap.cursor.col} tmux ${c.row},${c.col}\n${ours.join("\n")}\n--- tmux\n${theirs.join("\n")}`;
@@ -57,7 +57,7 @@ for (const backend of backends) {
       const done = (rows: readonly string[]) => rows.some((r) => r.startsWith(output.last)) && rows[rows.length - 1] === "$";
       let ours: readonly string[] = [];
       try {
-        await waitFor(async () => done(ours = normalizeRows((await s.screen({ peek: true })).rows)), { timeoutMs: 30_000 });
+        await waitFor(async () => done(ours = normalizeRows((await s.screen({ peek: true })).lines)), { timeoutMs: 30_000 });
       } catch {
         assert.fail(`our output did not end with ${output.last}... and a prompt; the screen:\n${ours.join("\n")}`);
       }
@@ -68,7 +68,7 @@ for (const backend of backends) {
         tmux.resize(cols, rows);
         await assertSame(s, tmux, `${cols}x${rows}`);
         const snap = await s.screen();
-        assert.equal(snap.rows.length, rows, "the visible grid only");
+        assert.equal(snap.lines.length, rows, "the visible grid only");
         assert.equal(snap.scrollback, undefined, "no scrollback unless asked");
       }
       const withHistory = await s.screen({ scrollback: 5 });
@@ -81,7 +81,7 @@ for (const backend of backends) {
     await s.wait({ exit: true, timeoutMs: 15_000 });
     s.resize(80, 30);
     const snap = await s.screen();
-    assert.equal(snap.rows[0], "28", "the old rows stay at the top");
-    assert.deepEqual(snap.rows.slice(23), ["", "", "", "", "", "", ""]);
+    assert.equal(snap.lines[0], "28", "the old rows stay at the top");
+    assert.deepEqual(snap.lines.slice(23), ["", "", "", "", "", "", ""]);
   });
 }

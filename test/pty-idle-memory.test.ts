@@ -31,7 +31,7 @@ for (const backend of backends) {
     await waitFor(() => sessions.every((s) => s.info().outputBytes > 0), { what: "every prompt" });
     const unread = (liveBytes() - base) / COUNT;
     assert.ok(sessions.every((s) => !s.info().hydrated), "nobody read them: no emulator yet");
-    for (const s of sessions) assert.equal((await s.screen()).rows[0], "$");
+    for (const s of sessions) assert.equal((await s.screen()).lines[0], "$");
     const read = (liveBytes() - base) / COUNT;
     await waitFor(() => sessions.every((s) => !s.info().hydrated), { timeoutMs: 20_000, what: "the idle emulators to be dropped" });
     const idle = (liveBytes() - base) / COUNT;
@@ -39,6 +39,6 @@ for (const backend of backends) {
     t.diagnostic(`heap+external per session: ${kb(unread)} KB unread, ${kb(read)} KB just read, ${kb(idle)} KB idle again`);
     assert.ok(idle < read / 2, "dropping the emulator frees most of it");
     assert.ok(idle < 80 * 1024, `${kb(idle)} KB per idle session`);
-    assert.equal((await sessions[0]?.screen())?.rows[0], "$", "the screen is rebuilt on demand");
+    assert.equal((await sessions[0]?.screen())?.lines[0], "$", "the screen is rebuilt on demand");
   });
 }

@@ -32,7 +32,7 @@ for (const backend of backends) {
     const s = await openSession(t, backend, { argv: ["top", "-d", "0.5"], cols: 100, rows: 30, env: { HOME: "/nonexistent-corral-home" } });
     const r = await s.wait({ regex: "^top - .*load average", timeoutMs: 15_000 });
     assert.equal(r.fired, "regex");
-    assert.match(r.snapshot.rows.join("\n"), /PID +USER/);
+    assert.match(r.snapshot.lines.join("\n"), /PID +USER/);
     assert.equal(r.snapshot.size.cols, 100);
     // top redraws every half second: the clock moves, so the hash does too.
     const first = await s.screen();
@@ -40,7 +40,7 @@ for (const backend of backends) {
     assert.notEqual((await s.screen({ peek: true })).hash, first.hash);
     s.resize(60, 15);
     await s.wait({ stableMs: 100, timeoutMs: 15_000 });
-    assert.equal((await s.screen()).rows.length, 15);
+    assert.equal((await s.screen()).lines.length, 15);
     await s.sendKeys(["q"]);
     const exit = await s.wait({ exit: true, timeoutMs: 10_000 });
     assert.equal(exit.snapshot.exit?.code, 0);
@@ -75,8 +75,8 @@ for (const backend of backends) {
     assert.ok(later - start < 150e6, `rss grew ${mb(later - start)} MB`);
     const screen = await s.screen();
     // Every row is a whole line except the cursor's, which the flood may be halfway through.
-    const last = screen.rows.at(-1) ?? "";
-    assert.ok(screen.rows.slice(0, -1).every((row) => row === "corral-flood-line"), screen.rows.join("|"));
+    const last = screen.lines.at(-1) ?? "";
+    assert.ok(screen.lines.slice(0, -1).every((row) => row === "corral-flood-line"), screen.lines.join("|"));
     assert.ok("corral-flood-line".startsWith(last), last);
     await s.close({ graceMs: 1000 });
     assert.equal(isAlive(s.pid), false);

@@ -8,7 +8,7 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { privateAgent } from "./support/agent-harness.ts";
 import { asciinemaCat, haveAsciinema, playInto, readCast } from "./support/cast-playback.ts";
-import type { ScreenView } from "../lib/agent/protocol.ts";
+import type { ScreenView } from "../lib/agent/protocol/messages.ts";
 import { waitFor } from "./support/wait.ts";
 
 const agent = privateAgent("record");

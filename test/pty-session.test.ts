@@ -31,8 +31,8 @@ for (const backend of backends) {
     assert.equal(r.fired, "text");
     await s.wait({ regex: "^42\\n\\$ $", timeoutMs: 10_000 });
     const screen = await s.screen();
-    assert.deepEqual(screen.rows.slice(0, 3), ["$ echo $((6 * 7))", "42", "$"]);
-    assert.equal(screen.rows.length, 10);
+    assert.deepEqual(screen.lines.slice(0, 3), ["$ echo $((6 * 7))", "42", "$"]);
+    assert.equal(screen.lines.length, 10);
     assert.deepEqual(screen.size, { cols: 60, rows: 10 });
     assert.deepEqual(screen.cursor, { row: 2, col: 2, visible: true });
     assert.equal(screen.alive, true);
@@ -68,7 +68,7 @@ for (const backend of backends) {
     const d = await s.screen();
     assert.equal(d.changed, true, "a resize is a change");
     assert.deepEqual(d.size, { cols: 40, rows: 5 });
-    assert.equal(d.rows.length, 5);
+    assert.equal(d.lines.length, 5);
     assert.deepEqual(s.resize(0, 5000), { cols: 1, rows: 1000 }, "sizes are clamped to 1..1000");
   });
 
@@ -81,7 +81,7 @@ for (const backend of backends) {
     s.write("\r");
     await s.wait({ stableMs: 300, timeoutMs: 10_000 });
     const inverse = await s.screen();
-    assert.deepEqual(inverse.rows, plain.rows, "same text");
+    assert.deepEqual(inverse.lines, plain.lines, "same text");
     assert.notEqual(inverse.hash, plain.hash);
     assert.equal(inverse.changed, true);
   });
@@ -102,7 +102,7 @@ for (const backend of backends) {
     await gate.release();
     const late = await waiting;
     assert.equal(late.fired, "text");
-    assert.ok(late.snapshot.rows.includes("late"));
+    assert.ok(late.snapshot.lines.includes("late"));
     // Already on the screen: satisfied at once without --new, never with it.
     assert.equal((await s.wait({ text: "late", timeoutMs: 10_000 })).fired, "text");
     const none = await s.wait({ text: "late", newOnly: true, timeoutMs: 200 });
@@ -123,7 +123,7 @@ for (const backend of backends) {
     const at = s.write("echo ma''rker; echo marker\r");
     const r = await s.wait({ regex: "^marker", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
-    assert.ok(r.snapshot.rows.includes("marker"), JSON.stringify(r.match) + r.snapshot.rows.join("|"));
+    assert.ok(r.snapshot.lines.includes("marker"), JSON.stringify(r.match) + r.snapshot.lines.join("|"));
   });
 
   test(`[${backend}] --new is not fooled by an echo still being drawn when the wait begins`, async (t) => {
@@ -152,7 +152,7 @@ for (const backend of backends) {
     // pattern tells the answer apart.
     const r = await s.wait({ regex: "^done", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
-    assert.deepEqual(r.snapshot.rows.slice(0, 2), ["> say done", "done"], "fired by the output, not by the echo");
+    assert.deepEqual(r.snapshot.lines.slice(0, 2), ["> say done", "done"], "fired by the output, not by the echo");
   });
 
   test(`[${backend}] wait: stable, exit, abort, bad conditions`, async (t) => {
@@ -160,7 +160,7 @@ for (const backend of backends) {
     await s.wait({ text: "one", timeoutMs: 10_000 });
     const stable = await s.wait({ stableMs: 200, timeoutMs: 10_000 });
     assert.equal(stable.fired, "stable");
-    assert.equal(stable.snapshot.rows[0], "one");
+    assert.equal(stable.snapshot.lines[0], "one");
     const controller = new AbortController();
     const pending = s.wait({ text: "never", timeoutMs: 60_000 }, controller.signal);
     controller.abort(new Error("client went away"));
@@ -172,7 +172,7 @@ for (const backend of backends) {
     assert.equal(exit.fired, "exit");
     assert.equal(exit.snapshot.alive, false);
     assert.equal(exit.snapshot.exit?.code, 3);
-    assert.equal(exit.snapshot.rows[2], "two", "every byte before the exit is on the screen");
+    assert.equal(exit.snapshot.lines[2], "two", "every byte before the exit is on the screen");
     assert.equal((await s.wait({ exit: true, timeoutMs: 100 })).fired, "exit", "an exited session satisfies exit at once");
   });
 
@@ -202,7 +202,7 @@ for (const backend of backends) {
     // The cursor report was answered once, when the program asked; not again by the replay.
     await s.sendKeys(["Down"]);
     const r = await s.wait({ text: "b'\\x1b[B'", timeoutMs: 10_000 });
-    assert.equal(r.snapshot.rows.filter((row) => row.includes("R'")).length, 1, r.snapshot.rows.join("|"));
+    assert.equal(r.snapshot.lines.filter((row) => row.includes("R'")).length, 1, r.snapshot.lines.join("|"));
   });
 
   test(`[${backend}] an unknown key sends nothing`, async (t) => {
@@ -213,7 +213,7 @@ for (const backend of backends) {
     await s.sendKeys(["z"]);
     await s.wait({ text: "b'z'", timeoutMs: 10_000 });
     const screen = await s.screen();
-    assert.deepEqual(screen.rows.slice(0, 3), ["ready", "b'z'", ""], "only the z after the refused keys arrived");
+    assert.deepEqual(screen.lines.slice(0, 3), ["ready", "b'z'", ""], "only the z after the refused keys arrived");
   });
 
   test(`[${backend}] named keys and application-cursor mode reach the program as bytes`, async (t) => {
@@ -248,7 +248,7 @@ for (const backend of backends) {
     const a = await s.screen({ scrollback: 5 });
     assert.equal(a.title, "my title");
     assert.equal(a.cursor.visible, false);
-    assert.equal(a.rows[0], "32");
+    assert.equal(a.lines[0], "32");
     assert.deepEqual(a.scrollback, ["27", "28", "29", "30", "31"]);
     assert.equal((await s.screen()).scrollback, undefined, "scrollback only when asked");
     s.write("\r");
@@ -263,7 +263,7 @@ for (const backend of backends) {
     assert.equal(r.snapshot.exit?.signal, "SIGSEGV");
     assert.equal(r.snapshot.exit?.code, null);
     assert.equal(r.snapshot.exit?.outputComplete, true);
-    assert.equal((await s.screen()).rows[0], "about to crash");
+    assert.equal((await s.screen()).lines[0], "about to crash");
     assert.equal(s.info().alive, false);
     assert.throws(() => s.write("x"), /has exited/);
     let notified = 0;
@@ -276,14 +276,14 @@ for (const backend of backends) {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "trap '' HUP; sleep 1000 & echo left $!; exit 4"] });
     const r = await s.wait({ exit: true, timeoutMs: 15_000 });
     assert.equal(r.snapshot.exit?.code, 4);
-    const left = Number(/left (\d+)/.exec(r.snapshot.rows.join("\n"))?.[1]);
+    const left = Number(/left (\d+)/.exec(r.snapshot.lines.join("\n"))?.[1]);
     assert.ok(left > 0);
     t.after(() => {
       if (isAlive(left)) process.kill(left, "SIGKILL");
     });
     await waitFor(() => !isAlive(left), { timeoutMs: 15_000, what: `the leftover sleep ${left} to be terminated` });
     assert.equal((await s.close()).code, 4, "close afterwards returns the same facts");
-    assert.equal((await s.screen()).rows[0], `left ${left}`, "the screen stays readable");
+    assert.equal((await s.screen()).lines[0], `left ${left}`, "the screen stays readable");
   });
 
   test(`[${backend}] close: SIGHUP first, idempotent, tree gone`, async (t) => {
@@ -292,7 +292,7 @@ for (const backend of backends) {
     s.write("sleep 1000 & echo bg $!\r");
     s.write("setsid sh -c 'echo detached $$; exec sleep 1001' &\r");
     const r = await s.wait({ regex: "bg (\\d+)[\\s\\S]*detached (\\d+)", timeoutMs: 10_000 });
-    const pids = /bg (\d+)[^]*detached (\d+)/.exec(r.snapshot.rows.join("\n"))?.slice(1).map(Number) ?? [];
+    const pids = /bg (\d+)[^]*detached (\d+)/.exec(r.snapshot.lines.join("\n"))?.slice(1).map(Number) ?? [];
     assert.equal(pids.length, 2);
     t.after(() => {
       for (const pid of pids) if (isAlive(pid)) process.kill(pid, "SIGKILL");

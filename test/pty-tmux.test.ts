@@ -71,7 +71,7 @@ async function assertSameScreen(session: PtySession, tmux: TmuxReference, step: 
   try {
     await waitFor(async () => {
       const snap = await session.screen({ peek: true });
-      ours = normalize(snap.rows);
+      ours = normalize(snap.lines);
       theirs = normalize(tmux.capture());
       const c = tmux.cursor();
       cursors = `ours ${snap.cursor.row},${snap.cursor.col} tmux ${c.row},${c.col}`;
@@ -113,7 +113,7 @@ async function both(session: PtySession, tmux: TmuxReference, step: Step): Promi
   }
   await waitFor(async () => {
     const snap = await session.screen({ peek: true });
-    return snap.hash !== before && step.expect.test(snap.rows.join("\n"));
+    return snap.hash !== before && step.expect.test(snap.lines.join("\n"));
   }, { timeoutMs: 15_000, what: `the screen to show ${step.expect}` });
   await session.wait({ stableMs: 300, timeoutMs: 15_000 });
 }

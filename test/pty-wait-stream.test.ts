@@ -133,7 +133,7 @@ for (const backend of backends) {
     // Output keeps arriving, so the pattern is searched again and again.
     for (let i = 0; i < 20; i++) s.write(`${"a".repeat(40)}\r`);
     const screen = await other.screen();
-    assert.equal(screen.rows[0], "other");
+    assert.equal(screen.lines[0], "other");
     // Generous on purpose: a backtracking engine takes minutes here, not seconds.
     assert.ok(Date.now() - started < 30_000, "the other screen was read within the wait's timeout");
     assert.equal(waitDone, false, "the other screen was read while the wait was still searching");
@@ -148,7 +148,7 @@ for (const backend of backends) {
     const r = await s.wait({ text: "MARKER-7", after: at, timeoutMs: 20_000 });
     assert.equal(r.fired, "text");
     assert.equal(r.match?.from, "stream");
-    assert.ok(!r.snapshot.rows.includes("MARKER-7"), "the marker had left the screen");
+    assert.ok(!r.snapshot.lines.includes("MARKER-7"), "the marker had left the screen");
     const next = await s.wait({ regex: "^MARKER", after: r.match?.position ?? 0, timeoutMs: 300 });
     assert.equal(next.fired, "timeout", "after the match's position, the marker is behind");
   });

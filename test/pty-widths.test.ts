@@ -83,7 +83,7 @@ for (const backend of backends) {
     tmux.start(CURSOR_PROBE, { cols: 80, rows: 24, cwd: dir, env: ENV });
     const s = await openSession(t, backend, { argv: CURSOR_PROBE, cwd: dir, cols: 80, rows: 24, env: ENV });
     await s.wait({ regex: "COLUMNS [-0-9 ]+\\n", timeoutMs: 30_000 });
-    const row = (await s.screen()).rows.find((r) => r.startsWith("COLUMNS ")) ?? "";
+    const row = (await s.screen()).lines.find((r) => r.startsWith("COLUMNS ")) ?? "";
     const ours = row.slice(8).split(" ").map(Number);
     const libc = libcWidths(CASES.map((c) => c.text));
     assert.deepEqual(ours, libc, `cursor columns (${CASES.map((c) => c.name).join(", ")})`);
@@ -93,7 +93,7 @@ for (const backend of backends) {
       if (!c.tmuxJoins) assert.equal(tmuxCols[i], libc[i], `tmux agrees with wcwidth on ${c.name}`);
       else t.diagnostic(`${c.name}: wcwidth ${libc[i]} columns (corral ${ours[i]}), tmux ${tmuxCols[i]}`);
     });
-    const screen = normalizeRows((await s.screen()).rows);
+    const screen = normalizeRows((await s.screen()).lines);
     const skip = (rows: string[]) => rows.filter((row) => !row.startsWith("COLUMNS") && !CASES.some((c) => c.tmuxJoins && row.includes(c.text)));
     assert.deepEqual(skip(screen), skip(tmux.capture()), "the same rows as tmux");
   });
@@ -133,7 +133,7 @@ for (const backend of backends) {
         try {
           await waitFor(async () => {
             const snap = await s.screen({ peek: true });
-            const row = snap.rows[0] ?? "";
+            const row = snap.lines[0] ?? "";
             const prefix = step.atEnd ? (row === "$" ? "$ " : row) : row.slice(0, row.lastIndexOf("y"));
             const [want] = libcWidths([prefix]);
             const theirs = { row: tmux.capture()[0] ?? "", cursor: tmux.cursor() };
@@ -163,7 +163,7 @@ for (const backend of backends) {
       try {
         await waitFor(async () => {
           const snap = await s.screen({ peek: true });
-          const ours = normalizeRows(snap.rows);
+          const ours = normalizeRows(snap.lines);
           const theirs = tmux.capture();
           const c = tmux.cursor();
           last = `ours ${snap.cursor.row},${snap.cursor.col} tmux ${c.row},${c.col}\n${ours.join("\n")}\n---\n${theirs.join("\n")}`;

@@ -7,7 +7,7 @@
 // share one connection's private state (pending replies, settlers, outbox).
 import type { ChildProcess } from "node:child_process";
 import type net from "node:net";
-import { FrameDecoder, FrameError, encodeFrame } from "./frame.ts";
+import { FrameDecoder, FrameError, encodeFrame } from "../core/frame.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, encodeRequest,
   type ExitedEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
@@ -46,7 +46,7 @@ export class GuardianError extends Error {
 
 /** Options of spawnGuardian besides the launch itself. */
 export interface SpawnGuardianOptions {
-  /** Directory for the guardian's socket (0700, ours): e.g. ensureStateDir() of lib/agent/state-dir.ts. */
+  /** Directory for the guardian's socket (0700, ours): e.g. ensureStateDir() of lib/agent/client/state-dir.ts. */
   readonly stateDir: string;
   /** The child's environment (default: this process's). The token is added for the guardian only. */
   readonly env?: Readonly<Record<string, string | undefined>>;

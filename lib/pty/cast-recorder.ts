@@ -8,21 +8,11 @@
 import { Buffer } from "node:buffer";
 import { performance } from "node:perf_hooks";
 import { CastFile } from "./cast-file.ts";
+import type { RecordingSpec } from "../core/recording-spec.ts";
 
 /** Room kept below the bound for the final marker event. */
 const MARKER_ROOM = 200;
-/** The smallest bound that leaves room for a header and a marker. */
-export const MIN_RECORD_BYTES = 1024;
-
-/** What a recording is asked to do. */
-export interface RecordingSpec {
-  /** Absolute path of the .cast file (created or truncated, mode 0600). */
-  readonly path: string;
-  /** Stop before the file would pass this many bytes; none: no bound. */
-  readonly maxBytes?: number;
-  /** Record what is typed too ("i" events); off by default: input may hold secrets. */
-  readonly input?: boolean;
-}
+export { MIN_RECORD_BYTES, type RecordingSpec } from "../core/recording-spec.ts";
 
 /** The header's facts. */
 export interface CastHeader {

@@ -7,7 +7,7 @@ import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
 /** What is on the screen now, without the session's liveness facts. */
 export interface ScreenGrid {
   /** Visible rows top to bottom, trailing spaces trimmed; always `size.rows` entries. */
-  readonly rows: string[];
+  readonly lines: string[];
   /** Lines above the visible grid, oldest first; only when asked for. */
   readonly scrollback?: string[];
   readonly cursor: { readonly row: number; readonly col: number; readonly visible: boolean };
@@ -43,7 +43,7 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
     digest.update("\n");
   }
   const grid: ScreenGrid = {
-    rows,
+    lines: rows,
     cursor: { row: buffer.cursorY, col: buffer.cursorX, visible: options.cursorVisible },
     size: { cols: term.cols, rows: term.rows },
     alternateScreen: buffer.type === "alternate",

@@ -160,7 +160,7 @@ export class PtySession {
    * `since` when given, else with the last read; the read becomes the last
    * read unless `peek` is set.
    */
-  async screen(options: ScreenReadOptions & { styles?: boolean } = {}): Promise<ScreenSnapshot & { styles?: StyleRun[][] }> {
+  async screen(options: ScreenReadOptions & { styles?: boolean } = {}): Promise<ScreenSnapshot> {
     await this.#screen.settled();
     const snapshot = this.#snapshot(options);
     return options.styles === true ? { ...snapshot, styles: this.#screen.styles() } : snapshot;

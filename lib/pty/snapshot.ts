@@ -4,15 +4,22 @@
 import type { ExitFacts } from "../spawn/exit-facts.ts";
 import type { PtyBackendName } from "./backend.ts";
 import type { ScreenGrid } from "./screen-grid.ts";
+import type { StyleRun } from "./screen-styles.ts";
 
-/** What `pty screen --json` prints. */
+/**
+ * The screen as a session reads it (DESIGN.md 4.4), the one shape from the
+ * emulator to the wire: the agent's screen reply (ScreenView) is this plus
+ * who the session is, its output position and its foreground process.
+ */
 export interface ScreenSnapshot extends ScreenGrid {
-  /** The program is still running. */
+  /** The program is still running (when the screen was read). */
   readonly alive: boolean;
   /** How it ended, once it has. */
   readonly exit: ExitFacts | null;
   /** The hash differs from the previous read's (or from the `since` hash asked about). */
   readonly changed: boolean;
+  /** Per visible row, runs of cells drawn alike; only when asked for (`--styles`). */
+  readonly styles?: readonly (readonly StyleRun[])[];
 }
 
 /** One line of `pty list`; reading it never consumes a pending change. */

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { AgentClient } from "../../lib/agent/client.ts";
+import { AgentClient } from "../../lib/agent/client/client.ts";
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The CLI as users run it under Node: the bundle. */

@@ -6,7 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { fmt, percentile, startAgent } from "./agent-bench-kit.ts";
-import { AgentClient } from "../../lib/agent/client.ts";
+import { AgentClient } from "../../lib/agent/client/client.ts";
 
 const BURST = Number(process.env.CORRAL_BENCH_BURST ?? 10_000);
 const SAMPLES = Number(process.env.CORRAL_BENCH_SAMPLES ?? 200);

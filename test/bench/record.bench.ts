@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, openSync, writeSync, closeSync, statSync, readFile
 import os from "node:os";
 import path from "node:path";
 import { startAgent, fmt } from "./agent-bench-kit.ts";
-import type { RecordingSpec } from "../../lib/agent/protocol.ts";
+import type { RecordingSpec } from "../../lib/agent/protocol/messages.ts";
 
 const MB = Number(process.env.CORRAL_BENCH_MB ?? 100);
 const ROUNDS = Number(process.env.CORRAL_BENCH_ROUNDS ?? 3);

@@ -2,8 +2,8 @@
 // that echoes what is written and exits on "exit\r". No PTY, no emulator, so
 // the framing, routing and lifetime tests exercise only the agent.
 import { createHash } from "node:crypto";
-import type { AgentSession, OpenSpec, SessionFactory, SessionScreen, WaitOutcome } from "../../lib/agent/session-port.ts";
-import { AgentError } from "../../lib/agent/protocol.ts";
+import type { AgentSession, OpenSpec, SessionFactory, ScreenSnapshot, WaitOutcome } from "../../lib/agent/server/session-port.ts";
+import { AgentError } from "../../lib/agent/protocol/messages.ts";
 import type { ExitFacts } from "../../lib/spawn/exit-facts.ts";
 
 const KNOWN_KEYS: Record<string, string> = { enter: "\r", tab: "\t", "c-c": "\x03" };
@@ -65,7 +65,7 @@ export class FakeSession implements AgentSession {
     this.checkKeys(keys);
     return this.write(typed + keys.map((k) => KNOWN_KEYS[k.toLowerCase()]).join(""));
   }
-  screen(options: { since?: string; peek?: boolean }): Promise<SessionScreen> {
+  screen(options: { since?: string; peek?: boolean }): Promise<ScreenSnapshot> {
     const lines = this.lines.slice(-this.#rows);
     const hash = createHash("sha1").update(JSON.stringify([lines, this.#cols, this.#rows])).digest("hex").slice(0, 16);
     const changed = hash !== (options.since ?? this.#lastHash);
@@ -78,6 +78,8 @@ export class FakeSession implements AgentSession {
       title: "",
       hash,
       changed,
+      alive: this.alive(),
+      exit: this.exitFacts(),
     });
   }
   wait(options: { text?: readonly string[]; exit?: boolean; timeoutMs: number; signal?: AbortSignal }): Promise<WaitOutcome> {

@@ -12,6 +12,8 @@ export interface ImportRef {
   readonly dynamic: boolean;
   /** 1-based line of the specifier. */
   readonly line: number;
+  /** `import type ...` or `export type ... from`: erased, so nothing is loaded at run time. */
+  readonly typeOnly: boolean;
 }
 
 type Token =
@@ -30,9 +32,9 @@ const WORD = /[A-Za-z0-9_$\u0080-\uffff]/;
 export function importsOf(source: string): ImportRef[] {
   const tokens = tokenize(source);
   const found = new Map<number, ImportRef>();
-  const add = (at: number, dynamic: boolean) => {
+  const add = (at: number, dynamic: boolean, typeOnly = false) => {
     const t = tokens[at];
-    if (t?.kind === "string" && !found.has(at)) found.set(at, { specifier: t.text, dynamic, line: t.line });
+    if (t?.kind === "string" && !found.has(at)) found.set(at, { specifier: t.text, dynamic, line: t.line, typeOnly });
   };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i] as Token;
@@ -55,7 +57,7 @@ export function importsOf(source: string): ImportRef[] {
       const u = tokens[j] as Token;
       if (u.kind === "word") {
         if (u.text === "from" && tokens[j + 1]?.kind === "string") {
-          add(j + 1, false);
+          add(j + 1, false, j > i + 2 && tokens[i + 1]?.kind === "word" && tokens[i + 1]?.text === "type");
           break;
         }
         continue;
@@ -65,6 +67,21 @@ export function importsOf(source: string): ImportRef[] {
     }
   }
   return [...found.values()].sort((a, b) => a.line - b.line);
+}
+
+/**
+ * Lines where `source` uses one of the global objects `names` (`Deno.`,
+ * `process.`), outside comments and strings, and not as a property (`x.Deno.`).
+ */
+export function globalUses(source: string, names: ReadonlySet<string>): { name: string; line: number }[] {
+  const tokens = tokenize(source);
+  return tokens.flatMap((t, i) => {
+    const before = tokens[i - 1];
+    const after = tokens[i + 1];
+    if (t.kind !== "word" || !names.has(t.text) || after?.kind !== "punct" || after.text !== ".") return [];
+    if (before?.kind === "punct" && before.text === ".") return [];
+    return [{ name: t.text, line: t.line }];
+  });
 }
 
 /** Words, string literals and punctuation; comments, numbers' dots, templates and regexes are consumed. */

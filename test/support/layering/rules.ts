@@ -1,11 +1,13 @@
 // The house layering rules (DESIGN.md section 3), checked on the source tree
 // so that they are enforced by `npm run lint` rather than remembered:
 // no import cycle between folders, lib/ never imports cli/, a file over 300
-// lines says why in its opening comment, and a command's command.ts imports
-// only its own flags and the shared flag parsers.
+// lines says why in its opening comment, a command's command.ts imports
+// only its own flags and the shared flag parsers, and the agent's protocol
+// folder loads no runtime API (runtime-free.ts).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { importsOf } from "./import-scan.ts";
+import { runtimeUses } from "./runtime-free.ts";
 
 /** The folders whose imports the rules cover, relative to the repository root. */
 export const SOURCE_ROOTS = ["lib", "cli"] as const;
@@ -19,7 +21,7 @@ export const COMMANDS_DIR = "cli/commands";
 /** The shared flag value parsers a command.ts may use: this file, or any file in this folder. */
 export const SHARED_FLAG_PARSERS = "cli/shared/flag-parsers";
 
-export type RuleName = "folder-cycle" | "lib-imports-cli" | "long-file" | "command-imports";
+export type RuleName = "folder-cycle" | "lib-imports-cli" | "long-file" | "command-imports" | "runtime-api";
 
 export interface Violation {
   readonly rule: RuleName;
@@ -50,6 +52,7 @@ export function checkLayers(root: string): Violation[] {
     ...libImportingCli(edges),
     ...longFiles([...files, ...sourceFiles(root, TEST_ROOT)]),
     ...commandImports(edges),
+    ...runtimeApis(files),
   ];
 }
 
@@ -233,4 +236,17 @@ function commandImports(edges: readonly Edge[]): Violation[] {
       message: `${e.file}:${e.line}: a command.ts imports only ./flags.ts and ${SHARED_FLAG_PARSERS}` +
         ` (and loads ./impl.ts with import()), not ${e.dynamic ? "import() of " : ""}${e.target}`,
     }));
+}
+
+/** The protocol folder is shared by client and agent on every runtime: it and what it loads use no runtime API. */
+function runtimeApis(files: readonly SourceFile[]): Violation[] {
+  return runtimeUses(new Map(files.map((f) => [f.file, f.text]))).map((use) => {
+    const last = use.chain[use.chain.length - 1] as string;
+    const via = use.chain.length > 1 ? ` (loaded via ${use.chain.join(" -> ")})` : "";
+    return {
+      rule: "runtime-api" as const,
+      message: `${last}:${use.line}: uses ${use.api}, but ${use.from} must load no runtime API${via}; ` +
+        "import it with `import type`, or move what needs the runtime out of the protocol folder",
+    };
+  });
 }

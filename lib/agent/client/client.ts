@@ -1,0 +1,142 @@
+// The client end of the agent socket: one connection, many requests in
+// flight, replies matched by id. Used by every `corral pty ...` command, by
+// `corral connect` (which pipelines the lines it reads) and by the tests.
+import net from "node:net";
+import { Buffer } from "node:buffer";
+import { attachedFrame, bytesFrame, FrameDecoder, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
+import type { AgentEvent, AttachedMessage } from "../protocol/operations.ts";
+import {
+  AgentError,
+  MAX_FRAME_BYTES,
+  PROTOCOL_VERSION,
+  Tag,
+  type Op,
+  type ReplyBodies,
+  type Request,
+  type Reply,
+} from "../protocol/messages.ts";
+import { versionMismatchMessage } from "../protocol/version.ts";
+
+type Pending = { resolve: (reply: Reply) => void; reject: (error: Error) => void };
+
+/** A connection to the agent. */
+export class AgentClient {
+  #decoder = new FrameDecoder(MAX_FRAME_BYTES);
+  #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #closedError: Error | null = null;
+  /** Set in attach mode: raw bytes and events after the attach reply. */
+  onBytes: ((bytes: Uint8Array) => void) | null = null;
+  onEvent: ((event: AgentEvent) => void) | null = null;
+  onClose: (() => void) | null = null;
+
+  private constructor(readonly socket: net.Socket) {
+    socket.on("data", (chunk: Buffer) => this.#onData(chunk));
+    socket.on("error", (error) => this.#fail(new AgentError("internal", `agent connection failed: ${error.message}`)));
+    socket.on("close", () => {
+      this.#fail(new AgentError("internal", "the agent closed the connection"));
+      this.onClose?.();
+    });
+  }
+
+  /** Connects without hello (the caller decides); rejects with the socket error. */
+  static open(socketPath: string): Promise<AgentClient> {
+    return new Promise((resolve, reject) => {
+      const socket = net.createConnection(socketPath);
+      socket.once("connect", () => {
+        socket.off("error", reject);
+        resolve(new AgentClient(socket));
+      });
+      socket.once("error", reject);
+    });
+  }
+
+  /** The hello exchange; throws AgentError version_mismatch with both numbers. */
+  async hello(): Promise<ReplyBodies["hello"]> {
+    const reply = await this.call({ op: "hello", version: PROTOCOL_VERSION });
+    if (reply.version !== PROTOCOL_VERSION) {
+      throw new AgentError("version_mismatch", versionMismatchMessage(reply.version, PROTOCOL_VERSION));
+    }
+    return reply;
+  }
+
+  /** Sends a typed request; resolves with the reply body, throws AgentError on `ok:false`. */
+  async call<O extends Op>(request: Extract<Request, { op: O }>): Promise<ReplyBodies[O]> {
+    const reply = await this.send(request);
+    if (!reply.ok) throw new AgentError(reply.error.code, reply.error.message);
+    return reply as unknown as ReplyBodies[O];
+  }
+
+  /** Sends any JSON object as a request (connect passes lines through); resolves with the raw reply. */
+  send(request: object): Promise<Reply> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      this.#write(jsonFrame({ ...request, id }));
+    });
+  }
+
+  /** Attach mode: bytes typed by the person. */
+  sendBytes(bytes: Uint8Array): void {
+    this.#write(bytesFrame(bytes));
+  }
+
+  /** Attach mode: a control message of the table's ATTACHED_MESSAGES (a resize, a signal for the job). */
+  sendAttached(message: AttachedMessage): void {
+    this.#write(attachedFrame(message));
+  }
+
+  /** Attach mode: the person's window changed size. */
+  sendResize(cols: number, rows: number): void {
+    this.sendAttached({ op: "attach-resize", cols, rows });
+  }
+
+  close(): void {
+    this.socket.end();
+    this.socket.destroy();
+  }
+
+  #write(frame: Uint8Array): void {
+    if (!this.socket.destroyed) this.socket.write(frame);
+  }
+
+  #onData(chunk: Buffer): void {
+    let frames: Frame[];
+    try {
+      frames = this.#decoder.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+    } catch (error) {
+      this.#fail(new AgentError("internal", `bad frame from the agent: ${(error as Error).message}`));
+      this.socket.destroy();
+      return;
+    }
+    for (const frame of frames) {
+      if (frame.tag === Tag.bytes) {
+        this.onBytes?.(frame.body);
+        continue;
+      }
+      let message: Record<string, unknown>;
+      try {
+        message = frameJson(frame.body) as Record<string, unknown>;
+      } catch {
+        this.#fail(new AgentError("internal", "the agent sent a frame that is not JSON; is something else listening on the socket?"));
+        this.socket.destroy();
+        return;
+      }
+      if (typeof message.event === "string") {
+        this.onEvent?.(message as unknown as AgentEvent);
+        continue;
+      }
+      const pending = this.#pending.get(message.id as number);
+      if (pending === undefined) continue;
+      this.#pending.delete(message.id as number);
+      pending.resolve(message as unknown as Reply);
+    }
+  }
+
+  #fail(error: Error): void {
+    this.#closedError ??= error;
+    for (const pending of this.#pending.values()) pending.reject(error);
+    this.#pending.clear();
+  }
+}

@@ -1,0 +1,46 @@
+// The agent's framing (DESIGN.md 4.6): the length-prefixed frames of
+// lib/core/frame.ts (the codec the guardian protocol shares), with the
+// agent's two tags and its frame limit. Runtime-neutral: no Buffer, no I/O.
+import { encodeFrame } from "../../core/frame.ts";
+import type { AgentEvent, AttachedMessage } from "./operations.ts";
+
+export { encodeFrame, FrameDecoder, FrameError, type Frame } from "../../core/frame.ts";
+
+/** Largest frame either side accepts; checked before any payload is buffered. */
+export const MAX_FRAME_BYTES = 8 * 1024 * 1024;
+
+/** Frame tags: JSON control messages and raw terminal bytes. */
+export const Tag = {
+  /** A JSON request, reply or event (UTF-8). */
+  json: 1,
+  /** Raw terminal bytes, only on a connection switched to attach mode. */
+  bytes: 2,
+} as const;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true }); // a BOM stays, as Buffer kept it: not JSON
+
+/** A JSON frame: a request, a reply, or one of the typed messages below. */
+export function jsonFrame(message: object): Uint8Array {
+  return encodeFrame(Tag.json, utf8.encode(JSON.stringify(message)));
+}
+
+/** Raw terminal bytes (attach mode only). */
+export function bytesFrame(bytes: Uint8Array): Uint8Array {
+  return encodeFrame(Tag.bytes, bytes);
+}
+
+/** What a client sends on an attached connection: only the table's attached messages. */
+export function attachedFrame(message: AttachedMessage): Uint8Array {
+  return jsonFrame(message);
+}
+
+/** What the agent sends unprompted: only the table's events. */
+export function eventFrame(event: AgentEvent): Uint8Array {
+  return jsonFrame(event);
+}
+
+/** The JSON of a frame's body; throws SyntaxError when it is not JSON. */
+export function frameJson(body: Uint8Array): unknown {
+  return JSON.parse(fromUtf8.decode(body));
+}

@@ -1,0 +1,110 @@
+// The agent's wire contract (DESIGN.md 4.6), the shapes of its replies:
+// sessions, screens, waits, the agent's status. The requests, attached
+// messages and events are described in the table (operations.ts) and their
+// types derived there; this module re-exports them, so a client or the
+// agent imports one place. Types and constants only.
+//
+// PROTOCOL_VERSION (version.ts): bump it if any of these change.
+import type { ExitFacts } from "../../spawn/exit-facts.ts";
+import type { ReapOutcome } from "./job-messages.ts";
+import type { RecordingStatus } from "../../pty/cast-recorder.ts";
+import type { ScreenSnapshot } from "../../pty/snapshot.ts";
+import type { Op, ReplyBodies } from "./operations.ts";
+import type { WireError } from "./errors.ts";
+
+export type { RecordingSpec } from "../../core/recording-spec.ts";
+export type { RecordingStatus } from "../../pty/cast-recorder.ts";
+export type { StyleRun } from "../../pty/screen-styles.ts";
+export type * from "./job-messages.ts";
+export type * from "./operations.ts";
+export { PROTOCOL_VERSION } from "./version.ts";
+export { MAX_FRAME_BYTES, Tag } from "./frames.ts";
+export { AgentError, type ErrorCode, type WireError } from "./errors.ts";
+
+// ---- replies --------------------------------------------------------------
+
+/** The terminal's foreground process, and whether it waits for input (null: unknown). */
+export interface ForegroundView {
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly waitingForInput: boolean | null;
+}
+
+/**
+ * What `pty screen --json` prints (DESIGN.md 4.4; schemas/screen.schema.json):
+ * the session's own snapshot (lib/pty/snapshot.ts: lines, size, cursor, hash,
+ * changed, alive, exit, styles) plus who the session is.
+ */
+export interface ScreenView extends ScreenSnapshot {
+  readonly id: string;
+  readonly name: string | null;
+  /** Output position when the screen was read: every byte up to it is on the screen. */
+  readonly position: number;
+  readonly foreground: ForegroundView | null;
+  /** The session's recording, running or ended (`stopped` says why one ended early). */
+  readonly recording?: RecordingStatus;
+}
+
+/** A session, the same in every reply (schemas/session.schema.json). */
+export interface SessionInfo {
+  readonly id: string;
+  readonly name: string | null;
+  readonly pid: number;
+  readonly argv: readonly string[];
+  readonly size: { readonly cols: number; readonly rows: number };
+  /** Bytes the program has written (monotonic from 0). */
+  readonly position: number;
+  readonly alive: boolean;
+  readonly exit: ExitFacts | null;
+  /** Exited and its name was taken by a newer session: reachable by id only. */
+  readonly retired: boolean;
+  readonly startedAt: number;
+  readonly ageMs: number;
+  /** Only in `list` and `screen`, where the agent looks it up. */
+  readonly foreground?: ForegroundView | null;
+}
+
+/** A session as reap retired it: the session object plus what reap did. */
+export type ReapedSession = SessionInfo & ReapOutcome;
+
+export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit";
+
+/** What matched a text or regex condition (schemas/wait.schema.json). */
+export interface WaitMatchView {
+  readonly kind: "text" | "regex";
+  /** Which --text (or --regex), counting from 0 in the order given. */
+  readonly index: number;
+  readonly pattern: string;
+  readonly text: string;
+  readonly groups: readonly (string | null)[];
+  readonly named: Readonly<Record<string, string | null>>;
+  /** Output position just after the match: start the next wait there. */
+  readonly position: number;
+  readonly from: "stream" | "screen";
+}
+
+/** How a wait ended. */
+export interface WaitReply {
+  readonly fired: WaitCondition;
+  readonly match?: WaitMatchView;
+  /** Output position when the wait ended. */
+  readonly position: number;
+  /** Output after the start position had already left the bounded window: part of it was not searched. */
+  readonly windowExceeded: boolean;
+  readonly screen: ScreenView;
+}
+
+export interface AgentStatus {
+  readonly pid: number;
+  readonly uptimeMs: number;
+  readonly protocolVersion: number;
+  readonly sessions: number;
+  readonly alive: number;
+  readonly memory: { readonly rss: number; readonly heapUsed: number };
+  readonly socket: string;
+  readonly runtime: string;
+}
+
+export type OkReply<O extends Op = Op> = { readonly id: number; readonly ok: true } & ReplyBodies[O];
+export interface ErrorReply { readonly id: number; readonly ok: false; readonly error: WireError }
+export type Reply<O extends Op = Op> = OkReply<O> | ErrorReply;

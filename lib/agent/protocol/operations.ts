@@ -1,0 +1,286 @@
+// The table of the agent's operations (DESIGN.md 4.6; tmux's cmd_table,
+// pueue's Request): each operation described once, here. Its request type,
+// its validation (validation.ts), its place in the router (server/router.ts,
+// a record keyed by this table's keys, so a missing handler does not
+// compile), the `unknown_op` message and the protocol tests all come from
+// this description. The messages of an attached connection and the events
+// the agent sends unprompted are in the two tables below it.
+//
+// Bump PROTOCOL_VERSION (version.ts) if anything here changes.
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import type { JobInfo, JobReadReply, ReapedJob } from "./job-messages.ts";
+import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
+import {
+  boolean,
+  execText,
+  type FieldSpec,
+  type Fields,
+  integer,
+  nameOr,
+  number,
+  optional,
+  text,
+  texts,
+  trusted,
+} from "./fields.ts";
+import {
+  absolutePath,
+  argv,
+  base64,
+  dimension,
+  environment,
+  jobRef,
+  MAX_SIZE,
+  millis,
+  recording,
+  sessionName,
+  sessionRef,
+  WAIT_CONDITIONS,
+  waitObject,
+} from "./agent-fields.ts";
+import { badRequest } from "./errors.ts";
+
+/** The reply body of an operation: a type only, for the derived `ReplyBodies`. */
+export interface ReplyShape<T> {
+  readonly body?: T;
+}
+const reply = <T>(): ReplyShape<T> => ({});
+
+/** One operation: what it is for, its fields in checking order, its reply. */
+export interface Operation<S extends FieldSpec, R> {
+  readonly about: string;
+  readonly fields: S;
+  readonly reply: ReplyShape<R>;
+  /** May come before a hello (finding and stopping an agent of another version). */
+  readonly beforeHello?: true;
+  /** A rule across fields, after each field passed; throws AgentError bad_request. */
+  readonly refine?: (request: Fields<S>) => void;
+}
+const operation = <S extends FieldSpec, R>(o: Operation<S, R>): Operation<S, R> => o;
+
+/** In this order in the `unknown_op` message. */
+export const OPERATIONS = {
+  hello: operation({
+    about: "the first exchange: the client's protocol version",
+    fields: { version: integer(0, Number.MAX_SAFE_INTEGER) },
+    reply: reply<{ readonly version: number; readonly pid: number }>(),
+    beforeHello: true,
+  }),
+  open: operation({
+    about: "starts a session; `env` is its complete environment (the client scrubbed it)",
+    fields: {
+      argv: argv(),
+      name: optional(sessionName()),
+      cols: optional(dimension()),
+      rows: optional(dimension()),
+      cwd: optional(execText()),
+      env: optional(environment()),
+      term: optional(execText()),
+      scrollback: optional(integer(0, 1_000_000)),
+      /** Record the session as asciicast v2 from its first byte (the path is absolute). */
+      record: optional(recording()),
+    },
+    reply: reply<{ readonly session: SessionInfo }>(),
+  }),
+  send: operation({
+    about: "sends `text` literally, then `keys` (named), then `bytes` (base64); with `wait`, then waits from where the input went in",
+    fields: {
+      session: sessionRef(),
+      text: optional(text()),
+      keys: optional(texts()),
+      bytes: optional(base64()),
+      wait: optional(waitObject()),
+    },
+    /** `at`: the output position when the input was handed to the terminal. */
+    reply: reply<{ readonly sent: number; readonly at: number; readonly wait?: WaitReply }>(),
+  }),
+  screen: operation({
+    about: "the visible screen (DESIGN.md 4.4); `styles` adds per-row runs of colours and attributes",
+    fields: {
+      session: sessionRef(),
+      since: optional(text()),
+      scrollback: optional(integer(0, 1_000_000)),
+      styles: optional(boolean()),
+    },
+    reply: reply<{ readonly screen: ScreenView }>(),
+  }),
+  wait: operation({
+    about: "waits for any of the conditions; only output after `after` (or after the start, `new`) counts",
+    fields: { session: sessionRef(), ...WAIT_CONDITIONS, after: optional(integer(0, Number.MAX_SAFE_INTEGER)), new: optional(boolean()) },
+    reply: reply<WaitReply>(),
+  }),
+  resize: operation({
+    about: "resizes the session's terminal; the reply's size is what the terminal got (clamped)",
+    fields: { session: sessionRef(), cols: dimension(), rows: dimension() },
+    reply: reply<{ readonly session: SessionInfo }>(),
+  }),
+  close: operation({
+    about: "SIGHUP, then terminate after the grace (at once when forced)",
+    fields: { session: sessionRef(), graceMs: optional(millis()), force: optional(boolean()) },
+    reply: reply<{ readonly session: SessionInfo }>(),
+  }),
+  list: operation({
+    about: "every session",
+    fields: {},
+    reply: reply<{ readonly sessions: readonly SessionInfo[] }>(),
+  }),
+  attach: operation({
+    about: "switches the connection to attach mode: raw byte frames both ways, ATTACHED_MESSAGES from the client",
+    fields: { session: sessionRef(), cols: optional(dimension()), rows: optional(dimension()) },
+    reply: reply<{ readonly session: string; readonly cols: number; readonly rows: number }>(),
+  }),
+  record: operation({
+    about: "starts recording an open session (replacing a running recording), or with `stop` ends it",
+    fields: { session: sessionRef(), record: optional(recording()), stop: optional(boolean()) },
+    refine: (r) => {
+      if ((r.record === undefined) === (r.stop !== true)) throw badRequest('"record" needs either a "record" object or "stop": true');
+    },
+    reply: reply<{ readonly session: SessionInfo; readonly recording: RecordingStatus | null }>(),
+  }),
+  watch: operation({
+    about: "switches the connection to a read-only stream of the session: the screen, then its bytes; `resize` and `exit` events",
+    fields: { session: sessionRef() },
+    reply: reply<{ readonly session: string; readonly cols: number; readonly rows: number }>(),
+  }),
+  "agent-status": operation({
+    about: "the agent's own facts",
+    fields: {},
+    reply: reply<AgentStatus>(),
+    beforeHello: true,
+  }),
+  "agent-stop": operation({
+    about: "closes every session, then the agent exits",
+    fields: {},
+    reply: reply<{ readonly stopping: true; readonly sessions: number }>(),
+    beforeHello: true,
+  }),
+  "job-start": operation({
+    about: "starts a job; `env` is complete (the client scrubbed it); `attach`: this connection becomes its terminal at once (run --tty)",
+    fields: {
+      argv: argv(true),
+      spill: optional(absolutePath()),
+      tty: boolean(),
+      name: optional(sessionName()),
+      attach: optional(boolean()),
+      cwd: optional(execText()),
+      env: optional(environment()),
+      cols: optional(dimension()),
+      rows: optional(dimension()),
+      headBytes: integer(0, MAX_SIZE),
+      maxBytes: integer(0, MAX_SIZE),
+      graceMs: millis(),
+      /** With `tty`: record the job's terminal as asciicast v2 (the path is absolute). */
+      record: optional(recording()),
+    },
+    reply: reply<{ readonly job: JobInfo }>(),
+  }),
+  jobs: operation({
+    about: "every job (`corral jobs`)",
+    fields: {},
+    reply: reply<{ readonly jobs: readonly JobInfo[] }>(),
+  }),
+  "job-read": operation({
+    about: "reads a job's output by offset, never consuming; `wait`: until there is some or the job ends; `raw`: the bytes as one byte frame before the reply",
+    fields: {
+      job: optional(jobRef()),
+      from: integer(0, Number.MAX_SAFE_INTEGER),
+      maxBytes: optional(integer(1, 16 * 1024 * 1024)),
+      wait: optional(boolean()),
+      raw: optional(boolean()),
+    },
+    reply: reply<{ readonly job: JobInfo; readonly read: JobReadReply }>(),
+  }),
+  fg: operation({
+    about: "attaches this connection to the job as its terminal, then continues it",
+    fields: { job: optional(jobRef()), cols: optional(dimension()), rows: optional(dimension()) },
+    /** `attached` false: the job had finished, nothing to attach to. */
+    reply: reply<{ readonly job: JobInfo; readonly attached: boolean }>(),
+  }),
+  bg: operation({
+    about: "continues a stopped job without a terminal",
+    fields: { job: optional(jobRef()) },
+    reply: reply<{ readonly job: JobInfo }>(),
+  }),
+  reap: operation({
+    about: "retires finished jobs and exited sessions; `all` terminates what still runs first",
+    fields: { all: optional(boolean()), graceMs: optional(millis()) },
+    reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
+  }),
+} as const;
+
+/** The signals a client forwards to its job: SIGTSTP stops it, the others end its tree with that signal first. */
+export const JOB_SIGNALS = ["SIGTSTP", "SIGINT", "SIGHUP", "SIGQUIT", "SIGTERM"] as const;
+
+/**
+ * What a client sends on an attached connection (attach, job-start with
+ * `attach`, fg), without id or reply. One that does not check out is
+ * ignored: a garbled control frame from a terminal is not fatal.
+ */
+export const ATTACHED_MESSAGES = {
+  /** The person's window changed size; the receiver clamps it. */
+  "attach-resize": { cols: number(), rows: number() },
+  /** A signal for the job; any other name reads as SIGTERM, as it always did. */
+  "job-signal": { signal: nameOr(JOB_SIGNALS, "SIGTERM") },
+} as const;
+
+/** What the agent sends unprompted, `{event, ...}`; the client trusts them, so they are typed, not checked. */
+export const EVENTS = {
+  /** Attach and watch: the program exited. */
+  exit: { exit: trusted<ExitFacts | null>() },
+  /** Watch: the session's size changed. */
+  resize: { cols: trusted<number>(), rows: trusted<number>() },
+  /** A job's terminal: the job stopped (the client restores its terminal, exits 148); the connection closes. */
+  "job-stopped": { job: trusted<JobInfo>() },
+  /** A job's terminal: the job ended; the connection closes. The job stays in the agent either way. */
+  "job-done": { job: trusted<JobInfo>() },
+} as const;
+
+// ---- derived types --------------------------------------------------------
+
+type Table = typeof OPERATIONS;
+export type Op = keyof Table;
+type FieldsOf<O extends Op> = Fields<Table[O]["fields"]>;
+
+/** The request of one operation. */
+export type RequestOf<O extends Op> = { readonly op: O } & FieldsOf<O>;
+export type Request = { [O in Op]: RequestOf<O> }[Op];
+/** A request as framed: `id` pairs it with its reply on a connection. */
+export type Envelope<T extends Request = Request> = T & { readonly id: number };
+
+export type ReplyBodies = { [O in Op]: Table[O]["reply"] extends ReplyShape<infer R> ? R : never };
+
+export type AttachedOp = keyof typeof ATTACHED_MESSAGES;
+export type AttachedMessageOf<O extends AttachedOp> = { readonly op: O } & Fields<(typeof ATTACHED_MESSAGES)[O]>;
+export type AttachedMessage = { [O in AttachedOp]: AttachedMessageOf<O> }[AttachedOp];
+export type JobSignal = (typeof JOB_SIGNALS)[number];
+
+export type EventName = keyof typeof EVENTS;
+export type EventOf<E extends EventName> = { readonly event: E } & Fields<(typeof EVENTS)[E]>;
+export type AgentEvent = { [E in EventName]: EventOf<E> }[EventName];
+
+// The names the rest of corral uses for them.
+export type HelloRequest = RequestOf<"hello">;
+export type OpenRequest = RequestOf<"open">;
+export type SendRequest = RequestOf<"send">;
+export type ScreenRequest = RequestOf<"screen">;
+export type WaitRequest = RequestOf<"wait">;
+export type ResizeRequest = RequestOf<"resize">;
+export type CloseRequest = RequestOf<"close">;
+export type ListRequest = RequestOf<"list">;
+export type AttachRequest = RequestOf<"attach">;
+export type RecordRequest = RequestOf<"record">;
+export type WatchRequest = RequestOf<"watch">;
+export type AgentStatusRequest = RequestOf<"agent-status">;
+export type AgentStopRequest = RequestOf<"agent-stop">;
+export type JobStartRequest = RequestOf<"job-start">;
+export type JobsRequest = RequestOf<"jobs">;
+export type JobReadRequest = RequestOf<"job-read">;
+export type FgRequest = RequestOf<"fg">;
+export type BgRequest = RequestOf<"bg">;
+export type ReapRequest = RequestOf<"reap">;
+/** The conditions of a wait; the first one met wins. */
+export type WaitConditions = Fields<typeof WAIT_CONDITIONS>;
+export type AttachResizeMessage = AttachedMessageOf<"attach-resize">;
+export type AttachExitEvent = EventOf<"exit">;
+export type WatchResizeEvent = EventOf<"resize">;
+export type JobAttachEvent = EventOf<"job-stopped" | "job-done">;

@@ -1,0 +1,44 @@
+// The agent process (`corral agent run`, started detached by auto-start):
+// serves until stopped or idle, and on every way out (agent stop, SIGTERM,
+// SIGINT, SIGHUP, an uncaught error) closes every session first, so nothing
+// it started keeps running. Its stderr is the log file: one line an event,
+// never an environment value.
+import path from "node:path";
+import process from "node:process";
+import type { AgentDefaults } from "./agent-context.ts";
+import { AgentServer } from "./server.ts";
+import type { SessionFactory } from "./session-port.ts";
+import { ensureStateDir } from "../client/state-dir.ts";
+
+export interface AgentRunOptions {
+  readonly socket: string;
+  readonly idleTimeoutMs: number;
+  readonly defaults: AgentDefaults;
+  readonly openSession: SessionFactory;
+}
+
+/** Runs the agent in this process until it stops; returns the exit status. */
+export async function runAgent(options: AgentRunOptions): Promise<number> {
+  const log = (line: string) => {
+    process.stderr.write(`${new Date().toISOString()} corral agent[${process.pid}]: ${line}\n`);
+  };
+  ensureStateDir(path.dirname(options.socket));
+  const server = await AgentServer.listen({ ...options, log });
+  let status = 0;
+  const onSignal = (signal: NodeJS.Signals) => () => void server.stop(`got ${signal}`);
+  const signals: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+  const handlers = signals.map((signal) => [signal, onSignal(signal)] as const);
+  for (const [signal, handler] of handlers) process.on(signal, handler);
+  const onFatal = (error: unknown) => {
+    log(`uncaught error: ${(error as Error)?.stack ?? String(error)}`);
+    status = 1;
+    void server.stop("uncaught error");
+  };
+  process.on("uncaughtException", onFatal);
+  process.on("unhandledRejection", onFatal);
+  await server.stopped;
+  for (const [signal, handler] of handlers) process.off(signal, handler);
+  process.off("uncaughtException", onFatal);
+  process.off("unhandledRejection", onFatal);
+  return status;
+}

@@ -1,0 +1,48 @@
+// `open`: starts a program in a new terminal session. The environment is
+// the caller's (scrubbed by the client), never the agent's own.
+import process from "node:process";
+import { clampSize, type AgentContext } from "../agent-context.ts";
+import type { OpenRequest, ReplyBodies } from "../../protocol/messages.ts";
+import { checkScreenCells } from "../agent-budgets.ts";
+import { clampScrollback } from "../../../pty/screen-size.ts";
+
+/** Opens a session; the name is checked before anything is spawned. */
+export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {
+  const name = request.name ?? null;
+  if (name !== null) ctx.registry.assertNameFree(name);
+  const cols = clampSize(request.cols ?? ctx.defaults.cols);
+  const rows = clampSize(request.rows ?? ctx.defaults.rows);
+  const scrollback = clampScrollback(request.scrollback ?? ctx.defaults.scrollback);
+  checkScreenCells(ctx.registry.screenCells(), cols * (rows + scrollback), ctx.budgets.screenCells, `a ${cols}x${rows} session with scrollback ${scrollback}`);
+  const session = await ctx.openSession({
+    argv: request.argv,
+    cols,
+    rows,
+    cwd: request.cwd ?? process.cwd(),
+    env: request.env ?? fallbackEnvironment(),
+    term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
+    scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
+    ...(request.record !== undefined ? { record: request.record } : {}),
+  });
+  const entry = ctx.registry.add(session, name, scrollback);
+  // The program's name only: arguments may carry secrets.
+  ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
+  session.onExit((exit) => {
+    const how = exit === null ? "unknown" : exit.signal ?? `status ${exit.code}`;
+    ctx.log(`session ${entry.id} ended: ${how}`);
+  });
+  return { session: ctx.registry.info(entry) };
+}
+
+/**
+ * For a raw protocol client that sends no `env`: the agent's own
+ * environment, which already lacks credential-shaped names, minus corral's
+ * own settings. corral's commands always send the caller's.
+ */
+function fallbackEnvironment(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    if (value !== undefined && !name.startsWith("CORRAL_")) env[name] = value;
+  }
+  return env;
+}

@@ -1,0 +1,174 @@
+// The real sessions: lib/pty's PtySession behind the agent's session port.
+// This is where lib/pty's errors become the protocol's typed ones. Loaded
+// only inside the agent process (it pulls in the emulator and node-pty).
+import { AgentError, type ForegroundView } from "../protocol/messages.ts";
+import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, ScreenSnapshot, ScreenOptions, WaitOptions, WaitOutcome } from "./session-port.ts";
+import { PtySession } from "../../pty/session.ts";
+import { PtySpawnError } from "../../pty/backend.ts";
+import { PtySessionError } from "../../pty/snapshot.ts";
+import { UnknownKeyError } from "../../pty/keys.ts";
+import type { ExitFacts } from "../../spawn/exit-facts.ts";
+import type { RecordingSpec, RecordingStatus } from "../protocol/messages.ts";
+import { SessionRecording } from "../../pty/session-recording.ts";
+import { followScreen } from "../../pty/screen-follow.ts";
+
+/** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
+function asAgentError(error: unknown): unknown {
+  if (error instanceof UnknownKeyError) return new AgentError("unknown_key", error.message);
+  if (error instanceof PtySpawnError) {
+    const code = error.code === "not_found"
+      ? "command_not_found"
+      : error.code === "not_executable"
+      ? "command_not_executable"
+      : error.code === "bad_cwd"
+      ? "bad_request"
+      : "spawn_failed";
+    return new AgentError(code, error.message);
+  }
+  if (error instanceof PtySessionError) {
+    return new AgentError(error.code === "exited" || error.code === "closed" ? "session_exited" : "bad_request", error.message);
+  }
+  return error;
+}
+
+async function mapped<T>(work: () => T | Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw asAgentError(error);
+  }
+}
+
+class PtyAgentSession implements AgentSession {
+  constructor(readonly pty: PtySession, readonly recordings: SessionRecording) {}
+
+  get pid(): number {
+    return this.pty.pid;
+  }
+  get argv(): readonly string[] {
+    return this.pty.argv;
+  }
+  get startedAt(): number {
+    return this.pty.createdAt;
+  }
+  size() {
+    const { cols, rows } = this.pty.info();
+    return { cols, rows };
+  }
+  alive(): boolean {
+    return this.pty.alive;
+  }
+  exitFacts(): ExitFacts | null {
+    return this.pty.exit;
+  }
+  position(): number {
+    return this.pty.position;
+  }
+  async write(data: string | Uint8Array): Promise<number> {
+    const at = await mapped(() => this.pty.write(data));
+    // The reply to a send waits while the program leaves its input untaken:
+    // a client streaming stdin sends its next slice at the program's pace.
+    await this.pty.inputDrained();
+    return at;
+  }
+  checkKeys(keys: readonly string[]): void {
+    try {
+      this.pty.checkKeys(keys);
+    } catch (error) {
+      throw asAgentError(error);
+    }
+  }
+  async sendKeys(keys: readonly string[], typed?: string): Promise<number> {
+    const at = await mapped(() => this.pty.sendKeys(keys, typed));
+    if (typed !== undefined && typed.length > 0) await this.pty.inputDrained(); // as write(): the sender waits for the program
+    return at;
+  }
+  screen(options: ScreenOptions): Promise<ScreenSnapshot> {
+    return mapped(() => this.pty.screen(options));
+  }
+  async wait(options: WaitOptions): Promise<WaitOutcome> {
+    const { signal, new: newOnly, ...rest } = options;
+    const result = await mapped(() => this.pty.wait({ ...rest, ...(newOnly !== undefined ? { newOnly } : {}) }, signal));
+    return {
+      fired: result.fired,
+      ...(result.match !== undefined ? { match: result.match } : {}),
+      position: result.position,
+      windowExceeded: result.windowExceeded,
+    };
+  }
+  foreground(): Promise<ForegroundView | null> {
+    return this.pty.foreground();
+  }
+  resize(cols: number, rows: number): void {
+    this.pty.resize(cols, rows);
+  }
+  close(options: { graceMs: number; force: boolean }): Promise<ExitFacts | null> {
+    return mapped(() => this.pty.close(options));
+  }
+  onOutput(listener: (bytes: Uint8Array) => void): () => void {
+    return this.pty.onOutput(listener);
+  }
+  onExit(listener: (facts: ExitFacts | null) => void): () => void {
+    return this.pty.onExit(listener);
+  }
+  dispose(): void {
+    this.pty.dispose();
+  }
+  async record(spec: RecordingSpec | null): Promise<RecordingStatus | null> {
+    if (spec === null) return this.recordings.stop();
+    try {
+      return await this.recordings.start(spec);
+    } catch (error) {
+      throw recordingFileError(spec, error);
+    }
+  }
+  recording(): RecordingStatus | null {
+    return this.recordings.status;
+  }
+  follow(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower> {
+    return followScreen(this.pty, onBytes, onResize);
+  }
+}
+
+/** A recording file that cannot be made: the path and the system's reason, as a bad request. */
+function recordingFileError(spec: RecordingSpec, error: unknown): AgentError {
+  const code = (error as { code?: unknown })?.code;
+  const why = typeof code === "string" ? code : (error as Error)?.message ?? String(error);
+  return new AgentError("bad_request", `cannot write the recording ${spec.path}: ${why}`);
+}
+
+/**
+ * Opens real PTY sessions (guardian backend when built, else node-pty); the
+ * guardians' sockets go in the agent's state dir, which is checked 0700.
+ */
+export const ptySessionFactory = (stateDir: string): SessionFactory => async (spec: OpenSpec) => {
+  // The recording's file exists before the program starts: a bad path fails the open.
+  let recording: Awaited<ReturnType<typeof SessionRecording.beforeOpen>> | undefined;
+  if (spec.record !== undefined) {
+    try {
+      recording = await SessionRecording.beforeOpen(spec.record, spec.term, spec.argv, spec.cols, spec.rows);
+    } catch (error) {
+      throw recordingFileError(spec.record, error);
+    }
+  }
+  const pty = await mapped(() =>
+    PtySession.open({
+      argv: spec.argv,
+      cwd: spec.cwd,
+      env: spec.env,
+      cols: spec.cols,
+      rows: spec.rows,
+      term: spec.term,
+      scrollback: spec.scrollback,
+      stateDir,
+    })
+  ).catch(async (error: unknown) => {
+    await recording?.recorder.end();
+    throw error;
+  });
+  // No output can have been handed out yet: the recording starts at byte 0.
+  const slot = recording?.slot ?? new SessionRecording(spec.term);
+  if (recording !== undefined) slot.bind(pty, recording.recorder);
+  else slot.attach(pty);
+  return new PtyAgentSession(pty, slot);
+};

@@ -1,0 +1,153 @@
+// The agent daemon: binds the socket (after probing a leftover one), serves
+// connections, exits by itself once no session runs and nobody has asked
+// anything for the idle time, and on every way out closes every session so
+// that nothing it started is left running.
+import net from "node:net";
+import path from "node:path";
+import { writeFileSync, rmSync, readFileSync } from "node:fs";
+import process from "node:process";
+import type { AgentContext, AgentDefaults } from "./agent-context.ts";
+import { agentPaths } from "../client/agent-paths.ts";
+import { AgentConnection } from "./connection.ts";
+import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
+import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
+import { SessionRegistry } from "./session-registry.ts";
+import type { SessionFactory } from "./session-port.ts";
+import { clearStaleSocket } from "../client/socket-probe.ts";
+import { restrictToOwner } from "../client/state-dir.ts";
+import { JobTable } from "../../jobs/job-table.ts";
+import { stopAllJobs } from "../../jobs/stop-all.ts";
+
+/** Longest a stopping agent waits for one session's close (grace included). */
+const STOP_SESSION_DEADLINE_MS = 10_000;
+
+export interface AgentServerOptions {
+  readonly socket: string;
+  readonly idleTimeoutMs: number;
+  readonly openSession: SessionFactory;
+  readonly defaults: AgentDefaults;
+  readonly log?: (line: string) => void;
+  /** Overrides of the global memory budgets (tests use small ones). */
+  readonly budgets?: Partial<AgentBudgets>;
+}
+
+/** A running agent; `stopped` settles once every session is closed. */
+export class AgentServer {
+  readonly registry = new SessionRegistry();
+  readonly jobs = new JobTable();
+  readonly startedAt = Date.now();
+  readonly stopped: Promise<void>;
+  #server: net.Server;
+  #connections = new Set<AgentConnection>();
+  #lastActivity = Date.now();
+  #idleTimer: ReturnType<typeof setInterval> | undefined;
+  #stopping = false;
+  #resolveStopped!: () => void;
+  readonly #log: (line: string) => void;
+
+  private constructor(readonly options: AgentServerOptions) {
+    this.#log = options.log ?? (() => {});
+    this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
+    noteFdLimit();
+    const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
+    const frames = new PendingFrameLedger(budgets.pendingFrameBytes);
+    const ctx: AgentContext = {
+      registry: this.registry,
+      jobs: this.jobs,
+      stateDir: path.dirname(options.socket),
+      openSession: options.openSession,
+      defaults: options.defaults,
+      budgets,
+      startedAt: this.startedAt,
+      socket: options.socket,
+      requestStop: () => setImmediate(() => void this.stop("asked to stop")),
+      touch: () => (this.#lastActivity = Date.now()),
+      log: (line) => this.#log(line),
+    };
+    this.#server = net.createServer((socket) => {
+      const connection = new AgentConnection(socket, ctx, this.#log, frames);
+      this.#connections.add(connection);
+      this.#lastActivity = Date.now();
+      socket.on("close", () => {
+        this.#connections.delete(connection);
+        this.#lastActivity = Date.now();
+      });
+    });
+  }
+
+  /** Probes the old socket, binds a fresh one (0600) and starts the idle clock. */
+  static async listen(options: AgentServerOptions): Promise<AgentServer> {
+    await clearStaleSocket(options.socket);
+    const server = new AgentServer(options);
+    await server.#bind();
+    return server;
+  }
+
+  async #bind(): Promise<void> {
+    const { socket } = this.options;
+    await new Promise<void>((resolve, reject) => {
+      this.#server.once("error", reject);
+      this.#server.listen(socket, () => {
+        this.#server.off("error", reject);
+        resolve();
+      });
+    });
+    // After the bind, an error is a failed accept (EMFILE): the client sees
+    // its connect fail; the agent and its sessions go on.
+    this.#server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
+    restrictToOwner(socket);
+    writeFileSync(agentPaths(socket).pid, `${process.pid}\n`, { mode: 0o600 });
+    const every = Math.max(50, Math.min(1000, Math.floor(this.options.idleTimeoutMs / 4)));
+    this.#idleTimer = setInterval(() => this.#checkIdle(), every);
+    this.#log(`listening on ${socket} (pid ${process.pid}, idle timeout ${this.options.idleTimeoutMs} ms)`);
+  }
+
+  #checkIdle(): void {
+    // Jobs keep the agent up until reaped: a finished job's exit facts are still to be read.
+    if (this.#connections.size > 0 || this.registry.aliveCount() > 0 || this.jobs.size > 0) return;
+    if (Date.now() - this.#lastActivity >= this.options.idleTimeoutMs) void this.stop("idle, no session running");
+  }
+
+  /** Closes every session (their trees gone), the connections and the socket. Idempotent. */
+  async stop(reason: string): Promise<void> {
+    if (this.#stopping) return this.stopped;
+    this.#stopping = true;
+    this.#log(`stopping: ${reason}`);
+    clearInterval(this.#idleTimer);
+    this.#server.close();
+    const closing = this.registry.all().map(async (entry) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // A guardian that cannot take our terminate (its channel full of input a
+      // stopped program does not read) must not keep the agent up forever:
+      // once we are gone it loses its owner and terminates the tree itself.
+      const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), STOP_SESSION_DEADLINE_MS)));
+      try {
+        const result = await Promise.race([entry.session.close({ graceMs: 1000, force: false }), late]);
+        if (result === "late") this.#log(`session ${entry.id} did not confirm its end in ${STOP_SESSION_DEADLINE_MS} ms; its guardian terminates it once the agent is gone`);
+      } catch (error) {
+        this.#log(`closing session ${entry.id} failed: ${(error as Error).message}`);
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    await Promise.all([...closing, stopAllJobs(this.jobs, 1000, this.#log)]);
+    for (const connection of this.#connections) connection.close();
+    this.#removeFiles();
+    this.#log("stopped");
+    this.#resolveStopped();
+    return this.stopped;
+  }
+
+  #removeFiles(): void {
+    const paths = agentPaths(this.options.socket);
+    try {
+      // Only remove what is still ours: a newer agent may have taken the path.
+      if (readFileSync(paths.pid, "utf8").trim() === String(process.pid)) {
+        rmSync(paths.pid, { force: true });
+        rmSync(paths.socket, { force: true });
+      }
+    } catch {
+      // already gone
+    }
+  }
+}
