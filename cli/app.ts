@@ -1,13 +1,14 @@
-// The stricli application built from the registry, shared by run-app.ts and the
-// completion generator.
-import { buildApplication, text_en } from "@stricli/core";
+// The stricli application over a route map from the registry (cli/registry.ts
+// loadRoutes): the name, version, scanner and documentation settings, and
+// corral's wording of stricli's errors.
+import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { rootRoutes } from "./registry.ts";
 import { CORRAL_VERSION } from "./version.ts";
-import { ExitStatus, UsageError } from "./exit-status.ts";
-import { oneLine } from "./error-line.ts";
+import { ExitStatus, UsageError } from "./shared/exit-status.ts";
+import { oneLine } from "./shared/error-line.ts";
 
-export const app = buildApplication<CorralContext>(rootRoutes, {
+/** The application over `routes` (the whole table, or the one command being run). */
+export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralContext> => buildApplication<CorralContext>(routes, {
   name: "corral",
   versionInfo: { currentVersion: CORRAL_VERSION },
   scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },
@@ -20,8 +21,13 @@ export const app = buildApplication<CorralContext>(rootRoutes, {
       commandErrorResult: (err: Error) => `corral: ${oneLine(err.message)}`,
       // stricli's own usage errors (unknown flag, missing value, unknown
       // command) get the same prefix and a pointer to the help.
+      // A bad value caught by a shared flag parser (cli/shared/flag-parsers.ts)
+      // is its own line, as when the action checked it: stricli's wrapping
+      // would echo the input, and an `--env` value may be a secret.
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) =>
-        `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
+        exc instanceof ArgumentParseError && exc.exception instanceof UsageError
+          ? `corral: ${oneLine(exc.exception.message)}`
+          : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
       noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
         `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,
     }),

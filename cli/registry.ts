@@ -1,35 +1,39 @@
 // The one table of commands (tmux's cmd_table): help, completions and the
-// application are all built from this route map. Each command group lives in
-// its own file and exports its definitions; implementations load lazily so
-// that `corral run` never loads PTY or terminal-emulator code.
-import { buildRouteMap } from "@stricli/core";
+// application are all built from it. Each entry loads its command's
+// definition on demand (issue 9, start-up): `corral run ...` loads the
+// definition of run only, and each definition loads its implementation
+// lazily in turn; `corral --help`, an unknown command and the completion
+// generator load the whole table.
+import { buildRouteMap, type RouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-import { runCommand } from "./run.ts";
-import { collectCommand } from "./collect.ts";
-import { ptyRoutes } from "./pty.ts";
-import { jobsRoutes, fgCommand, bgCommand, reapCommand } from "./jobs.ts";
-import { probeCommand } from "./probe.ts";
-import { agentRoutes } from "./agent.ts";
-import { connectCommand } from "./connect.ts";
-import { completionsCommand } from "./completions.ts";
-import { configCommand } from "./config.ts";
 
-export const rootRoutes = buildRouteMap<string, CorralContext>({
-  routes: {
-    run: runCommand,
-    collect: collectCommand,
-    pty: ptyRoutes,
-    jobs: jobsRoutes,
-    fg: fgCommand,
-    bg: bgCommand,
-    reap: reapCommand,
-    probe: probeCommand,
-    agent: agentRoutes,
-    connect: connectCommand,
-    completions: completionsCommand,
-    config: configCommand,
-  },
-  docs: {
-    brief: "Run and supervise processes and terminal sessions: nothing lost, nothing left running.",
-  },
-});
+type Target = Parameters<typeof buildRouteMap<string, CorralContext>>[0]["routes"][string];
+
+/** Top-level command name to its definition, in the order help lists them. */
+export const COMMANDS: Readonly<Record<string, () => Promise<Target>>> = {
+  run: async () => (await import("./commands/run/command.ts")).runCommand,
+  collect: async () => (await import("./commands/collect/command.ts")).collectCommand,
+  pty: async () => (await import("./commands/pty/command.ts")).ptyRoutes,
+  jobs: async () => (await import("./commands/jobs/command.ts")).jobsRoutes,
+  fg: async () => (await import("./commands/jobs/command.ts")).fgCommand,
+  bg: async () => (await import("./commands/jobs/command.ts")).bgCommand,
+  reap: async () => (await import("./commands/jobs/command.ts")).reapCommand,
+  probe: async () => (await import("./commands/probe/command.ts")).probeCommand,
+  agent: async () => (await import("./commands/agent/command.ts")).agentRoutes,
+  connect: async () => (await import("./commands/connect/command.ts")).connectCommand,
+  completions: async () => (await import("./commands/completions/command.ts")).completionsCommand,
+  config: async () => (await import("./commands/config/command.ts")).configCommand,
+};
+
+const BRIEF = "Run and supervise processes and terminal sessions: nothing lost, nothing left running.";
+
+/**
+ * The route map for a command line: only the named command when `first`
+ * (the first argument) names one, else the whole table (for `--help`, a
+ * mistyped name's suggestions, or no argument at all).
+ */
+export async function loadRoutes(first?: string): Promise<RouteMap<CorralContext>> {
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  const targets = await Promise.all(names.map(async (name) => [name, await (COMMANDS[name] as () => Promise<Target>)()] as const));
+  return buildRouteMap<string, CorralContext>({ routes: Object.fromEntries(targets), docs: { brief: BRIEF } });
+}

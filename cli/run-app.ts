@@ -2,10 +2,11 @@
 // stricli runs the command table, then the exit status is mapped.
 import { run } from "@stricli/core";
 import process from "node:process";
-import { app } from "./app.ts";
+import { buildApp } from "./app.ts";
+import { loadRoutes } from "./registry.ts";
 import type { CorralProcess } from "./context.ts";
-import { ExitStatus } from "./exit-status.ts";
-import { dieOfSignal } from "./signal-death.ts";
+import { ExitStatus } from "./shared/exit-status.ts";
+import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` and sets process.exitCode. */
 export async function runApp(args: readonly string[]): Promise<void> {
@@ -26,7 +27,7 @@ export async function runApp(args: readonly string[]): Promise<void> {
  * bad values in-process, with streams of their own.
  */
 export async function runCommandLine(args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  await run(app, args, { process: corralProcess });
+  await run(buildApp(await loadRoutes(args[0])), args, { process: corralProcess });
 
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage

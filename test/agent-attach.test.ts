@@ -85,7 +85,7 @@ test("the program exiting ends the attach and restores the terminal", async () =
     t.term.write("bye\r");
     await waitFor(() => t.output().includes("ALL-DONE"), { what: "attach to end when the program exits" });
     assert.match(t.output(), /got-bye/);
-    assert.match(t.output(), /exited: exited 3/);
+    assert.match(t.output(), /exited \(exit 3\)/);
     const [sttyBefore, sttyAfter] = t.stty();
     assert.equal(sttyAfter, sttyBefore);
   } finally {

@@ -150,7 +150,7 @@ test("a crash inside: exit facts in screen --json and list", async () => {
   const list = JSON.parse(await agent.ok(["pty", "list", "--json"])).sessions as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
   assert.equal(list.find((s) => s.name === "crasher")?.exit.signal, "SIGSEGV");
   const text = await agent.ok(["pty", "list"]);
-  assert.match(text, /crasher .*killed SIGSEGV/);
+  assert.match(text, /crasher .*killed by SIGSEGV/);
   const send = await agent.run(["pty", "send", "crasher", "x"]);
   assert.equal(send.code, 1);
   assert.match(send.stderr, /has exited/);

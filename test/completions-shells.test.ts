@@ -10,7 +10,9 @@ import path from "node:path";
 import type { CommandContext, RouteMap } from "@stricli/core";
 import { corral } from "./support/corral-cli.ts";
 import { corralInProcess } from "./support/corral-in-process.ts";
-import { rootRoutes } from "../cli/registry.ts";
+import { loadRoutes } from "../cli/registry.ts";
+
+const rootRoutes = await loadRoutes();
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "corral-completions-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,9 @@ import path from "node:path";
 import type { Command, CommandContext, RouteMap } from "@stricli/core";
 import { corral, repoRoot } from "./support/corral-cli.ts";
 import { corralInProcess } from "./support/corral-in-process.ts";
-import { rootRoutes } from "../cli/registry.ts";
+import { loadRoutes } from "../cli/registry.ts";
+
+const rootRoutes = await loadRoutes();
 
 type Target = Command<CommandContext> | RouteMap<CommandContext>;
 

@@ -56,6 +56,21 @@ const CLEAN: Record<string, string> = {
     'import { duration } from "../../shared/flag-parsers/duration.ts";',
     'export const run = buildCommand({ loader: () => import("./impl.ts"), parameters: { flags, duration } });',
   ].join("\n"),
+  // A command with subcommands: one implementation file each, loaded lazily; a
+  // subcommand group in a folder below, which may use the group's flags.
+  "cli/commands/pty/flags.ts": "export const socket = {};\n",
+  "cli/commands/pty/open.ts": "export default 1;\n",
+  "cli/commands/pty/send.ts": "export default 2;\n",
+  "cli/commands/pty/command.ts": [
+    'import { socket } from "./flags.ts";',
+    'import { debug } from "./debug/command.ts";',
+    'export const pty = { socket, debug, open: () => import("./open.ts"), send: () => import("./send.ts") };',
+  ].join("\n"),
+  "cli/commands/pty/debug/record.ts": "export default 3;\n",
+  "cli/commands/pty/debug/command.ts": [
+    'import { socket } from "../flags.ts";',
+    'export const debug = { socket, record: () => import("./record.ts") };',
+  ].join("\n"),
   "cli/long-with-reason.ts": linesOf(400, ["// Does a long thing.", "// Longer than 300 lines because the table of 400 entries reads best whole."]),
   "cli/exactly-300.ts": linesOf(300),
 };
@@ -155,13 +170,18 @@ test("a command.ts importing more than its flags and the shared flag parsers is 
       'import impl from "./impl.ts";', // impl eagerly, not through import()
       'import { flags as runFlags } from "../run/flags.ts";', // another command's flags
       'import { hold } from "../../shared/hold.ts";', // shared, but not a flag parser
-      "export const jobs = { flags, USAGE, impl, runFlags, hold };",
+      'import type { Context } from "../../context.ts";', // the context type comes through ./flags.ts
+      'const lazy = () => import("../run/impl.ts");', // another command's implementation
+      'const sub = () => import("./sub/command.ts");', // a definition is not loaded lazily
+      "export const jobs = { flags, USAGE, impl, runFlags, hold, lazy, sub };",
     ].join("\n"),
     "cli/commands/jobs/impl.ts": "export default 1;\n",
+    "cli/commands/jobs/sub/command.ts": "export default 1;\n",
+    "cli/context.ts": "export type Context = object;\n",
   });
   const violations = checkLayers(root);
-  assert.deepEqual(violations.map((v) => v.rule), Array(4).fill("command-imports"));
-  assert.deepEqual(violations.map((v) => v.message.split(": ")[0]), [2, 3, 4, 5].map((n) => `cli/commands/jobs/command.ts:${n}`));
+  assert.deepEqual(violations.map((v) => v.rule), Array(7).fill("command-imports"));
+  assert.deepEqual(violations.map((v) => v.message.split(": ")[0]), [2, 3, 4, 5, 6, 7, 8].map((n) => `cli/commands/jobs/command.ts:${n}`));
   assert.match(violations[1]?.message ?? "", /not cli\/commands\/jobs\/impl\.ts$/);
 });
 

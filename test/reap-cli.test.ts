@@ -73,7 +73,7 @@ test("reap retires exited sessions with their facts; --all closes running ones",
   const agent = withAgent(t, "reap-sessions");
   await agent.ok(["pty", "open", "--name", "gone", "--", "sh", "-c", "exit 2"]);
   await agent.ok(["pty", "open", "--name", "alive", "--", "sleep", "600"]);
-  await waitFor(async () => /exited 2/.test(await agent.ok(["pty", "list"])), { what: "the first session to exit" });
+  await waitFor(async () => /exit 2/.test(await agent.ok(["pty", "list"])), { what: "the first session to exit" });
   const first = JSON.parse(await agent.ok(["reap", "--json"])) as { jobs: unknown[]; sessions: { name: string; alive: boolean; exit: { code: number }; size: { cols: number }; terminated: boolean }[] };
   assert.deepEqual(first.jobs, []);
   assert.deepEqual(first.sessions.map((s) => [s.name, s.alive, s.exit.code, s.size.cols, s.terminated]), [["gone", false, 2, 80, false]], "a reaped session is the session object of pty list --json");

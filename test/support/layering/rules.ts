@@ -218,23 +218,28 @@ function openingComment(text: string): string[] {
 
 /**
  * command.ts is the definition only (stricli's template): its flags from
- * ./flags.ts, value parsers from the shared folder, and the implementation
- * loaded lazily with `import("./impl.ts")`, so that help and completion never
- * load what a command does.
+ * ./flags.ts (or the flags.ts of the command folder it sits in, for a
+ * subcommand group), value parsers from the shared folder, the definitions of
+ * its subcommand groups (./<group>/command.ts), and its implementations loaded
+ * lazily with `import()` from its own folder (./impl.ts, or one file per
+ * subcommand), so that help and completion never load what a command does.
  */
 function commandImports(edges: readonly Edge[]): Violation[] {
   return edges
     .filter((e) => inside(e.file, COMMANDS_DIR) && path.posix.basename(e.file) === "command.ts")
     .filter((e) => {
       const own = path.posix.dirname(e.file);
-      if (e.target === `${own}/flags.ts`) return false;
+      if (e.dynamic) return path.posix.dirname(e.target) !== own || path.posix.basename(e.target) === "command.ts";
+      if (path.posix.basename(e.target) === "flags.ts" && inside(own, path.posix.dirname(e.target)) &&
+        inside(path.posix.dirname(e.target), COMMANDS_DIR) && path.posix.dirname(e.target) !== COMMANDS_DIR) return false;
       if (e.target === `${SHARED_FLAG_PARSERS}.ts` || inside(e.target, SHARED_FLAG_PARSERS)) return false;
-      return !(e.dynamic && e.target === `${own}/impl.ts`);
+      return !(path.posix.basename(e.target) === "command.ts" && path.posix.dirname(path.posix.dirname(e.target)) === own);
     })
     .map((e) => ({
       rule: "command-imports",
-      message: `${e.file}:${e.line}: a command.ts imports only ./flags.ts and ${SHARED_FLAG_PARSERS}` +
-        ` (and loads ./impl.ts with import()), not ${e.dynamic ? "import() of " : ""}${e.target}`,
+      message: `${e.file}:${e.line}: a command.ts imports only its ./flags.ts, ${SHARED_FLAG_PARSERS} and its ` +
+        `subcommand groups' ./<group>/command.ts (and loads its own folder's implementations with import()), not ` +
+        `${e.dynamic ? "import() of " : ""}${e.target}`,
     }));
 }
 

@@ -1,0 +1,5 @@
+// The flags of `corral agent ...`: the socket, and the flag shapes the
+// implementation declares (types only, so the definition loads none of it).
+export type { CorralContext } from "../../context.ts";
+export { socketFlag } from "../../shared/socket-flag.ts";
+export type { AgentFlags, AgentRunFlags } from "./impl.ts";

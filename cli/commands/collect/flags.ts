@@ -1,0 +1,21 @@
+// The flags of `corral collect`: the child flags it shares with `run`, the
+// job flags (--tty, --job), and its capture limits and format.
+export type { CorralContext } from "../../context.ts";
+import { commandPositional, type RunFlags, runFlagParameters } from "../../shared/child/flags.ts";
+import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
+export { collectJobFlagParameters, commandPositional, runFlagParameters };
+export { parseLineCountFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+
+/** Flags of `collect`: the run flags plus the capture limits and format. */
+export interface CollectFlags extends RunFlags, CollectJobFlags {
+  readonly maxBytes?: number;
+  readonly headBytes?: number;
+  readonly spill?: string;
+  readonly merge: boolean;
+  readonly json: boolean;
+  readonly headLines?: number;
+  readonly tailLines?: number;
+  readonly live: boolean;
+  readonly heartbeat?: string;
+  readonly group?: string;
+}

@@ -1,0 +1,157 @@
+// `collect --heartbeat DUR`: proof of life for CI watchdogs that kill a step
+// after N quiet minutes, and for a person watching a log. One stderr line
+// every DUR (with --live, only after DUR without output, since the output is
+// proof enough); on a terminal, a one-line status rewritten in place and
+// erased before anything else is written, never on a pipe or a file.
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
+import { formatDuration } from "../../../lib/units/duration.ts";
+
+/** What `--heartbeat` defaults to when $CI is set and neither flag nor config says otherwise. */
+export const CI_HEARTBEAT_MS = 5 * 60_000;
+
+/** Widest last line quoted, in characters (about columns for most text). */
+const LAST_LINE_COLUMNS = 120;
+/** How often progress is looked at: often enough for --live's quiet test and the status line. */
+const TICK_MS = 250;
+const STATUS_EVERY_MS = 1000;
+
+export interface HeartbeatOptions {
+  /** Period in ms; undefined: no heartbeat lines. */
+  readonly everyMs: number | undefined;
+  /** --live: a heartbeat only after everyMs without output. */
+  readonly live: boolean;
+  /** Show the in-place status line (stderr is a terminal, not --live). */
+  readonly status: boolean;
+  readonly stderr: NodeJS.WriteStream;
+}
+
+/** Progress of the stores: bytes, lines (null when another writer spills and nobody counted yet), last line. */
+interface Progress {
+  readonly bytes: number;
+  readonly lines: number | null;
+  readonly lastLine: string;
+}
+
+/** Watches the stores while the command runs; stop() before the report. */
+export class Heartbeat {
+  readonly #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #startedAt = performance.now();
+  #lastBeatAt = performance.now();
+  #lastActivityAt = performance.now();
+  #lastBytes = 0;
+  #statusShown = false;
+  #lastStatusAt = 0;
+  #lastStatusBytes = 0;
+
+  constructor(readonly stores: readonly BoundedStore[], readonly options: HeartbeatOptions) {
+    if (options.everyMs === undefined && !options.status) return;
+    this.#timer = setInterval(() => this.#tick(), Math.min(TICK_MS, options.everyMs ?? TICK_MS));
+    this.#timer.unref?.();
+  }
+
+  /** Stops and erases the status line, so the report starts on a clean line. */
+  stop(): void {
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#eraseStatus();
+  }
+
+  #tick(): void {
+    const now = performance.now();
+    const progress = progressOf(this.stores, this.options.everyMs !== undefined);
+    if (progress.bytes !== this.#lastBytes) {
+      this.#lastBytes = progress.bytes;
+      this.#lastActivityAt = now;
+    }
+    const every = this.options.everyMs;
+    if (every !== undefined) {
+      const since = this.options.live ? Math.max(this.#lastActivityAt, this.#lastBeatAt) : this.#lastBeatAt;
+      if (now - since >= every) {
+        this.#lastBeatAt = now;
+        this.#eraseStatus();
+        this.options.stderr.write(`${heartbeatLine(now - this.#startedAt, progress)}\n`);
+      }
+    }
+    if (this.options.status && now - this.#lastStatusAt >= STATUS_EVERY_MS) {
+      const seconds = this.#lastStatusAt === 0 ? (now - this.#startedAt) / 1000 : (now - this.#lastStatusAt) / 1000;
+      const rate = seconds > 0 ? (progress.bytes - this.#lastStatusBytes) / seconds : 0;
+      this.#lastStatusAt = now;
+      this.#lastStatusBytes = progress.bytes;
+      const lines = progress.lines === null ? "" : `, ${progress.lines} lines`;
+      this.options.stderr.write(`\r\x1b[Kcorral: ${elapsed(now - this.#startedAt)}, ${progress.bytes} bytes${lines}, ${humanRate(rate)}`);
+      this.#statusShown = true;
+    }
+  }
+
+  #eraseStatus(): void {
+    if (!this.#statusShown) return;
+    this.options.stderr.write("\r\x1b[K");
+    this.#statusShown = false;
+  }
+}
+
+/** `corral: heartbeat: 3s elapsed, 1234 bytes, 56 lines so far; last line: ...`. */
+export function heartbeatLine(elapsedMs: number, progress: Progress): string {
+  const lines = progress.lines === null ? "" : `, ${progress.lines} lines`;
+  return `corral: heartbeat: ${elapsed(elapsedMs)} elapsed, ${progress.bytes} bytes${lines} so far; last line: ${progress.lastLine}`;
+}
+
+function elapsed(ms: number): string {
+  return formatDuration(Math.floor(ms / 1000) * 1000);
+}
+
+function humanRate(bytesPerSecond: number): string {
+  for (const [unit, scale] of [["GB/s", 1e9], ["MB/s", 1e6], ["kB/s", 1e3]] as const) {
+    if (bytesPerSecond >= scale) return `${(bytesPerSecond / scale).toFixed(1)} ${unit}`;
+  }
+  return `${Math.round(bytesPerSecond)} B/s`;
+}
+
+function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean): Progress {
+  let bytes = 0;
+  let lines: number | null = 0;
+  let last: Uint8Array = new Uint8Array(0);
+  for (const store of stores) {
+    if (store.spillIsExternal && store.spillPath !== null) {
+      // The guardian writes the spill file itself: its size is the progress.
+      const fromFile = fileProgress(store.spillPath, wantLastLine);
+      bytes += fromFile.bytes;
+      lines = null;
+      if (fromFile.last.length > 0) last = fromFile.last;
+      continue;
+    }
+    bytes += store.totalBytes;
+    if (lines !== null) lines += store.lines;
+    if (wantLastLine) {
+      const tail = store.lastBytes(4096);
+      if (tail.length > 0) last = tail;
+    }
+  }
+  return { bytes, lines, lastLine: wantLastLine ? lastLineOf(last) : "" };
+}
+
+function fileProgress(path: string, wantLast: boolean): { bytes: number; last: Uint8Array } {
+  let fd: number | undefined;
+  try {
+    fd = openSync(path, "r");
+    const size = fstatSync(fd).size;
+    if (!wantLast || size === 0) return { bytes: size, last: new Uint8Array(0) };
+    const buffer = new Uint8Array(Math.min(4096, size));
+    const n = readSync(fd, buffer, 0, buffer.length, size - buffer.length);
+    return { bytes: size, last: buffer.subarray(0, n) };
+  } catch {
+    return { bytes: 0, last: new Uint8Array(0) };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The last non-empty line of `bytes` as text, control characters dropped, cut to 120 columns. */
+export function lastLineOf(bytes: Uint8Array): string {
+  const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  const lines = text.split(/\r?\n|\r/).filter((l) => l.trim() !== "");
+  // deno-lint-ignore no-control-regex
+  const line = (lines[lines.length - 1] ?? "").replace(/\x1b\[[0-9;?]*[ -/]*[@-~]/g, "").replace(/[\x00-\x1f\x7f]/g, "");
+  const chars = [...line];
+  return chars.length > LAST_LINE_COLUMNS ? chars.slice(0, LAST_LINE_COLUMNS - 1).join("") + "…" : line;
+}

@@ -1,0 +1,96 @@
+// `corral collect` itself: check limits, open the stores, run (teeing with
+// --live, a heartbeat while it runs, inside --group markers), print.
+import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
+import { TeeSink } from "../../../lib/output/tee-sink.ts";
+import type { CollectFlags } from "./flags.ts";
+import { jsonReport, liveSummary, plainReport, writeAll } from "./report.ts";
+import { closeCollectStores, type CollectStores, openCollectStores } from "./stores.ts";
+import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
+import { Heartbeat } from "./heartbeat.ts";
+import { groupMarkers } from "./ci-group.ts";
+import type { CorralContext } from "../../context.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+import { reportFacts } from "../run/impl.ts";
+import { checkFactsTarget } from "../../shared/facts-output.ts";
+import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts";
+import { runSupervised } from "../../shared/child/supervise.ts";
+import { dieIfKilledBy } from "../../shared/signal-death.ts";
+import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
+import { spillsNatively } from "../../../lib/spawn/backend-choice.ts";
+
+const encode = (text: string) => new TextEncoder().encode(text);
+
+/** The command function of `corral collect` (loaded lazily by cli/commands/collect/command.ts). */
+export async function collectAction(this: CorralContext, flags: CollectFlags, ...argv: string[]): Promise<void> {
+  if (flags.job !== undefined || flags.tty) {
+    return (await import("./job.ts")).jobCollectAction.call(this, flags, ...argv);
+  }
+  if (flags.from !== undefined || flags.follow || flags.socket !== undefined) {
+    throw new UsageError("--from, --follow and --socket go with --job ID (or --socket with --tty), e.g. corral collect --job %1 --follow");
+  }
+  const { env, stdout, stderr } = this.process;
+  const config = await loadCommandConfig(this);
+  const maxBytes = flags.maxBytes ?? config.maxBytes;
+  const headBytes = flags.headBytes ?? config.headBytes;
+  const lines = lineLimitFlags(flags);
+  const heartbeatMs = heartbeatPeriod(flags.heartbeat, config, env);
+  if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
+  if (flags.group === "") throw new UsageError("--group needs a title, e.g. --group tests");
+  // With --live, stdout carries the command's output: --facts - would mix into it.
+  const factsTarget = checkFactsTarget(flags.facts, flags.live);
+  // Check every flag before the spill files are created.
+  const checked = await prepareRun(this, flags, argv, {}, config);
+  // Under the guardian the spill file is the child's own stdout (no copy
+  // through JavaScript); --live needs to see every byte, so it takes the pipe.
+  const external = flags.spill !== undefined && !flags.live && spillsNatively(config.guardian, env);
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external });
+  // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
+  const markerStream = flags.json && !flags.live ? stderr : stdout;
+  const group = flags.group === undefined ? null : groupMarkers(flags.group, env);
+  if (group !== null) await writeAll(markerStream, [encode(group.start)]);
+  const outSink = flags.live ? new TeeSink(stores.stdout, stdout) : stores.stdout;
+  const errSink = stores.stderr === null ? null : flags.live ? new TeeSink(stores.stderr, stderr) : stores.stderr;
+  const prepared = {
+    ...checked,
+    spec: {
+      ...checked.spec,
+      stdin: "inherit" as const,
+      stdout: { sink: outSink },
+      stderr: errSink === null ? "stdout" as const : { sink: errSink },
+    },
+  };
+  const heartbeat = new Heartbeat(storeList(stores), {
+    everyMs: heartbeatMs,
+    live: flags.live,
+    status: stderr.isTTY === true && !flags.live,
+    stderr,
+  });
+  let result;
+  try {
+    result = await runSupervised(this, prepared, flags.explain);
+  } finally {
+    heartbeat.stop();
+  }
+  await closeCollectStores(stores, stderr);
+  const envDropped = credentialNames(checked.dropped);
+  if (result !== null) {
+    if (flags.live) {
+      const report = flags.json ? [encode(jsonReport(argv, result.facts, stores, lines, envDropped))] : liveSummary(stores);
+      await writeAll(stderr, report);
+    } else if (flags.json) {
+      await writeAll(stdout, [encode(jsonReport(argv, result.facts, stores, lines, envDropped))]);
+    } else {
+      await writeAll(stdout, plainReport(stores.stdout, lines));
+      if (stores.stderr !== null) await writeAll(stderr, plainReport(stores.stderr, lines));
+    }
+  }
+  if (group !== null && group.end !== "") await writeAll(markerStream, [encode(group.end)]);
+  if (result === null) return;
+  await reportFacts(this, flags, result.facts, factsTarget);
+  dieIfKilledBy(this, result.forwarded, result.facts);
+  if (!flags.json) noteDroppedEnv(this, result.facts, checked.dropped, flags.explain);
+}
+
+function storeList(stores: CollectStores): BoundedStore[] {
+  return stores.stderr === null ? [stores.stdout] : [stores.stdout, stores.stderr];
+}

@@ -1,0 +1,145 @@
+// How `collect` prints what it kept: plain (head, one marker line, tail, each
+// stream on corral's own fd) or one JSON object in the shape of the issue.
+import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
+import { retainedText } from "../../../lib/output/utf8-text.ts";
+import { type CutBy, showOutput, type ShownOutput } from "../../../lib/output/shown-output.ts";
+import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
+import type { CollectStores } from "./stores.ts";
+
+/** The line limits of one `collect` (--head-lines, --tail-lines); undefined: bytes only. */
+export interface LineLimits {
+  readonly headLines?: number | undefined;
+  readonly tailLines?: number | undefined;
+}
+
+/** One stream as `--json` reports it. */
+export interface StreamReport {
+  readonly bytes: number;
+  readonly lines: number;
+  readonly head: string;
+  readonly tail: string;
+  readonly elided: number;
+  /** Line ends elided (whole lines when both cuts are on line boundaries). */
+  readonly elidedLines: number;
+  readonly headLines: number;
+  readonly tailLines: number;
+  /** Which limit ended the head and began the tail ("bytes" or "lines"); null when nothing was cut. */
+  readonly cutBy: { readonly head: CutBy; readonly tail: CutBy };
+  readonly truncated: boolean;
+  readonly spill: string | null;
+  /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
+  readonly spillError: string | null;
+}
+
+/**
+ * The `--json` object: argv, exit facts, `stdout`+`stderr` or `output`, and
+ * `envDropped` (names of variables scrubbed from the command's environment)
+ * when the caller knows them.
+ */
+export function jsonReport(
+  argv: readonly string[],
+  facts: ExitFacts,
+  stores: CollectStores,
+  lines: LineLimits = {},
+  envDropped?: readonly string[],
+): string {
+  const streams = stores.stderr === null
+    ? { output: streamReport(stores.stdout, lines) }
+    : { stdout: streamReport(stores.stdout, lines), stderr: streamReport(stores.stderr, lines) };
+  return JSON.stringify({ argv, exit: facts, ...streams, ...(envDropped === undefined ? {} : { envDropped }) }) + "\n";
+}
+
+/** What is shown of a store under these line limits (and the 4 KiB line snap). */
+export function shownOf(store: BoundedStore, lines: LineLimits): ShownOutput {
+  return showOutput(store.snapshot(), { tailBytes: store.tailBytes, headLines: lines.headLines, tailLines: lines.tailLines });
+}
+
+function streamReport(store: BoundedStore, lines: LineLimits): StreamReport {
+  const shown = shownOf(store, lines);
+  const { head, tail } = retainedText(
+    { ...store.snapshot(), head: shown.head, tail: shown.tail, elided: shown.elided, truncated: shown.elided > 0 },
+    { final: true },
+  );
+  return {
+    bytes: shown.bytes,
+    lines: shown.lines,
+    head,
+    tail,
+    elided: shown.elided,
+    elidedLines: shown.elidedLines,
+    headLines: shown.headLines,
+    tailLines: shown.tailLines,
+    cutBy: { head: shown.headCutBy, tail: shown.tailCutBy },
+    truncated: shown.elided > 0,
+    spill: store.spillPath,
+    spillError: store.spillError?.message ?? null,
+  };
+}
+
+const NEWLINE = 0x0a;
+
+const FLAG_OF: Record<"head" | "tail", Record<"bytes" | "lines", string>> = {
+  head: { bytes: "--head-bytes", lines: "--head-lines" },
+  tail: { bytes: "--max-bytes", lines: "--tail-lines" },
+};
+
+/** `80 lines, 1234 bytes elided (of 100 lines, 5678 bytes; head cut by --head-lines, tail by --max-bytes)`. */
+export function elisionSummary(shown: ShownOutput): string {
+  const cuts: string[] = [];
+  if (shown.headCutBy !== null) cuts.push(`head cut by ${FLAG_OF.head[shown.headCutBy]}`);
+  if (shown.tailCutBy !== null) cuts.push(`${cuts.length > 0 ? "tail by" : "tail cut by"} ${FLAG_OF.tail[shown.tailCutBy]}`);
+  const of = `of ${shown.lines} lines, ${shown.bytes} bytes${cuts.length > 0 ? `; ${cuts.join(", ")}` : ""}`;
+  return `${shown.elidedLines} lines, ${shown.elided} bytes elided (${of})`;
+}
+
+/**
+ * A stream's plain rendering: head, then (only when bytes were elided) the
+ * marker on a line of its own, then tail. Nothing elided means head + tail
+ * is the stream, byte for byte.
+ */
+export function plainReport(store: BoundedStore, lines: LineLimits = {}): Uint8Array[] {
+  const shown = shownOf(store, lines);
+  const { head, tail } = shown;
+  if (shown.elided === 0) return [head, tail];
+  const where = store.spillPath === null
+    ? "not kept"
+    : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
+  const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
+  const marker = new TextEncoder().encode(`${lead}[corral: ${elisionSummary(shown)}; ${where}]\n`);
+  return [head, marker, tail];
+}
+
+/**
+ * Writes chunks and resolves once the stream took them (so exit loses
+ * nothing). A reader that went away (EPIPE, as with `| head`) ends the
+ * writing quietly, as it would for any filter; the status stays the child's.
+ */
+export function writeAll(stream: NodeJS.WriteStream, chunks: readonly Uint8Array[]): Promise<void> {
+  const nonEmpty = chunks.filter((c) => c.length > 0);
+  if (nonEmpty.length === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const onError = () => {
+      stream.destroy();
+      resolve();
+    };
+    // `on`, not `once`: Bun emits an error for each failed write.
+    stream.on("error", onError);
+    for (const chunk of nonEmpty.slice(0, -1)) stream.write(chunk);
+    stream.write(nonEmpty[nonEmpty.length - 1] as Uint8Array, (error) => {
+      if (error) return onError();
+      stream.off("error", onError);
+      resolve();
+    });
+  });
+}
+
+/** After --live the output was seen already: one line per stream counting it. */
+export function liveSummary(stores: CollectStores): Uint8Array[] {
+  const named: [string, BoundedStore][] = stores.stderr === null
+    ? [["output", stores.stdout]]
+    : [["stdout", stores.stdout], ["stderr", stores.stderr]];
+  return named.map(([name, store]) => {
+    const where = store.spillPath === null ? "" : `; full output in ${store.spillPath}`;
+    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines} lines${where}]\n`);
+  });
+}

@@ -1,0 +1,64 @@
+// The bounded stores `collect` captures into: one per stream, or one for
+// both with --merge. Spill files are FILE.stdout/FILE.stderr for separate
+// streams and FILE itself for a merged one.
+import { closeSync, constants, openSync } from "node:fs";
+import { BoundedStore, SpillError } from "../../../lib/output/bounded-store.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+import { errorLine } from "../../shared/error-line.ts";
+
+/** The store(s) of one `collect` run. */
+export interface CollectStores {
+  readonly stdout: BoundedStore;
+  /** null with --merge: stderr goes into `stdout`. */
+  readonly stderr: BoundedStore | null;
+}
+
+export interface StoreLimits {
+  readonly headBytes: number;
+  readonly maxBytes: number;
+  readonly spill: string | undefined;
+  readonly merge: boolean;
+  /** The guardian writes the spill files itself (its fast path); the stores only adopt head and tail. */
+  readonly external?: boolean;
+}
+
+/** Opens the stores; an unusable spill path is a usage error (exit 2). */
+export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
+  const open = (spillPath: string | undefined) => {
+    if (limits.external !== true || spillPath === undefined) {
+      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath });
+    }
+    // Created here so a bad path is still a usage error before the child runs.
+    try {
+      // Created here so a bad path is exit 2 before the command starts; a symlink is refused.
+      closeSync(openSync(spillPath, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o666));
+    } catch (error) {
+      throw new SpillError(spillPath, "open", error);
+    }
+    return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, externalSpill: true });
+  };
+  const { spill, merge } = limits;
+  try {
+    if (merge) return { stdout: await open(spill), stderr: null };
+    const stdout = await open(spill === undefined ? undefined : `${spill}.stdout`);
+    const stderr = await open(spill === undefined ? undefined : `${spill}.stderr`);
+    return { stdout, stderr };
+  } catch (error) {
+    if (error instanceof SpillError) throw new UsageError(`--spill: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Closes every store (flushing spills); names a spill that failed on stderr. */
+export async function closeCollectStores(stores: CollectStores, stderr: NodeJS.WriteStream): Promise<void> {
+  for (const store of [stores.stdout, stores.stderr]) {
+    if (store === null) continue;
+    try {
+      await store.close();
+    } catch {
+      // reported below from spillError
+    }
+    const failed = store.spillError;
+    if (failed !== null) stderr.write(errorLine(`--spill: ${failed.message}; the spill file is incomplete`));
+  }
+}

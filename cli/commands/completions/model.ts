@@ -1,0 +1,140 @@
+// The command registry flattened into plain data for the script generators:
+// one entry per command path with its subcommands, flags, what each flag's
+// value is, and what its positionals are. Generated scripts depend only on
+// this, so they change exactly when the command definitions change.
+import type { Command, CommandContext, RouteMap } from "@stricli/core";
+import { ID_PARAMETERS, ID_PLACEHOLDERS } from "./ids.ts";
+
+/** What a value is, so a script knows what to offer for it. */
+export type ValueKind =
+  | { readonly kind: "enum"; readonly values: readonly string[] }
+  | { readonly kind: "file" | "dir" | "command" | "sessions" | "jobs" }
+  /** Free text; `hint` (the placeholder: size, dur, ...) is shown by zsh. */
+  | { readonly kind: "any"; readonly hint?: string };
+
+/** One flag as typed on the command line. */
+export interface FlagSpec {
+  /** `--max-bytes` */
+  readonly name: string;
+  /** `-m`, when it has one. */
+  readonly aliases: readonly string[];
+  readonly brief: string;
+  /** What its value is; undefined for a flag that takes none. */
+  readonly value: ValueKind | undefined;
+}
+
+/** One node of the command tree: a command or a group (`pty`). */
+export interface CommandSpec {
+  /** Words after `corral` ([] for the root). */
+  readonly path: readonly string[];
+  readonly brief: string;
+  /** Subcommands, for a group. */
+  readonly children: readonly { readonly name: string; readonly brief: string }[];
+  readonly flags: readonly FlagSpec[];
+  /** Kind of each positional by index; `rest` applies past the end. */
+  readonly positional: readonly ValueKind[];
+  readonly rest: ValueKind | undefined;
+}
+
+const HELP: FlagSpec = { name: "--help", aliases: ["-h"], brief: "Print help information and exit", value: undefined };
+const VERSION: FlagSpec = { name: "--version", aliases: ["-v"], brief: "Print version information and exit", value: undefined };
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+}
+
+// Placeholders double as type names: FILE, DIR, CMD, SESSION, JOB, and
+// `a|b|c` for a positional that takes one of those words.
+function kindFromPlaceholder(placeholder: string | undefined, idKey: string): ValueKind {
+  const id = ID_PARAMETERS[idKey];
+  if (id !== undefined) return { kind: id };
+  if (placeholder?.includes("|") === true) return { kind: "enum", values: placeholder.split("|") };
+  const p = (placeholder ?? "").toLowerCase();
+  const idKind = ID_PLACEHOLDERS[p];
+  if (idKind !== undefined) return { kind: idKind };
+  if (/^(file|path)s?$/.test(p) || p.endsWith("file")) return { kind: "file" };
+  if (/^(dir|directory)$/.test(p)) return { kind: "dir" };
+  if (/^(cmd|command)$/.test(p)) return { kind: "command" };
+  return placeholder === undefined || placeholder === "" ? { kind: "any" } : { kind: "any", hint: placeholder };
+}
+
+interface RawFlag {
+  readonly kind: string;
+  readonly brief: string;
+  readonly hidden?: boolean;
+  readonly placeholder?: string;
+  readonly values?: readonly string[];
+  readonly default?: unknown;
+  readonly withNegated?: boolean;
+}
+
+interface RawPositional {
+  readonly placeholder?: string;
+}
+
+type RoutingTarget<C extends CommandContext> = Command<C> | RouteMap<C>;
+
+function isRouteMap(target: RoutingTarget<CommandContext>): target is RouteMap<CommandContext> {
+  return "getAllEntries" in target;
+}
+
+function commandSpec(path: readonly string[], target: RoutingTarget<CommandContext>): CommandSpec {
+  const key = path.join(" ");
+  const extra = path.length === 0 ? [HELP, VERSION] : [HELP];
+  if (isRouteMap(target)) {
+    const children = target.getAllEntries()
+      .filter((e) => !e.hidden)
+      .map((e) => ({ name: e.name["convert-camel-to-kebab"], brief: e.target.brief }));
+    return { path, brief: target.brief, children, flags: extra, positional: [], rest: undefined };
+  }
+  const params = target.parameters;
+  const aliasesOf = new Map<string, string[]>();
+  for (const [letter, flagName] of Object.entries((params.aliases ?? {}) as Record<string, string | undefined>)) {
+    if (flagName !== undefined) aliasesOf.set(flagName, [...(aliasesOf.get(flagName) ?? []), `-${letter}`]);
+  }
+  const flags: FlagSpec[] = [];
+  for (const [flagName, raw] of Object.entries((params.flags ?? {}) as Record<string, RawFlag>)) {
+    if (raw.hidden === true) continue;
+    const name = `--${kebab(flagName)}`;
+    const value: ValueKind | undefined = raw.kind === "boolean" || raw.kind === "counter"
+      ? undefined
+      : raw.kind === "enum"
+      ? { kind: "enum", values: [...(raw.values ?? [])] }
+      : kindFromPlaceholder(raw.placeholder, `${key} ${name}`);
+    flags.push({ name, aliases: (aliasesOf.get(flagName) ?? []).sort(), brief: raw.brief, value });
+    // A boolean that defaults to true is switched off with its negation (--no-scrub).
+    if (raw.kind === "boolean" && raw.default === true && raw.withNegated !== false) {
+      flags.push({ name: `--no-${kebab(flagName)}`, aliases: [], brief: raw.brief, value: undefined });
+    }
+  }
+  flags.sort((a, b) => a.name.localeCompare(b.name));
+  flags.push(...extra);
+  const pos = params.positional as
+    | { kind: "tuple"; parameters: readonly RawPositional[] }
+    | { kind: "array"; parameter: RawPositional }
+    | undefined;
+  const positional = pos?.kind === "tuple"
+    ? pos.parameters.map((p, index) => kindFromPlaceholder(p.placeholder, `${key} ${index}`))
+    : [];
+  let rest = pos?.kind === "array" ? kindFromPlaceholder(pos.parameter.placeholder, `${key} 0`) : undefined;
+  // `-- CMD [ARGS...]`: a command name first, then (most often) file names.
+  if (rest?.kind === "command") {
+    positional.push(rest);
+    rest = { kind: "file" };
+  }
+  return { path, brief: target.brief, children: [], flags, positional, rest };
+}
+
+/** Every command and group reachable from the root, parents before children. */
+export function completionModel(root: RouteMap<CommandContext>): CommandSpec[] {
+  const out: CommandSpec[] = [];
+  const visit = (path: readonly string[], target: RoutingTarget<CommandContext>): void => {
+    out.push(commandSpec(path, target));
+    if (!isRouteMap(target)) return;
+    for (const entry of target.getAllEntries()) {
+      if (!entry.hidden) visit([...path, entry.name["convert-camel-to-kebab"]], entry.target);
+    }
+  };
+  visit([], root);
+  return out;
+}

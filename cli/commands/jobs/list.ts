@@ -1,0 +1,28 @@
+// `corral jobs`: the agent's job table, as rows or JSON. Never starts the
+// agent: with none running there are no jobs (but what a dead agent left
+// behind is named, with the way to clean it up).
+import type { CorralContext } from "../../context.ts";
+import { chosenSocket, withAgent } from "../../shared/agent-reach.ts";
+import { orphansNote } from "./orphans-note.ts";
+import { errorLine } from "../../shared/error-line.ts";
+import type { JobsFlags } from "./flags.ts";
+import { jobRow } from "../../shared/jobs/format.ts";
+
+/** The command function of `corral jobs`. */
+export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise<void> {
+  const print = (jobs: readonly import("../../../lib/jobs/job-info.ts").JobInfo[]) => {
+    if (flags.json) this.process.stdout.write(`${JSON.stringify({ jobs })}\n`);
+    else for (const job of jobs) this.process.stdout.write(`${jobRow(job)}\n`);
+  };
+  await withAgent(this, flags, async (client) => {
+    const { jobs } = await client.call({ op: "jobs" });
+    print(jobs);
+  }, {
+    start: false,
+    whenAbsent: () => {
+      print([]);
+      const note = orphansNote(chosenSocket(this, flags));
+      if (note !== null) this.process.stderr.write(errorLine(note));
+    },
+  });
+}

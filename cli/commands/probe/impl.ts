@@ -1,0 +1,183 @@
+// The body of `corral probe`: gathers the report (lib/native/capabilities.ts
+// does the guardian part), prints it as text or JSON, and sets the status:
+// 0 when the guardian is in use and a PTY can be allocated, 3 when corral
+// works on its fallbacks (degraded: the report lists what is lost and the
+// absolute command that fixes it), 1 when no process can run here.
+import { spawnSync } from "node:child_process";
+import { existsSync, lstatSync } from "node:fs";
+import process from "node:process";
+import type { CorralContext } from "../../context.ts";
+import type { ProbeFlags } from "./flags.ts";
+import { CORRAL_VERSION } from "../../version.ts";
+import { probeGuardian, type GuardianReport } from "../../../lib/native/capabilities.ts";
+import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/native/guardian-binary.ts";
+import { buildForPackage, findCompiler } from "../../../lib/native/guardian-build.ts";
+import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/native/guarantees.ts";
+import { currentRuntime } from "../../../lib/runtime/self-command.ts";
+import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
+import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
+
+/** Everything `corral probe --json` prints. */
+export interface ProbeReport {
+  readonly corral: string;
+  readonly runtime: { readonly name: string; readonly version: string };
+  readonly platform: string;
+  readonly guardian: {
+    readonly built: boolean;
+    readonly path: string | null;
+    /** Where it was found: CORRAL_GUARDIAN_BIN, the package's native/build, or the per-user cache. */
+    readonly source: GuardianSource | null;
+    readonly usable: boolean;
+    readonly why: string | null;
+    readonly capabilities: GuardianReport["capabilities"];
+  };
+  readonly pty: {
+    readonly backend: "guardian" | "node-pty" | "none";
+    readonly ok: boolean;
+    readonly nodePty: { readonly loadable: boolean; readonly why: string | null };
+  };
+  readonly process: { readonly ok: boolean; readonly why: string | null };
+  readonly agent: { readonly socket: string; readonly answering: boolean };
+  readonly stateDir: { readonly path: string; readonly exists: boolean; readonly mode: string | null; readonly ok: boolean; readonly problem: string | null };
+  /** ok (status 0), degraded (3: works on the fallbacks, `lost` says what is missing), unusable (1). */
+  readonly status: "ok" | "degraded" | "unusable";
+  /** True only for status ok. */
+  readonly ok: boolean;
+  /** What is lost without the guardian; empty when it is in use. */
+  readonly lost: readonly Guarantee[];
+  /** The absolute command that builds the guardian, when that is the fix. */
+  readonly fix: string | null;
+  /** Whether a C compiler (needed by the fix) is on PATH. */
+  readonly compiler: string | null;
+}
+
+/** probe's exit statuses (README "Exit statuses"). */
+export const ProbeStatus = { ok: 0, unusable: 1, degraded: 3 } as const;
+
+function runtimeVersion(name: string): string {
+  if (name === "deno") return (globalThis as { Deno?: { version: { deno: string } } }).Deno?.version.deno ?? "?";
+  if (name === "bun") return process.versions.bun ?? "?";
+  return process.versions.node;
+}
+
+type NodePtyModule = typeof import("@lydell/node-pty");
+
+/** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
+async function checkNodePty(tryPty: boolean, runtime: string): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+  // Its addon loads under Bun, but its sessions die at once (lib/pty/backend-choice.ts).
+  if (runtime === "bun") return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
+  let mod: NodePtyModule;
+  try {
+    const m = (await import("@lydell/node-pty")) as NodePtyModule & { default?: NodePtyModule };
+    mod = typeof m.spawn === "function" ? m : (m.default as NodePtyModule);
+  } catch (error) {
+    return { loadable: false, why: (error as Error).message.split("\n")[0] ?? "cannot load", ptyOk: false };
+  }
+  if (!tryPty) return { loadable: true, why: null, ptyOk: false };
+  try {
+    const pty = mod.spawn("/bin/sh", ["-c", "exit 0"], { cols: 80, rows: 24 });
+    const code = await new Promise<number>((resolve) => pty.onExit((e) => resolve(e.exitCode)));
+    return { loadable: true, why: null, ptyOk: code === 0 };
+  } catch (error) {
+    return { loadable: true, why: `loads, but cannot open a PTY: ${(error as Error).message}`, ptyOk: false };
+  }
+}
+
+function checkProcess(): { ok: boolean; why: string | null } {
+  const r = spawnSync("/bin/sh", ["-c", "exit 7"]);
+  if (r.error) return { ok: false, why: `cannot start /bin/sh: ${r.error.message}` };
+  return r.status === 7 ? { ok: true, why: null } : { ok: false, why: `/bin/sh -c 'exit 7' reported ${r.status}` };
+}
+
+function checkDir(dir: string): ProbeReport["stateDir"] {
+  if (!existsSync(dir)) return { path: dir, exists: false, mode: null, ok: true, problem: null };
+  const mode = (lstatSync(dir).mode & 0o777).toString(8).padStart(4, "0");
+  try {
+    checkStateDir(dir);
+    return { path: dir, exists: true, mode, ok: true, problem: null };
+  } catch (error) {
+    return { path: dir, exists: true, mode, ok: false, problem: (error as Error).message };
+  }
+}
+
+/** Gathers the whole report. */
+export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
+  const runtime = currentRuntime();
+  // Like any command that needs it, probe builds a missing guardian when a
+  // compiler is here (npm ran no install script: git installs, --ignore-scripts).
+  const guardian = probeGuardian(locateGuardian(env));
+  const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
+  const nodePty = await checkNodePty(!guardianPty, runtime);
+  const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
+  const socket = socketPath(env);
+  const proc = checkProcess();
+  const status = !proc.ok ? "unusable" : guardian.usable && backend !== "none" ? "ok" : "degraded";
+  const binary = guardian.binary;
+  return {
+    corral: CORRAL_VERSION,
+    runtime: { name: runtime, version: runtimeVersion(runtime) },
+    platform: `${process.platform} ${process.arch}`,
+    guardian: {
+      built: guardian.binary.built,
+      path: guardian.binary.path,
+      source: binary.built ? binary.source : null,
+      usable: guardian.usable,
+      why: guardian.why,
+      capabilities: guardian.capabilities,
+    },
+    pty: { backend, ok: backend !== "none", nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
+    process: proc,
+    agent: { socket, answering: await socketIsLive(socket) },
+    stateDir: checkDir(stateDirPath(env)),
+    status,
+    ok: status === "ok",
+    lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
+    fix: binary.built ? null : binary.fix,
+    compiler: findCompiler(env),
+  };
+}
+
+/** The report as text, one fact a line. */
+export function formatProbe(r: ProbeReport): string {
+  const lines = [`corral ${r.corral} on ${r.runtime.name} ${r.runtime.version} (${r.platform})`];
+  const g = r.guardian;
+  lines.push(`guardian      ${g.usable ? "in use" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
+  if (g.why) lines.push(`              why: ${g.why}`);
+  for (const c of g.capabilities) lines.push(`  ${c.name.padEnd(18)} ${(c.ok ? "ok" : "missing").padEnd(8)} ${c.core ? "core    " : "optional"}  ${c.detail}`);
+  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
+  lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
+  lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
+  lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
+  const d = r.stateDir;
+  lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
+  if (r.status === "ok") lines.push("ok: corral can run processes and allocate PTYs here, with the guardian's guarantees");
+  else if (r.status === "unusable") lines.push("NOT ok: corral cannot run processes here (see above)");
+  else {
+    lines.push(`degraded: corral works here without the guardian${r.pty.backend === "none" ? " and without terminal sessions" : ""}; lost:`);
+    for (const g of r.lost) lines.push(`  ${g.name.padEnd(23)} ${g.lost}`);
+  }
+  if (r.fix !== null) {
+    lines.push(`fix: ${r.fix}`);
+    if (r.compiler === null) lines.push("     (needs a C compiler on PATH first: cc, gcc or clang, e.g. apt-get install gcc)");
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** `probe --build`: builds the guardian for this copy of corral, one line on stderr either way. */
+function buildNow(env: Readonly<Record<string, string | undefined>>, stderr: CorralContext["process"]["stderr"]): void {
+  const root = packageRoot();
+  if (root === null) {
+    stderr.write("corral: cannot build the guardian: the corral package root is not found\n");
+    return;
+  }
+  const result = buildForPackage(root, env);
+  stderr.write(result.ok ? `corral: guardian ready: ${result.guardian}\n` : `corral: the guardian was not built: ${result.why}\n`);
+}
+
+/** `corral probe [--json]`. */
+export async function probeAction(this: CorralContext, flags: ProbeFlags): Promise<void> {
+  if (flags.build) buildNow(this.process.env, this.process.stderr);
+  const report = await gatherProbe(this.process.env);
+  this.process.stdout.write(flags.json ? JSON.stringify(report) + "\n" : formatProbe(report));
+  this.process.exitCode = ProbeStatus[report.status];
+}

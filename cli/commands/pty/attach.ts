@@ -1,0 +1,50 @@
+// `corral pty attach`: a person takes over a session. The terminal goes to
+// raw mode and is restored on every way out (detach key, program exit,
+// agent gone, SIGTERM/SIGHUP, an exception); window size changes follow
+// (the one terminal hold, cli/shared/terminal-hold.ts, as run --tty and fg).
+import process from "node:process";
+import type { CorralContext } from "../../context.ts";
+import type { SocketOnly } from "./flags.ts";
+import { withAgent } from "../../shared/agent-reach.ts";
+import { describeExit } from "../../shared/exit-words.ts";
+import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
+
+/** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
+export const DETACH_BYTE = 0x1c;
+
+/** Attaches this terminal until detach or exit. */
+export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, session: string): Promise<void> {
+  const stdout = process.stdout;
+  await withAgent(this, flags, async (client) => {
+    await client.call({ op: "attach", session, ...terminalSize() });
+    const hold = new TerminalHold();
+    let outcome = "detached";
+    try {
+      await new Promise<void>((resolve) => {
+        const finish = (why: string) => {
+          outcome = why;
+          resolve();
+        };
+        hold.rawMode();
+        client.onBytes = (bytes) => stdout.write(bytes);
+        client.onEvent = (event) => finish(`exited (${describeExit(event.event === "exit" ? event.exit : null)})`);
+        client.onClose = () => finish(outcome === "detached" ? "the agent closed the connection" : outcome);
+        hold.readInput((chunk) => {
+          const at = chunk.indexOf(DETACH_BYTE);
+          if (at >= 0) {
+            if (at > 0) client.sendBytes(chunk.subarray(0, at));
+            finish("detached");
+            return;
+          }
+          client.sendBytes(chunk);
+        }, () => finish("detached (end of input)"));
+        hold.followSize(({ cols, rows }) => client.sendResize(cols, rows));
+        hold.on("SIGTERM", () => finish("detached (signal)"));
+        hold.on("SIGHUP", () => finish("detached (signal)"));
+      });
+    } finally {
+      await hold.release();
+    }
+    this.process.stderr.write(`\r\ncorral: ${outcome} from session ${session}\n`);
+  });
+}

@@ -1,0 +1,97 @@
+// `corral pty resize`, `close` and `list`: the small session controls.
+import type { CorralContext } from "../../context.ts";
+import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+import { intFlag } from "../../shared/flag-parsers.ts";
+import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { describeExit } from "../../shared/exit-words.ts";
+
+/** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows; --json: {session}. */
+export async function ptyResizeAction(
+  this: CorralContext,
+  flags: ResizeFlags,
+  session: string,
+  cols: string | undefined,
+  rows: string | undefined,
+): Promise<void> {
+  let size: { cols: number; rows: number };
+  try {
+    const colsText = oneSpelling("COLS", cols, "--cols", flags.cols);
+    const rowsText = oneSpelling("ROWS", rows, "--rows", flags.rows);
+    // Clamped, not refused (DESIGN.md 4.4); only non-numbers are errors.
+    size = {
+      cols: Math.min(1000, Math.max(1, intFlag(colsText.name, colsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
+      rows: Math.min(1000, Math.max(1, intFlag(rowsText.name, rowsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
+    };
+  } catch (error) {
+    reportFailure(this, error);
+    return;
+  }
+  await withAgent(this, flags, async (client) => {
+    const resized = replyBody(await client.call({ op: "resize", session, ...size }));
+    if (flags.json) this.process.stdout.write(`${JSON.stringify(resized)}\n`);
+  });
+}
+
+// One dimension, given once: as the positional or as the flag, never both.
+function oneSpelling(positional: string, fromPositional: string | undefined, flag: string, fromFlag: string | undefined) {
+  if (fromPositional !== undefined && fromFlag !== undefined) {
+    throw new UsageError(`pty resize: ${positional} and ${flag} both given; give the size once: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
+  }
+  const value = fromPositional ?? fromFlag;
+  if (value === undefined) {
+    throw new UsageError(`pty resize: ${positional} missing; give both: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
+  }
+  return { name: fromPositional !== undefined ? positional : flag, value };
+}
+
+/** Closes a session; prints how it ended. */
+export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, session: string): Promise<void> {
+  const graceMs = flags.grace;
+  await withAgent(this, flags, async (client) => {
+    const closed = replyBody(
+      await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
+    );
+    this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session.id} ${describeExit(closed.session.exit)}\n`);
+  });
+}
+
+/** Lists sessions; with no agent running there are none (and none is started). */
+export async function ptyListAction(this: CorralContext, flags: ListFlags): Promise<void> {
+  await withAgent(this, flags, async (client) => {
+    const { sessions } = await client.call({ op: "list" });
+    if (flags.json) {
+      this.process.stdout.write(`${JSON.stringify({ sessions })}\n`);
+      return;
+    }
+    const rows = sessions.map((s) => [
+      s.id,
+      s.name === null ? "-" : s.retired ? `[${s.name}]` : s.name,
+      String(s.pid),
+      `${s.size.cols}x${s.size.rows}`,
+      s.alive ? "running" : describeExit(s.exit),
+      formatAge(s.ageMs),
+      s.argv.join(" "),
+    ]);
+    this.process.stdout.write(table([["ID", "NAME", "PID", "SIZE", "STATE", "AGE", "COMMAND"], ...rows]));
+  }, {
+    start: false,
+    whenAbsent: () => {
+      if (flags.json) this.process.stdout.write('{"sessions":[]}\n');
+    },
+  });
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
+  return rows.map((r) => r.map((cell, i) => (i === r.length - 1 ? cell : cell.padEnd(widths[i] ?? 0))).join("  ")).join("\n") + "\n";
+}
+
+/** 42s, 5m, 3h, 2d: enough to tell sessions apart. */
+function formatAge(ms: number): string {
+  const s = Math.floor(ms / 1000);
+  if (s < 120) return `${s}s`;
+  if (s < 7200) return `${Math.floor(s / 60)}m`;
+  if (s < 172_800) return `${Math.floor(s / 3600)}h`;
+  return `${Math.floor(s / 86_400)}d`;
+}

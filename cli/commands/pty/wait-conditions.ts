@@ -1,0 +1,51 @@
+// The wait conditions typed to `pty wait` and `pty send --wait-*`, checked
+// here (exit 2 before the agent is reached; durations arrive parsed) and
+// printed back the same way.
+import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+
+/** The timeout when none is given: long enough for slow programs, short enough to notice a hang. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+
+/** What the flags of one command say to wait for. */
+export interface ConditionFlags {
+  readonly text: readonly string[];
+  readonly regex: readonly string[];
+  readonly stable: number | undefined;
+  readonly ready: boolean;
+  readonly exit: boolean;
+  readonly timeout: number | undefined;
+}
+
+/** Checks the flags; null when none asks for a wait. Throws UsageError. */
+export async function waitConditions(flags: ConditionFlags): Promise<WaitConditions | null> {
+  const stableMs = flags.stable;
+  if (flags.text.length === 0 && flags.regex.length === 0 && stableMs === undefined && !flags.ready && !flags.exit) return null;
+  if (flags.regex.length > 0) {
+    // Loaded only when a regex is given: the engine is not needed otherwise.
+    const { compileRegex, PatternError } = await import("../../../lib/pty/wait-pattern.ts");
+    for (const source of flags.regex) {
+      try {
+        compileRegex(source);
+      } catch (error) {
+        throw error instanceof PatternError ? new UsageError(error.message) : error;
+      }
+    }
+  }
+  return {
+    ...(flags.text.length > 0 ? { text: flags.text } : {}),
+    ...(flags.regex.length > 0 ? { regex: flags.regex } : {}),
+    ...(stableMs !== undefined ? { stableMs } : {}),
+    ...(flags.ready ? { ready: true } : {}),
+    ...(flags.exit ? { exit: true } : {}),
+    timeoutMs: flags.timeout ?? DEFAULT_WAIT_TIMEOUT_MS,
+  };
+}
+
+/** The plain-text answer of a wait (the condition that fired), and a note on stderr when output was no longer kept. */
+export function printWait(out: { write(text: string): unknown }, err: { write(text: string): unknown }, reply: WaitReply, json: boolean): void {
+  out.write(json ? `${JSON.stringify(reply)}\n` : `${reply.fired}\n`);
+  if (reply.windowExceeded) {
+    err.write("corral: part of the output after the start position was no longer kept (10,000 lines / 1 MiB); it was not searched\n");
+  }
+}

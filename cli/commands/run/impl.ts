@@ -1,0 +1,44 @@
+// `corral run` itself: prepare, start, forward signals, wait, report.
+import type { ExitFacts } from "../../../lib/spawn/exit-facts.ts";
+import { exitStatusOf } from "../../../lib/spawn/exit-facts.ts";
+import type { CorralContext } from "../../context.ts";
+import type { RunFlags } from "../../shared/child/flags.ts";
+import type { RunJobFlags } from "../../shared/jobs/flags.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+import { prepareRun } from "../../shared/child/spawn-spec.ts";
+import { checkFactsTarget, type FactsTarget, writeFacts } from "../../shared/facts-output.ts";
+import { runSupervised } from "../../shared/child/supervise.ts";
+import { dieIfKilledBy } from "../../shared/signal-death.ts";
+import { noteDroppedEnv } from "../../shared/env-dropped-note.ts";
+
+/** The command function of `corral run` (loaded lazily by cli/commands/run/command.ts). */
+export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
+  if (flags.tty === true || flags.bg === true) {
+    return (await import("./job.ts")).jobRunAction.call(this, flags as RunFlags & RunJobFlags, ...argv);
+  }
+  if ((flags.name ?? flags.maxBytes ?? flags.headBytes ?? flags.spill ?? flags.socket) !== undefined) {
+    throw new UsageError("--name, --max-bytes, --head-bytes, --spill and --socket go with --bg or --tty, e.g. corral run --bg --name job -- CMD");
+  }
+  if (flags.record !== undefined || flags.recordMax !== undefined || flags.recordInput === true) {
+    throw new UsageError("--record, --record-max and --record-input go with --tty: they record a terminal (corral run --tty --record out.cast -- CMD)");
+  }
+  const factsTarget = checkFactsTarget(flags.facts, true);
+  const prepared = await prepareRun(this, flags, argv, { stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+  const outcome = await runSupervised(this, prepared, flags.explain);
+  if (outcome === null) return;
+  await reportFacts(this, flags, outcome.facts, factsTarget);
+  dieIfKilledBy(this, outcome.forwarded, outcome.facts);
+  noteDroppedEnv(this, outcome.facts, prepared.dropped, flags.explain);
+}
+
+/**
+ * Sets the exit status from the facts and writes `--facts` (last: `--facts -`
+ * comes after everything else on stdout). `target` is the value checked
+ * before the command started; where none was, stdout is corral's own.
+ */
+export async function reportFacts(context: CorralContext, flags: RunFlags, facts: ExitFacts, target?: FactsTarget): Promise<void> {
+  context.process.exitCode = exitStatusOf(facts);
+  const checked = target ?? checkFactsTarget(flags.facts, false);
+  if (checked === undefined || flags.facts === undefined) return;
+  await writeFacts(context, checked, flags.facts, facts);
+}

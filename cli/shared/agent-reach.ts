@@ -1,0 +1,114 @@
+// How a command reaches the agent: the socket from --socket/$CORRAL_SOCKET/
+// the state dir, auto-start when allowed, the hello, and the one mapping of
+// agent error codes to exit statuses and one-line messages.
+import type { CorralContext } from "../context.ts";
+import type { SocketFlag } from "./socket-flag.ts";
+import { ExitStatus } from "./exit-status.ts";
+import type { AgentClient } from "../../lib/agent/client/client.ts";
+import { AgentUnavailableError } from "../../lib/agent/client/agent-unavailable.ts";
+import { AgentError, type ErrorCode } from "../../lib/agent/protocol/messages.ts";
+import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
+import { ConfigError } from "../../lib/config/config-error.ts";
+import { UsageError } from "./exit-status.ts";
+import { errorLine } from "./error-line.ts";
+
+// Re-exported for callers written before socket-flag.ts; definitions should
+// import from ./socket-flag.ts to keep start-up light.
+export { socketFlag, type SocketFlag } from "./socket-flag.ts";
+
+/** The socket this command talks to. */
+export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
+  return socketPath(ctx.process.env, flags.socket);
+}
+
+/** A greeted connection; starts the agent unless `start` is false. */
+export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = true): Promise<AgentClient> {
+  // Loaded here, not at the top: definitions import this module at start-up.
+  const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
+  const client = await connectOrStart({ socket: chosenSocket(ctx, flags), start, env: ctx.process.env });
+  try {
+    await client.hello();
+  } catch (error) {
+    client.close();
+    throw error;
+  }
+  return client;
+}
+
+const STATUS_OF: Record<ErrorCode, number> = {
+  bad_request: ExitStatus.usage,
+  unknown_op: ExitStatus.usage,
+  unknown_key: ExitStatus.usage,
+  unknown_session: ExitStatus.failure,
+  session_exited: ExitStatus.failure,
+  unknown_job: ExitStatus.failure,
+  name_taken: ExitStatus.failure,
+  version_mismatch: ExitStatus.failure,
+  timeout: ExitStatus.timedOut,
+  command_not_found: ExitStatus.notFound,
+  command_not_executable: ExitStatus.notExecutable,
+  spawn_failed: ExitStatus.corralFailure,
+  limit_exceeded: ExitStatus.corralFailure,
+  internal: ExitStatus.corralFailure,
+};
+
+/** Reports a failure as one `corral: ` line and sets the exit status. */
+export function reportFailure(ctx: CorralContext, error: unknown): void {
+  let status: number = ExitStatus.corralFailure;
+  let message: string;
+  if (error instanceof AgentError) {
+    // A code this client does not know (a newer agent) is still a failure.
+    status = STATUS_OF[error.code] ?? ExitStatus.corralFailure;
+    message = error.message;
+  } else if (error instanceof UsageError || error instanceof ConfigError) {
+    status = ExitStatus.usage;
+    message = error.message;
+  } else if (error instanceof StateDirError || error instanceof AgentUnavailableError) {
+    message = error.message;
+  } else {
+    message = error instanceof Error ? error.message : String(error);
+  }
+  ctx.process.stderr.write(errorLine(message));
+  ctx.process.exitCode = status;
+}
+
+/** Runs `body` with a greeted client; every failure becomes one line and a status. */
+export async function withAgent(
+  ctx: CorralContext,
+  flags: SocketFlag,
+  body: (client: AgentClient) => Promise<void>,
+  options: { start?: boolean; whenAbsent?: () => void } = {},
+): Promise<void> {
+  let client: AgentClient | undefined;
+  try {
+    const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
+    const connected = await connectOrStart({ socket: chosenSocket(ctx, flags), start: options.start ?? true, env: ctx.process.env });
+    client = connected;
+    // The hello and the command's first request go out together (the agent
+    // answers a connection's requests in order), saving a round trip; a
+    // failed hello is the error reported (the request after it fails too).
+    const hello = connected.hello();
+    hello.catch(() => {});
+    try {
+      await body(connected);
+    } catch (error) {
+      await hello;
+      throw error;
+    }
+    await hello;
+  } catch (error) {
+    if (error instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
+      options.whenAbsent();
+      return;
+    }
+    reportFailure(ctx, error);
+  } finally {
+    client?.close();
+  }
+}
+
+/** A reply without its envelope fields (`id`, `ok`), as commands print it. */
+export function replyBody<T extends object>(reply: T): Omit<T, "id" | "ok"> {
+  const { id: _id, ok: _ok, ...body } = reply as T & { id?: unknown; ok?: unknown };
+  return body as Omit<T, "id" | "ok">;
+}

@@ -1,0 +1,65 @@
+// Starting and waiting on a child, shared by `run` and `collect`: spawn
+// failures become their statuses (127/126/2/125) with one line on stderr,
+// signals to corral are forwarded, and pids that could not be confirmed gone
+// are named rather than guessed about.
+import { SpawnError } from "../../../lib/spawn/spawn-error.ts";
+import { supervise } from "../../../lib/spawn/supervise.ts";
+import { chooseSpawnBackend, GuardianUnavailableError } from "../../../lib/spawn/backend-choice.ts";
+import type { SupervisionResult } from "../../../lib/spawn/backend.ts";
+import type { CorralContext } from "../../context.ts";
+import type { PreparedRun } from "./spawn-spec.ts";
+import { SignalForwarder } from "./forward-signals.ts";
+import { errorLine } from "../error-line.ts";
+
+/** How the child ended, plus the signal corral forwarded to it (null when none). */
+export interface RunOutcome extends SupervisionResult {
+  readonly forwarded: NodeJS.Signals | null;
+}
+
+/** Runs the prepared spec to the end; null when it could not start (status already set). */
+export async function runSupervised(
+  context: CorralContext,
+  prepared: PreparedRun,
+  explain: boolean,
+): Promise<RunOutcome | null> {
+  const { stderr } = context.process;
+  const forwarder = new SignalForwarder();
+  let child;
+  let backendWhy = "";
+  try {
+    const choice = chooseSpawnBackend(prepared.config.guardian, context.process.env);
+    backendWhy = choice.why;
+    child = await supervise(prepared.spec, choice.backend);
+  } catch (error) {
+    forwarder.remove();
+    if (error instanceof GuardianUnavailableError) {
+      stderr.write(errorLine(error.message));
+      context.process.exitCode = 125;
+      return null;
+    }
+    if (!(error instanceof SpawnError)) throw error;
+    stderr.write(errorLine(error.message));
+    context.process.exitCode = error.exitStatus;
+    return null;
+  }
+  forwarder.attach(child);
+  if (explain) {
+    for (const line of prepared.explain) stderr.write(`corral: explain: ${line}\n`);
+    stderr.write(`corral: explain: started pid ${child.pid} under ${backendWhy}\n`);
+  }
+  try {
+    const result = await child.exited;
+    const lost = result.facts.supervisorLost;
+    if (lost !== undefined) {
+      const exit = result.facts.code === null && result.facts.signal === null ? "the child's exit is unknown" : "the child's exit was already known";
+      stderr.write(`corral: supervisor lost: the guardian (pid ${lost.pid}) ${lost.cause} while supervising pid ${child.pid}; ${exit}; ${lost.cleanup}\n`);
+    }
+    for (const fault of result.faults ?? []) stderr.write(`corral: guardian: ${fault}\n`);
+    if (result.uncertain.length > 0) {
+      stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
+    }
+    return { ...result, forwarded: forwarder.forwarded };
+  } finally {
+    forwarder.remove();
+  }
+}
