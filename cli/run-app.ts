@@ -16,6 +16,17 @@ export async function runApp(args: readonly string[]): Promise<void> {
     env: process.env,
   };
 
+  process.exitCode = await runCommandLine(args, corralProcess);
+
+  if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
+}
+
+/**
+ * Runs one command line against `corralProcess` and returns corral's exit
+ * status. Separate from runApp so that tests can run help, usage errors and
+ * bad values in-process, with streams of their own.
+ */
+export async function runCommandLine(args: readonly string[], corralProcess: CorralProcess): Promise<number> {
   await run(buildApp(await loadRoutes(args[0])), args, { process: corralProcess });
 
   // stricli reports its own failures as negative codes: a bad flag or value,
@@ -23,10 +34,7 @@ export async function runApp(args: readonly string[]): Promise<void> {
   // errors, status 2; any other negative code is corral's own failure.
   const code = corralProcess.exitCode;
   if (typeof code === "number" && code < 0) {
-    process.exitCode = code === -4 || code === -5 ? ExitStatus.usage : ExitStatus.corralFailure;
-  } else {
-    process.exitCode = typeof code === "number" ? code : ExitStatus.ok;
+    return code === -4 || code === -5 ? ExitStatus.usage : ExitStatus.corralFailure;
   }
-
-  if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
+  return typeof code === "number" ? code : ExitStatus.ok;
 }

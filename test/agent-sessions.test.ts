@@ -3,8 +3,11 @@
 // inside, and the agent stopped with sessions open leaving nothing running.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { isAlive } from "./support/processes.ts";
+import { fifoGate } from "./support/fifo-gate.ts";
 import { waitFor } from "./support/wait.ts";
 import { PROTOCOL_VERSION } from "../lib/agent/protocol/messages.ts";
 
@@ -73,13 +76,28 @@ test("bash: open by name, send, wait, screen, changed/hash, resize, close, list"
   assert.ok(entry?.exit);
 });
 
-test("wait sees text that appears only after 1 s; a wait that cannot be met exits 124", async () => {
-  const id = (await agent.ok(["pty", "open", "--", "sh", "-c", "sleep 1; echo LATE-TEXT; exec cat"])).trim();
-  assert.equal((await agent.ok(["pty", "wait", id, "--text", "LATE-TEXT", "--timeout", "30s"])).trim(), "text");
-  const timedOut = await agent.run(["pty", "wait", id, "--text", "NEVER-SHOWN", "--timeout", "300ms"]);
+/** Connections the agent has accepted on its socket right now (/proc/net/unix lists both ends under the path). */
+function connectionsTo(socket: string): number {
+  return readFileSync("/proc/net/unix", "utf8").split("\n")
+    .filter((line) => line.endsWith(` ${socket}`) && line.trim().split(/\s+/)[5] === "03").length;
+}
+
+test("wait sees text that appears only after the wait began; a wait that cannot be met exits 124", async (t) => {
+  const gate = fifoGate();
+  t.after(() => gate.close());
+  // LATE-TEXT is printed only once the test opens the gate.
+  const id = (await agent.ok(["pty", "open", "--", "sh", "-c", `read _ < ${gate.path}; echo LATE-TEXT; exec cat`])).trim();
+  const timedOut = await agent.run(["pty", "wait", id, "--text", "LATE-TEXT", "--timeout", "300ms"]);
   assert.equal(timedOut.code, 124);
   assert.match(timedOut.stderr, /^corral: no condition was met within 300ms/);
   assert.equal(timedOut.stderr.trim().split("\n").length, 1);
+  // The gate opens once the waiting CLI is connected (its request follows at
+  // once), so the text arrives while it waits, however slow its start.
+  await waitFor(() => connectionsTo(agent.socket) === 0, { what: "earlier clients' connections to close", timeoutMs: 60_000, intervalMs: 10 });
+  const waiting = agent.ok(["pty", "wait", id, "--text", "LATE-TEXT", "--timeout", "30s"]);
+  await waitFor(() => connectionsTo(agent.socket) > 0, { what: "the waiting CLI to connect", timeoutMs: 60_000, intervalMs: 10 });
+  await gate.release();
+  assert.equal((await waiting).trim(), "text");
   const stable = await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
   assert.equal(stable.trim(), "stable");
   await agent.ok(["pty", "close", id, "--force"]);
@@ -111,7 +129,7 @@ test("unknown ids exit 1, unknown keys exit 2 and send nothing, bad values exit 
   const after = await screen(id);
   assert.equal(after.hash, before.hash, "nothing was sent");
   for (const args of [["pty", "open", "--cols", "abc", "--", "cat"], ["pty", "wait", id, "--timeout", "soon", "--exit"], ["pty", "wait", id]]) {
-    const result = await agent.run(args);
+    const result = await corralInProcess(args, { env: agent.env });
     assert.equal(result.code, 2, args.join(" "));
     assert.equal(result.stderr.trim().split("\n").length, 1);
   }

@@ -8,6 +8,8 @@ import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral, corralCommand } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
+import { fifoGate, type FifoGate } from "./support/fifo-gate.ts";
 
 function tempDir(t: { after: (fn: () => void) => void }): string {
   const dir = mkdtempSync(path.join(tmpdir(), "corral-ci-"));
@@ -86,7 +88,7 @@ test("CRLF, no trailing newline and a binary stream through the CLI", async () =
 
 test("bad line counts and heartbeats are usage errors (exit 2) naming the flag", async () => {
   for (const [flag, value] of [["--head-lines", "-1"], ["--tail-lines", "ten"], ["--heartbeat", "soon"]] as const) {
-    const result = await corral(["collect", flag, value, "--", "true"], { env: noCi });
+    const result = await corralInProcess(["collect", flag, value, "--", "true"], { env: noCi });
     assert.equal(result.code, 2, `${flag} ${value}`);
     assert.match(result.stderr, new RegExp(`corral: ${flag}`));
   }
@@ -140,8 +142,28 @@ test("--live --merge --json: the stream on stdout, the JSON report on stderr", a
 
 const heartbeats = (stderr: string) => stderr.split("\n").filter((l) => l.startsWith("corral: heartbeat: "));
 
-test("--heartbeat 1s on a 3-second quiet step prints about three lines: elapsed, bytes, lines, last line", async () => {
-  const result = await corral(["collect", "--heartbeat", "1s", "--", "sh", "-c", "echo working on it; sleep 3"], { env: noCi });
+/** A gate for a quiet step, and a stderr watcher that opens it after two heartbeats. */
+function quietStep(t: { after: (fn: () => void) => void }): { gate: FifoGate; openAfterTwoBeats: (stderr: string) => void } {
+  const gate = fifoGate();
+  t.after(() => gate.close());
+  let opened = false;
+  return {
+    gate,
+    openAfterTwoBeats(stderr) {
+      if (opened || heartbeats(stderr).length < 2) return;
+      opened = true;
+      void gate.release();
+    },
+  };
+}
+
+test("--heartbeat 1s on a quiet step prints a line each second: elapsed, bytes, lines, last line", async (t) => {
+  // The step stays quiet until two heartbeats were seen, however slow the machine.
+  const { gate, openAfterTwoBeats } = quietStep(t);
+  const result = await corral(["collect", "--heartbeat", "1s", "--", "sh", "-c", `echo working on it; read _ < ${gate.path}`], {
+    env: noCi,
+    onStderr: openAfterTwoBeats,
+  });
   assert.equal(result.code, 0, result.stderr);
   const beats = heartbeats(result.stderr);
   assert.ok(beats.length >= 2, `expected about three heartbeats, got:\n${result.stderr}`);
@@ -152,7 +174,11 @@ test("--heartbeat 1s on a 3-second quiet step prints about three lines: elapsed,
 
 test("--heartbeat with --spill on the guardian's fast path: bytes from the spill file, the last line from its end", async (t) => {
   const dir = tempDir(t);
-  const result = await corral(["collect", "--heartbeat", "1s", "--spill", path.join(dir, "s"), "--", "sh", "-c", "echo working on it; sleep 3"], { env: noCi });
+  const { gate, openAfterTwoBeats } = quietStep(t);
+  const result = await corral(["collect", "--heartbeat", "1s", "--spill", path.join(dir, "s"), "--", "sh", "-c", `echo working on it; read _ < ${gate.path}`], {
+    env: noCi,
+    onStderr: openAfterTwoBeats,
+  });
   assert.equal(result.code, 0, result.stderr);
   const beats = heartbeats(result.stderr);
   assert.ok(beats.length >= 2, result.stderr);
@@ -161,7 +187,7 @@ test("--heartbeat with --spill on the guardian's fast path: bytes from the spill
 });
 
 test("--live --facts - is refused: stdout carries the command's output", async () => {
-  const result = await corral(["collect", "--live", "--facts", "-", "--", "true"], { env: noCi });
+  const result = await corralInProcess(["collect", "--live", "--facts", "-", "--", "true"], { env: noCi });
   assert.equal(result.code, 2);
   assert.match(result.stderr, /--facts - is refused here/);
 });
@@ -179,10 +205,24 @@ test("heartbeat: the config key sets it, off turns it off, $CI turns it on at 5m
   const dir = tempDir(t);
   const config = path.join(dir, "config.yaml");
   writeFileSync(config, "heartbeat: 1s\n");
-  const step = ["--", "sh", "-c", "sleep 3"];
-  const fromConfig = await corral(["collect", ...step], { env: { ...noCi, CORRAL_CONFIG: config } });
+  // Both quiet steps run side by side and end together once the first has
+  // shown two heartbeats: by then the second has been quiet as long, and
+  // with the key's 1s it would have shown them too.
+  const { gate, openAfterTwoBeats } = quietStep(t);
+  const offGate = fifoGate();
+  t.after(() => offGate.close());
+  const step = (g: FifoGate) => ["--", "sh", "-c", `read _ < ${g.path}`];
+  const offRun = corral(["collect", "--heartbeat", "off", ...step(offGate)], { env: { ...noCi, CORRAL_CONFIG: config } });
+  const fromConfig = await corral(["collect", ...step(gate)], {
+    env: { ...noCi, CORRAL_CONFIG: config },
+    onStderr: (stderr) => {
+      openAfterTwoBeats(stderr);
+      if (heartbeats(stderr).length >= 2) void offGate.release();
+    },
+  });
   assert.ok(heartbeats(fromConfig.stderr).length >= 2, fromConfig.stderr);
-  const off = await corral(["collect", "--heartbeat", "off", ...step], { env: { ...noCi, CORRAL_CONFIG: config } });
+  const off = await offRun;
+  assert.equal(off.code, 0, off.stderr);
   assert.deepEqual(heartbeats(off.stderr), []);
   const shown = await corral(["config", "--json"], { env: { ...noCi, CI: "true" } });
   assert.equal((JSON.parse(shown.stdout.toString()) as { config: { heartbeat: unknown } }).config.heartbeat, "auto");

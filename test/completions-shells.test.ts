@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import type { CommandContext, RouteMap } from "@stricli/core";
 import { corral } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { loadRoutes } from "../cli/registry.ts";
 
 const rootRoutes = await loadRoutes();
@@ -114,10 +115,10 @@ test("corral completions --ids: one id a line, exit 0, nothing on stderr", async
 });
 
 test("corral completions without a shell, or with an unknown one, is a usage error", async () => {
-  const none = await corral(["completions"]);
+  const none = await corralInProcess(["completions"]);
   assert.equal(none.code, 2);
   assert.match(none.stderr, /^corral: .*bash\|zsh\|fish/);
-  const tcsh = await corral(["completions", "tcsh"]);
+  const tcsh = await corralInProcess(["completions", "tcsh"]);
   assert.equal(tcsh.code, 2);
   assert.equal(tcsh.stderr, 'corral: "tcsh" is not a supported shell; use bash, zsh or fish\n');
 });

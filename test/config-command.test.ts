@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { corral } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { DEFAULT_CONFIG } from "../lib/config/schema.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "corral-config-cli-"));
@@ -68,7 +69,7 @@ test("--path prints the file corral reads, even when it is broken or missing", a
 test("a bad config: exit 2, one line naming file, line and key", async () => {
   const file = path.join(dir, "bad.yaml");
   writeFileSync(file, "# defaults for CI\ngrace: 2s\nmax-bytes: \"10q\"\n");
-  const result = await corral(["config"], { env: { CORRAL_CONFIG: file } });
+  const result = await corralInProcess(["config"], { env: { CORRAL_CONFIG: file } });
   assert.equal(result.code, 2);
   assert.equal(result.stdout.length, 0);
   assert.match(result.stderr, new RegExp(`^corral: ${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:3: max-bytes: "10q" is not a size; use .+\n$`));
@@ -76,7 +77,7 @@ test("a bad config: exit 2, one line naming file, line and key", async () => {
 
 test("$CORRAL_CONFIG naming a missing file: exit 2, one line", async () => {
   const file = path.join(dir, "nope.yaml");
-  const result = await corral(["config", "--json"], { env: { CORRAL_CONFIG: file } });
+  const result = await corralInProcess(["config", "--json"], { env: { CORRAL_CONFIG: file } });
   assert.equal(result.code, 2);
   assert.equal(result.stderr, `corral: ${file}: does not exist (named by $CORRAL_CONFIG); create it or unset CORRAL_CONFIG\n`);
 });

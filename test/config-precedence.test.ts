@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { corral } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "corral-config-prec-"));
 test.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,7 +52,7 @@ test("a bad config file stops run and collect with exit 2 before anything runs",
   writeFileSync(file, "grace: soon\n");
   for (const command of ["run", "collect"]) {
     const marker = path.join(dir, `${command}-ran`);
-    const result = await corral([command, "--", "touch", marker], { env: { CORRAL_CONFIG: file } });
+    const result = await corralInProcess([command, "--", "touch", marker], { env: { CORRAL_CONFIG: file } });
     assert.equal(result.code, 2, `${command}: ${result.stderr}`);
     assert.match(result.stderr, new RegExp(`^corral: .*bad\\.yaml:1: grace: "soon" is not a duration; use .+\\n$`));
     assert.equal(existsSync(marker), false, `${command} ran the command despite the bad config`);

@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral, corralCommand } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { agentFor } from "./jobs-fixture.ts";
 
 function tempDir(t: { after: (fn: () => void) => void }): string {
@@ -25,7 +26,7 @@ test("--facts '' and run --facts - are usage errors (exit 2) and nothing runs", 
   const dir = tempDir(t);
   const marker = path.join(dir, "ran");
   for (const args of [["run", "--facts", ""], ["collect", "--facts", ""], ["run", "--facts", "-"]]) {
-    const result = await corral([...args, "--", "touch", marker]);
+    const result = await corralInProcess([...args, "--", "touch", marker]);
     assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
     assert.match(result.stderr, /corral: --facts /);
     assert.equal(result.stderr.trimEnd().split("\n").length, 1, "one line");

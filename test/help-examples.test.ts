@@ -1,12 +1,15 @@
 // Help is generated from the command definitions: every command in the
 // registry answers `--help` with an `Examples:` block, every group answers
-// `--help`, and `--version` prints the package version.
+// `--help`, and `--version` prints the package version. Help runs in-process
+// (the application from the registry, as the CLI runs it); `--version`, which
+// main.ts answers before loading the application, runs the real CLI.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { Command, CommandContext, RouteMap } from "@stricli/core";
 import { corral, repoRoot } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { loadRoutes } from "../cli/registry.ts";
 
 const rootRoutes = await loadRoutes();
@@ -26,24 +29,19 @@ walk([], rootRoutes as unknown as Target, targets);
 
 test("every command's --help has an Examples: block with a corral invocation", async () => {
   const missing: string[] = [];
-  const queue = targets.filter((t) => !t.group);
-  // A few at a time: the machine is shared and small.
-  const worker = async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      const name = next.path.join(" ");
-      const result = await corral([...next.path, "--help"]);
-      const text = result.stdout.toString();
-      if (result.code !== 0) missing.push(`${name} (--help exited ${String(result.code)}: ${result.stderr.trim()})`);
-      else if (!/^Examples:\n(?:.*\n)*? +.*\bcorral \S/m.test(text)) missing.push(name);
-    }
-  };
-  await Promise.all([worker(), worker(), worker()]);
+  for (const next of targets.filter((t) => !t.group)) {
+    const name = next.path.join(" ");
+    const result = await corralInProcess([...next.path, "--help"]);
+    const text = result.stdout.toString();
+    if (result.code !== 0) missing.push(`${name} (--help exited ${String(result.code)}: ${result.stderr.trim()})`);
+    else if (!/^Examples:\n(?:.*\n)*? +.*\bcorral \S/m.test(text)) missing.push(name);
+  }
   assert.deepEqual(missing.sort(), [], `commands whose --help lacks an "Examples:" block: ${missing.join(", ")}`);
 });
 
 test("every command group answers --help with its subcommands", async () => {
   for (const group of targets.filter((t) => t.group)) {
-    const result = await corral([...group.path, "--help"]);
+    const result = await corralInProcess([...group.path, "--help"]);
     assert.equal(result.code, 0, `${group.path.join(" ")} --help: ${result.stderr}`);
     const children = targets.filter((t) => t.path.length === group.path.length + 1 &&
       t.path.slice(0, -1).join(" ") === group.path.join(" "));

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { agentFor as withAgent, jobList as jobs } from "./jobs-fixture.ts";
 import { waitFor } from "./support/wait.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { isAlive } from "./support/processes.ts";
 
 /** A script printing `N` numbered lines of 100 bytes (line number padded). */
@@ -105,12 +106,14 @@ test("job flags out of place are usage errors (exit 2) naming what goes with wha
     [["run", "--bg", "--name", "9lives", "--", "true"], /--name must start with a letter/],
     [["collect"], /no command given/],
   ];
+  // In-process: each is refused while the command line is read, before the agent is reached.
   for (const [args, message] of cases) {
-    const r = await agent.run(args);
+    const r = await corralInProcess(args, { env: agent.env });
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, message);
     assert.equal(r.stderr.split("\n").length, 2, "one line");
   }
+  assert.equal(agent.pid(), undefined, "no usage error started the agent");
   const missing = await agent.run(["run", "--bg", "--", "/nonexistent/program"]);
   assert.equal(missing.code, 127);
   assert.match(missing.stderr, /^corral: \/nonexistent\/program: no such file\n$/);

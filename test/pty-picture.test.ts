@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { privateAgent } from "./support/agent-harness.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { readPng } from "./support/png-pixels.ts";
 import { SVG_CELL } from "../lib/pty/screen-svg.ts";
 
@@ -80,7 +81,7 @@ test("--json --styles: runs with colours; --styles alone is a usage error", asyn
   assert.deepEqual(row.filter((run) => run.text.includes("中")).map((run) => [run.from, run.to]), [[21, 25]]);
   const plain = (JSON.parse(await agent.ok(["pty", "screen", id, "--json"])) as { screen: Record<string, unknown> }).screen;
   assert.equal(plain.styles, undefined, "no styles unless asked");
-  const bad = await agent.run(["pty", "screen", id, "--styles"]);
+  const bad = await corralInProcess(["pty", "screen", id, "--styles"], { env: agent.env });
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--styles goes with --json/);
   await agent.ok(["pty", "close", id, "--force"]);

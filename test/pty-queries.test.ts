@@ -139,7 +139,10 @@ async function runQueries(
     }
   })();
   try {
-    const run = await waitFor(() => resultsOf(results), { timeoutMs: all.length * 25_000, intervalMs: 100, what: "the query program's results" });
+    // Each case ends within its own deadline (a FAIL line if no reply came);
+    // the minute more is for python3 and the session to start on a machine
+    // running another test file beside this one (six sessions at once here).
+    const run = await waitFor(() => resultsOf(results), { timeoutMs: all.length * 25_000 + 60_000, intervalMs: 100, what: "the query program's results" });
     assert.equal(run.lines.filter((l) => l.startsWith("OK ") || l.startsWith("FAIL ")).length, all.length, "a line per case");
     return run;
   } finally {

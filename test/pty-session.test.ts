@@ -12,6 +12,7 @@ import { SpawnError } from "../lib/supervise/spawn-error.ts";
 import { UnknownKeyError } from "../lib/pty/keys.ts";
 import { PtySession } from "../lib/pty/session.ts";
 import { isAlive } from "./support/processes.ts";
+import { fifoGate } from "./support/fifo-gate.ts";
 import { waitFor } from "./support/wait.ts";
 import { BASH, BASH_ENV, BYTE_ECHO, backends, openSession } from "./pty-fixture.ts";
 
@@ -85,16 +86,21 @@ for (const backend of backends) {
     assert.equal(inverse.changed, true);
   });
 
-  test(`[${backend}] wait: text that appears after 1 s, a timeout, and --new`, async (t) => {
+  test(`[${backend}] wait: text that appears after the wait began, a timeout, and --new`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
+    const gate = fifoGate();
+    t.after(() => gate.close());
     await s.wait({ text: "$ ", timeoutMs: 10_000 });
-    s.write("sleep 3; echo late\r");
-    await s.wait({ regex: "sleep 3; echo late$", timeoutMs: 10_000 });
+    // "late" is printed only once the test opens the gate.
+    s.write(`read _ < ${gate.path}; echo late\r`);
+    await s.wait({ regex: "; echo late$", timeoutMs: 10_000 });
     // Both waits start from here, so "late" counts however late the second begins.
     const mark = s.position;
     const early = await s.wait({ text: "late", after: mark, timeoutMs: 100 });
     assert.equal(early.fired, "timeout", "the echo of the command does not count as new");
-    const late = await s.wait({ text: "late", after: mark, timeoutMs: 10_000 });
+    const waiting = s.wait({ text: "late", after: mark, timeoutMs: 10_000 });
+    await gate.release();
+    const late = await waiting;
     assert.equal(late.fired, "text");
     assert.ok(late.snapshot.lines.includes("late"));
     // Already on the screen: satisfied at once without --new, never with it.

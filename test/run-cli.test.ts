@@ -5,6 +5,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { isAlive } from "./support/processes.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -164,8 +165,9 @@ test("every bad flag or value exits 2 with one line", async () => {
     ["collect", "--max-bytes", "-5", "--", "true"],
     ["collect", "--spill", "/nonexistent-dir-corral/x", "--", "true"],
   ];
+  // In-process: these are refused while the command line is read, before anything starts.
   for (const args of cases) {
-    const result = await corral(args);
+    const result = await corralInProcess(args);
     assert.equal(result.code, 2, `${args.join(" ")}: ${result.stderr}`);
     assert.equal(result.stderr.trim().split("\n").length, 1, `${args.join(" ")}: ${result.stderr}`);
     assert.ok(result.stderr.trim().length > 0);

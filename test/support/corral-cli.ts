@@ -37,6 +37,8 @@ export interface CliOptions {
   readonly deadlineMs?: number;
   /** Called once the CLI process has started (to signal it, say). */
   readonly onSpawn?: (pid: number) => void;
+  /** Called with all of stderr so far each time more arrives (to act on a line as it appears). */
+  readonly onStderr?: (soFar: string) => void;
 }
 
 export function corral(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
@@ -49,7 +51,10 @@ export function corral(args: readonly string[], options: CliOptions = {}): Promi
   const stdout: Buffer[] = [];
   const stderr: Buffer[] = [];
   child.stdout.on("data", (c: Buffer) => stdout.push(c));
-  child.stderr.on("data", (c: Buffer) => stderr.push(c));
+  child.stderr.on("data", (c: Buffer) => {
+    stderr.push(c);
+    options.onStderr?.(Buffer.concat(stderr).toString("utf8"));
+  });
   child.stdin.on("error", () => {});
   if (options.input !== undefined) child.stdin.end(options.input);
   else child.stdin.end();

@@ -1,8 +1,12 @@
 // The test gate's driver: runs the suite on Node's test runner with the CLI
 // under Node, then the smoke subset (test/smoke/) with the CLI under Deno and
 // Bun, then proves that no process started by the tests is still running.
-// Usage: run-suite.ts [--runtimes node,deno,bun] [test files...]
-import { spawn } from "node:child_process";
+// Usage: run-suite.ts [--runtimes node,deno,bun] [--concurrency N] [test files...]
+// --concurrency (or $CORRAL_TEST_CONCURRENCY): how many test files run at
+// once (each in its own process); every file must then be able to share the
+// machine with another (private agents, tmux servers, temp dirs, and leak
+// checks that only look at their own processes).
+import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./corral-cli.ts";
@@ -29,6 +33,16 @@ if (runtimesAt >= 0) {
   runtimes = (args[runtimesAt + 1] ?? "").split(",");
   args.splice(runtimesAt, 2);
 }
+let concurrency = Number(process.env.CORRAL_TEST_CONCURRENCY ?? "1");
+const concurrencyAt = args.indexOf("--concurrency");
+if (concurrencyAt >= 0) {
+  concurrency = Number(args[concurrencyAt + 1]);
+  args.splice(concurrencyAt, 2);
+}
+if (!Number.isInteger(concurrency) || concurrency < 1) {
+  process.stderr.write("run-suite: --concurrency needs a whole number of test files, 1 or more\n");
+  process.exit(2);
+}
 const chosen = args.length > 0 ? args : undefined;
 const marker = `${process.pid}-${Date.now()}`;
 let passed = 0;
@@ -36,10 +50,15 @@ let failed = 0;
 
 function stage(runtime: string, files: string[]): Promise<void> {
   if (files.length === 0) return Promise.resolve();
-  process.stdout.write(`\n# corral suite: CLI under ${runtime}, ${files.length} files\n`);
+  process.stdout.write(`\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`);
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", "--test", "--test-reporter=spec", ...files],
+    [
+      "--import", "tsx", "--test", `--test-concurrency=${concurrency}`,
+      "--test-reporter=spec", "--test-reporter-destination=stdout",
+      "--test-reporter=./test/support/file-durations.mjs", "--test-reporter-destination=stdout",
+      ...files,
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },
@@ -69,6 +88,12 @@ function stage(runtime: string, files: string[]): Promise<void> {
     });
   });
 }
+
+// The guardian test files each run `make all sanitize` (test/guardian-fixture.ts);
+// built once here, those are no-ops, and two files running at once never
+// write the same binary while the other runs it. Without a compiler the
+// fixture says why itself.
+spawnSync("make", ["-s", "-C", path.join(repoRoot, "native"), "all", "sanitize"], { stdio: "inherit" });
 
 const all = testFiles(path.join(repoRoot, "test"));
 for (const runtime of runtimes) {
