@@ -4,7 +4,7 @@
 // bounded-memory claim rests on), with growth per megabyte flowed, which
 // compares across loads better than the raw figures. test/pty-programs.test.ts
 // asserts the bound with the same windows.
-import { availablePtyBackends } from "../../lib/pty/backend-choice.ts";
+import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
 import { PtySession } from "../../lib/pty/session.ts";
 
 const mb = (n: number) => (n / 1e6).toFixed(1);

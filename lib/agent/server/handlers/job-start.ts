@@ -56,7 +56,12 @@ export async function handleJobStart(
     await recorder?.end();
     throw asJobError(error);
   }
-  if (recorder !== undefined) recordJob(job, recorder);
+  if (recorder !== undefined) {
+    // What the job wrote before it returned went only to `early`: the
+    // recording starts with it, or its first screen is missing.
+    for (const bytes of early) recorder.output(bytes);
+    recordJob(job, recorder);
+  }
   if (request.attach === true) {
     earlyOutput = undefined;
     target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, 0, request.graceMs, early));
