@@ -73,7 +73,13 @@ class NodePtyHandle implements PtyHandle {
       const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
       // node-pty reports exit after the master reached EOF, unless it gave up
       // waiting (paused reader): then bytes may be missing.
-      if (this.#slave !== undefined) closeSync(this.#slave);
+      if (this.#slave !== undefined) {
+        // Last look by terminal before letting it go: once the slave and the
+        // master are closed the pts number is free for anyone's next PTY, so
+        // later censuses find this session's programs through #known only.
+        for (const pid of sessionMembers(this.pid, this.#ptsPath)) this.#known.add(pid);
+        closeSync(this.#slave);
+      }
       this.#slave = undefined;
       this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
       this.#exitListener?.(this.#exit);
@@ -102,7 +108,7 @@ class NodePtyHandle implements PtyHandle {
 
   signal(signal: string, target: SignalTarget): void {
     if (this.#exit !== undefined) return;
-    const pids = target === "tree" ? sessionMembers(this.pid, this.#ptsPath) : [];
+    const pids = target === "tree" ? sessionMembers(this.pid, this.#heldTerminal()) : [];
     for (const pid of pids) this.#known.add(pid);
     const group = foregroundGroup(this.pid);
     try {
@@ -121,7 +127,12 @@ class NodePtyHandle implements PtyHandle {
   }
 
   terminate(graceMs: number) {
-    return terminateSession(this.pid, this.#ptsPath, graceMs, this.#known);
+    return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known);
+  }
+
+  /** The terminal's path while we still hold it: only then is the number surely ours. */
+  #heldTerminal(): string | undefined {
+    return this.#slave !== undefined ? this.#ptsPath : undefined;
   }
 
   pause(): void {

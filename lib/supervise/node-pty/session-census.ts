@@ -67,10 +67,13 @@ function sendAll(pids: readonly number[], signal: NodeJS.Signals): void {
   }
 }
 
-async function goneWithin(leader: number, ptsPath: string | undefined, ms: number, known: Set<number>): Promise<number[]> {
+/** The terminal to count by, asked afresh each look (undefined once it may belong to someone else). */
+type HeldTerminal = () => string | undefined;
+
+async function goneWithin(leader: number, terminal: HeldTerminal, ms: number, known: Set<number>): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
+    for (const pid of sessionMembers(leader, terminal())) known.add(pid);
     const alive = [...known].filter((pid) => {
       const state = readStat(pid)?.state;
       return state !== undefined && state !== "Z" && state !== "X";
@@ -88,18 +91,18 @@ async function goneWithin(leader: number, ptsPath: string | undefined, ms: numbe
  */
 export async function terminateSession(
   leader: number,
-  ptsPath: string | undefined,
+  terminal: HeldTerminal,
   graceMs: number,
   known = new Set<number>(),
 ): Promise<TerminationReport> {
-  for (const pid of sessionMembers(leader, ptsPath)) known.add(pid);
+  for (const pid of sessionMembers(leader, terminal())) known.add(pid);
   sendAll([...known], "SIGTERM");
-  let alive = await goneWithin(leader, ptsPath, graceMs, known);
+  let alive = await goneWithin(leader, terminal, graceMs, known);
   if (alive.length === 0) return { forced: false, uncertain: [] };
   sendAll(alive, "SIGKILL");
   // Newcomers forked during the grace are in `known` now; kill until none is left.
   for (let round = 0; round < 10 && alive.length > 0; round++) {
-    alive = await goneWithin(leader, ptsPath, 200, known);
+    alive = await goneWithin(leader, terminal, 200, known);
     sendAll(alive, "SIGKILL");
   }
   return { forced: true, uncertain: alive };
