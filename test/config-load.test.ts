@@ -56,6 +56,7 @@ test("every key read from the file, in the units people type", async () => {
     "terminal: { cols: 132, rows: 50, term: screen-256color }",
     "agent:",
     "  idle-timeout: 2m",
+    "  orphan-wait: 45s",
   ].join("\n"));
   const loaded = await loadConfigFile({ CORRAL_CONFIG: p });
   assert.equal(loaded.file, p);
@@ -67,7 +68,7 @@ test("every key read from the file, in the units people type", async () => {
     guardian: "never",
     heartbeat: 90_000,
     terminal: { cols: 132, rows: 50, term: "screen-256color" },
-    agent: { idleTimeoutMs: 120_000 },
+    agent: { idleTimeoutMs: 120_000, orphanWaitMs: 45_000 },
   });
 });
 

@@ -15,6 +15,9 @@ export function configToFileShape(config: CorralConfig): Record<string, unknown>
     guardian: config.guardian,
     heartbeat: typeof config.heartbeat === "number" ? formatDuration(config.heartbeat) : config.heartbeat,
     terminal: { ...config.terminal },
-    agent: { "idle-timeout": formatDuration(config.agent.idleTimeoutMs) },
+    agent: {
+      "idle-timeout": formatDuration(config.agent.idleTimeoutMs),
+      "orphan-wait": typeof config.agent.orphanWaitMs === "number" ? formatDuration(config.agent.orphanWaitMs) : config.agent.orphanWaitMs,
+    },
   };
 }

@@ -9,6 +9,7 @@ import {
   mapEntries,
   readChoice,
   readDuration,
+  readDurationOrOff,
   readInteger,
   readNameList,
   readSize,
@@ -20,7 +21,9 @@ import {
 export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "heartbeat", "terminal", "agent"] as const;
 const ENV_KEYS = ["scrub", "scrub-extra", "keep", "keep-extra"] as const;
 const TERMINAL_KEYS = ["cols", "rows", "term"] as const;
-const AGENT_KEYS = ["idle-timeout"] as const;
+const AGENT_KEYS = ["idle-timeout", "orphan-wait"] as const;
+// The guardian's --orphan-wait takes at most a day (native/main.c).
+const ORPHAN_WAIT_MAX_MS = 86_400_000;
 const GUARDIAN_MODES: readonly GuardianMode[] = ["auto", "always", "never"];
 
 // A syntax error carries only a position; naming the key written on that
@@ -92,7 +95,8 @@ export function configFromYaml(text: string, file: string): CorralConfig {
         break;
       case "agent":
         for (const e of mapEntries(src, entry.value, "agent", AGENT_KEYS)) {
-          out.agent.idleTimeoutMs = readDuration(src, e, 1);
+          if (e.key === "idle-timeout") out.agent.idleTimeoutMs = readDuration(src, e, 1);
+          else out.agent.orphanWaitMs = readDurationOrOff(src, e, 1, ORPHAN_WAIT_MAX_MS);
         }
         break;
     }

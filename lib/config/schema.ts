@@ -27,7 +27,15 @@ export interface CorralConfig {
    */
   readonly heartbeat: number | "auto" | "off";
   readonly terminal: { readonly cols: number; readonly rows: number; readonly term: string };
-  readonly agent: { readonly idleTimeoutMs: number };
+  readonly agent: {
+    readonly idleTimeoutMs: number;
+    /**
+     * How long a guardian of the agent's sessions and jobs waits for a new
+     * agent once its agent is gone (issue 11): ms, or "off" for no bound (as
+     * long as its program lives). Past it the guardian ends the tree.
+     */
+    readonly orphanWaitMs: number | "off";
+  };
 }
 
 /** What corral uses when no config file says otherwise (README, "Configuration and completions"). */
@@ -39,5 +47,5 @@ export const DEFAULT_CONFIG: CorralConfig = {
   guardian: "auto",
   heartbeat: "auto",
   terminal: { cols: 80, rows: 24, term: "xterm-256color" },
-  agent: { idleTimeoutMs: 5 * 60_000 },
+  agent: { idleTimeoutMs: 5 * 60_000, orphanWaitMs: "off" },
 };

@@ -2,7 +2,7 @@
 // ConfigError naming the file, the line and the key. Kept apart from the
 // key table (from-yaml.ts) so that table reads like the documentation.
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from "yaml";
-import { DurationError, parseDuration } from "../core/duration.ts";
+import { DurationError, formatDuration, parseDuration } from "../core/duration.ts";
 import { parseSize, SizeError } from "../core/size.ts";
 import { ConfigError } from "./config-error.ts";
 
@@ -81,6 +81,25 @@ export function readDuration(src: YamlSource, entry: YamlEntry, minMs = 0): numb
     throw error;
   }
   if (ms < minMs) fail(src, entry, `${shown(text)} is too short; use at least ${minMs} ms`);
+  return ms;
+}
+
+/**
+ * A bound that can be lifted: a duration within [minMs, maxMs], or the word
+ * `off` (no bound), as `heartbeat: off` turns its timer off.
+ */
+export function readDurationOrOff(src: YamlSource, entry: YamlEntry, minMs: number, maxMs: number): number | "off" {
+  const range = `${formatDuration(minMs)} to ${formatDuration(maxMs)}`;
+  const text = scalarText(src, entry, `a duration from ${range}, or off`);
+  if (text === "off") return "off";
+  let ms: number;
+  try {
+    ms = parseDuration(text);
+  } catch (error) {
+    if (!(error instanceof DurationError)) throw error;
+    fail(src, entry, `${shown(text)} is not a duration; use off (no bound) or a duration from ${range} such as 30s, 10m or 2h`);
+  }
+  if (ms < minMs || ms > maxMs) fail(src, entry, `${shown(text)} is out of range; use off (no bound) or a duration from ${range}`);
   return ms;
 }
 

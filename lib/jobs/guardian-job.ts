@@ -125,6 +125,7 @@ export async function startGuardianJob(launch: JobLaunch, jobId: number, binary:
     graceMs: launch.graceMs,
     lingerMs: JOB_LINGER_MS,
     ...(facts !== undefined ? { adoptable: true } : {}),
+    ...(facts !== undefined && launch.orphanWaitMs !== undefined ? { orphanWaitMs: launch.orphanWaitMs } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
   const job = new GuardianJob(guardian);
   wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by

@@ -16,6 +16,8 @@ export interface JobLaunch {
   readonly graceMs: number;
   /** Directory for guardian sockets and records (the agent's state dir). */
   readonly stateDir: string;
+  /** How long an adoptable guardian waits for a new agent (config `agent.orphan-wait`); absent: as long as the program lives. */
+  readonly orphanWaitMs?: number;
 }
 
 /** What a supervised job process reports. */

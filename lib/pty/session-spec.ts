@@ -28,6 +28,8 @@ export interface PtySessionSpec {
   readonly stateDir?: string;
   /** The guardian outlives this process and waits for a new owner (issue 11); the agent's sessions. */
   readonly adoptable?: boolean;
+  /** With `adoptable`: how long the guardian waits for a new owner (config `agent.orphan-wait`); default as long as the program lives. */
+  readonly orphanWaitMs?: number;
 }
 
 /** How a session is closed. */

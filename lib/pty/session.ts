@@ -112,6 +112,7 @@ export class PtySession {
         ...(spec.stateDir !== undefined ? { stateDir: spec.stateDir } : {}),
         ...(spec.guardian !== undefined ? { guardian: spec.guardian } : {}),
         adoptable: spec.adoptable === true,
+        ...(spec.orphanWaitMs !== undefined ? { orphanWaitMs: spec.orphanWaitMs } : {}),
       });
     let handle: PtyHandle | undefined;
     const screen = await Screen.create({

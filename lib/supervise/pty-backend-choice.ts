@@ -23,6 +23,8 @@ export interface BackendChoiceOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Guardians that outlive this process and can be re-adopted (the agent's sessions, issue 11). */
   readonly adoptable?: boolean;
+  /** How long an adoptable guardian waits for a new owner (config `agent.orphan-wait`); default: as long as its program lives. */
+  readonly orphanWaitMs?: number;
 }
 
 /** The backend to use for new sessions; rejects when the one asked for is unavailable. */
@@ -35,14 +37,14 @@ export function choosePtyBackend(preference: PtyBackendPreference = "auto", opti
       } catch (error) {
         return Promise.reject(new SpawnError("backend-unavailable", (error as Error).message));
       }
-      if (decision.guardian !== null) return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true));
+      if (decision.guardian !== null) return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true, options.orphanWaitMs));
       if (!nodePtyWorksHere()) return Promise.reject(new SpawnError("backend-unavailable", `under Bun, terminal sessions need the guardian: ${decision.missing ?? decision.why}`));
       return Promise.resolve(nodePtyBackend);
     }
     case "guardian": {
       const found = locateGuardian();
       if (!found.built) return Promise.reject(new SpawnError("backend-unavailable", `${missingGuardian(found)}; or use node-pty`));
-      return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true));
+      return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true, options.orphanWaitMs));
     }
     case "node-pty":
       if (!nodePtyWorksHere()) return Promise.reject(new SpawnError("backend-unavailable", "node-pty does not work under Bun; use the guardian"));

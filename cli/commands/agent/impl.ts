@@ -224,6 +224,8 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const idleTimeoutMs = durationFlag("--idle-timeout", flags.idleTimeout) ??
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
+    // Guardians of sessions and jobs wait this long for a new agent once this one is gone (issue 11).
+    const orphanWaitMs = config.agent.orphanWaitMs === "off" ? undefined : config.agent.orphanWaitMs;
     const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
       import("../../../lib/agent/server/agent-main.ts"),
       import("../../../lib/agent/server/pty-sessions.ts"),
@@ -232,7 +234,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     status = await runAgent({
       socket,
       idleTimeoutMs,
-      openSession: ptySessionFactory(path.dirname(socket), config.guardian),
+      openSession: ptySessionFactory(path.dirname(socket), config.guardian, orphanWaitMs),
       adopt: adoptLeftGuardians,
       defaults: {
         cols: config.terminal.cols,
@@ -242,6 +244,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
         waitTimeoutMs: 60_000,
         closeGraceMs: config.graceMs,
         guardian: config.guardian,
+        ...(orphanWaitMs !== undefined ? { orphanWaitMs } : {}),
       },
     });
   } catch (error) {

@@ -16,6 +16,8 @@ export interface AgentDefaults {
   readonly closeGraceMs: number;
   /** The config key `guardian` (the agent's $CORRAL_GUARDIAN wins): jobs and sessions decide their backend with it. Default "auto". */
   readonly guardian?: GuardianMode;
+  /** Config `agent.orphan-wait`: how long the guardians of jobs wait for a new agent; absent: as long as their program lives. */
+  readonly orphanWaitMs?: number;
 }
 
 export interface AgentContext {

@@ -135,9 +135,10 @@ function recordingFileError(spec: RecordingSpec, error: unknown): AgentError {
 /**
  * Opens real PTY sessions (guardian backend when built and not refused by
  * `guardian` or $CORRAL_GUARDIAN, else node-pty); the guardians' sockets go
- * in the agent's state dir, which is checked 0700.
+ * in the agent's state dir, which is checked 0700. `orphanWaitMs` bounds how
+ * long a guardian waits for a new agent (config `agent.orphan-wait`).
  */
-export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "auto"): SessionFactory => async (spec: OpenSpec) => {
+export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "auto", orphanWaitMs?: number): SessionFactory => async (spec: OpenSpec) => {
   // The recording's file exists before the program starts: a bad path fails the open.
   let recording: Awaited<ReturnType<typeof SessionRecording.beforeOpen>> | undefined;
   if (spec.record !== undefined) {
@@ -159,6 +160,7 @@ export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "au
       stateDir,
       // The agent's sessions outlive the agent: a new one re-adopts them (issue 11).
       adoptable: true,
+      ...(orphanWaitMs !== undefined ? { orphanWaitMs } : {}),
       guardian,
     })
   ).catch(async (error: unknown) => {

@@ -136,16 +136,25 @@ export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): P
 
 /**
  * The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours).
- * `adoptable`: the guardian outlives its owner and waits for a new one (the agent's sessions).
+ * `adoptable`: the guardian outlives its owner and waits for a new one (the agent's sessions),
+ * for `orphanWaitMs` when given, else as long as its program lives.
  */
-export function createGuardianBackend(stateDir?: string, adoptable = false): PtyBackend {
+export function createGuardianBackend(stateDir?: string, adoptable = false, orphanWaitMs?: number): PtyBackend {
   return {
     name: "guardian",
     async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
       const found = locateGuardian();
       if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
       const guardian = spawnGuardian(
-        { argv: request.argv, mode: "pty", cwd: request.cwd, rows: request.rows, cols: request.cols, ...(adoptable ? { adoptable } : {}) },
+        {
+          argv: request.argv,
+          mode: "pty",
+          cwd: request.cwd,
+          rows: request.rows,
+          cols: request.cols,
+          ...(adoptable ? { adoptable } : {}),
+          ...(adoptable && orphanWaitMs !== undefined ? { orphanWaitMs } : {}),
+        },
         { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
       );
       const handle = new GuardianPtyHandle(guardian);

@@ -47,6 +47,7 @@ export async function handleJobStart(
       graceMs: request.graceMs,
       stateDir: ctx.stateDir,
       ...(ctx.defaults.guardian !== undefined ? { guardian: ctx.defaults.guardian } : {}),
+      ...(ctx.defaults.orphanWaitMs !== undefined ? { orphanWaitMs: ctx.defaults.orphanWaitMs } : {}),
       headBytes: request.headBytes,
       maxBytes: request.maxBytes,
       spill: request.spill ?? null,
