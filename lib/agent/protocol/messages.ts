@@ -9,6 +9,7 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { ReapOutcome } from "./job-messages.ts";
 import type { RecordingStatus } from "../../pty/cast-recorder.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";
+import type { WaitMatch } from "../../pty/session-wait.ts";
 import type { Op, ReplyBodies } from "./operations.ts";
 import type { WireError } from "./errors.ts";
 
@@ -69,19 +70,8 @@ export type ReapedSession = SessionInfo & ReapOutcome;
 
 export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit";
 
-/** What matched a text or regex condition (schemas/wait.schema.json). */
-export interface WaitMatchView {
-  readonly kind: "text" | "regex";
-  /** Which --text (or --regex), counting from 0 in the order given. */
-  readonly index: number;
-  readonly pattern: string;
-  readonly text: string;
-  readonly groups: readonly (string | null)[];
-  readonly named: Readonly<Record<string, string | null>>;
-  /** Output position just after the match: start the next wait there. */
-  readonly position: number;
-  readonly from: "stream" | "screen";
-}
+/** What matched a text or regex condition (schemas/wait.schema.json): the session's own match, sent as it is. */
+export type WaitMatchView = WaitMatch;
 
 /** How a wait ended. */
 export interface WaitReply {
