@@ -3,7 +3,12 @@
 // the working directory. A script passes when it exits 0 and, after its
 // agent is stopped, nothing it started is still running (grandchildren and
 // tmux servers included: they all inherit the script's marker).
-// CORRALTEST_SCRIPT=name.sh runs one script.
+// The scripts are split over the shard files beside this module
+// (scripts-N.test.ts), so the suite runs them as several test files, side by
+// side with the rest, instead of one long serial file.
+// `CORRALTEST_SCRIPT=name.sh node --import tsx --test test/scripts/scripts-*.test.ts`
+// runs one script.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -14,11 +19,22 @@ import { processesWithEnv } from "../support/processes.ts";
 import { waitFor } from "../support/wait.ts";
 
 const scriptsDir = path.join(repoRoot, "test", "scripts");
-const only = process.env.CORRALTEST_SCRIPT;
-const scripts = readdirSync(scriptsDir)
-  .filter((name) => name.endsWith(".sh") && name !== "lib.sh")
-  .filter((name) => only === undefined || only === "" || name === only)
-  .sort();
+
+/** How many shard files (scripts-1.test.ts ... scripts-N.test.ts) share the scripts. */
+export const SCRIPT_SHARDS = 4;
+
+/**
+ * The scripts shard `shard` (1-based) owns: every SCRIPT_SHARDS-th in name
+ * order, so a new script lands in a shard without a list to keep. With
+ * CORRALTEST_SCRIPT set, only that script, in the shard that owns it.
+ */
+export function shardScripts(shard: number): string[] {
+  const all = readdirSync(scriptsDir).filter((name) => name.endsWith(".sh") && name !== "lib.sh").sort();
+  const only = process.env.CORRALTEST_SCRIPT;
+  return all
+    .filter((_, index) => index % SCRIPT_SHARDS === shard - 1)
+    .filter((name) => only === undefined || only === "" || name === only);
+}
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
 /** A script that takes longer than this is killed and fails. */
@@ -88,7 +104,19 @@ async function leftoverProcesses(runId: string) {
   }
 }
 
-for (const name of scripts) {
+/** Declares one test per script of the shard. */
+export function scriptTests(shard: number): void {
+  if (shard === 1) {
+    test("one shard file per shard, so every script runs", () => {
+      const shardFiles = readdirSync(scriptsDir).filter((name) => /^scripts-\d+\.test\.ts$/.test(name)).sort();
+      const expected = Array.from({ length: SCRIPT_SHARDS }, (_, i) => `scripts-${i + 1}.test.ts`).sort();
+      assert.deepEqual(shardFiles, expected);
+    });
+  }
+  for (const name of shardScripts(shard)) scriptTest(name);
+}
+
+function scriptTest(name: string): void {
   test(`script ${name}`, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
     const bin = path.join(root, "bin");

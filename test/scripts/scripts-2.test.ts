@@ -1,0 +1,4 @@
+// Shard 2 of the user-shaped scripts (test/scripts/script-harness.ts).
+import { scriptTests } from "./script-harness.ts";
+
+scriptTests(2);
