@@ -1,6 +1,6 @@
 // Real interactive programs driven through the session API: the python3
 // REPL (readline, raw mode), top (full-screen redraws, alternate screen),
-// and a flood (`yes`) whose memory must stay bounded while nobody reads.
+// and a flood (`yes`) nobody reads, whose screen is still the latest when read.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { isAlive } from "./support/processes.ts";
@@ -46,33 +46,12 @@ for (const backend of backends) {
     assert.equal(exit.snapshot.exit?.code, 0);
   });
 
-  test(`[${backend}] a yes flood nobody reads keeps memory bounded, then a read sees the latest screen`, async (t) => {
+  test(`[${backend}] a yes flood nobody reads, then a read sees the latest screen`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "yes corral-flood-line"] });
     await s.wait({ text: "corral-flood-line", timeoutMs: 10_000 });
-    const sample = async (ms: number) => {
-      let peak = 0;
-      const until = Date.now() + ms;
-      // Memory is sampled on a clock on purpose: this measures, it does not wait for a condition.
-      while (Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        peak = Math.max(peak, process.memoryUsage().rss);
-      }
-      return peak;
-    };
-    const start = process.memoryUsage().rss;
-    const warm = await sample(1500);
-    const bytesWarm = s.info().outputBytes;
-    const later = await sample(3000);
-    const flooded = s.info().outputBytes - bytesWarm;
-    const mb = (n: number) => (n / 1e6).toFixed(1);
-    t.diagnostic(`rss +${mb(warm - start)} MB in the first 1.5 s, +${mb(later - warm)} MB over the next 3 s while ${mb(flooded)} MB flowed`);
-    assert.ok(flooded > 5e6, `the flood moved only ${flooded} bytes`);
-    // Unparsed bytes are capped (the PTY is paused above 1 MB); what remains
-    // is the emulator's and the allocator's working set, which stops growing.
-    // (The guardian path plateaus higher, about +35 MB: the client's socket
-    // buffers; see the README figure.)
-    assert.ok(later - warm < 60e6, `rss kept growing: +${mb(later - warm)} MB`);
-    assert.ok(later - start < 150e6, `rss grew ${mb(later - start)} MB`);
+    // The memory this costs over a fixed window is measured by
+    // test/bench/pty-flood-memory.bench.ts; here the flood only has to be big.
+    await waitFor(() => s.info().outputBytes > 5e6, { timeoutMs: 60_000, what: "5 MB of flood" });
     const screen = await s.screen();
     // Every row is a whole line except the cursor's, which the flood may be halfway through.
     const last = screen.lines.at(-1) ?? "";
