@@ -34,7 +34,8 @@ function comparable(r: CliResult, json: boolean): { code: number | null; stdout:
 /** Runs the same collect under both backends and asserts the same result (and spill, if any). */
 async function sameOnBothBackends(dir: string, label: string, args: readonly string[], argv: readonly string[]): Promise<void> {
   const results: Record<string, { code: number | null; stdout: string; stderr: string; spill?: string[] }> = {};
-  for (const backend of ["always", "never"] as const) {
+  // Both backends at once: each has its own spill path, and they only wait on the child.
+  await Promise.all((["always", "never"] as const).map(async (backend) => {
     const spill = args.includes("--spill") ? path.join(dir, `spill-${backend}`) : undefined;
     const withSpill = spill === undefined ? args : args.map((a) => (a === "SPILL" ? spill : a));
     // No heartbeat (CI would turn one on): with one, the stream goes through JavaScript on both.
@@ -46,7 +47,7 @@ async function sameOnBothBackends(dir: string, label: string, args: readonly str
       ? undefined
       : [spill, `${spill}.stdout`, `${spill}.stderr`].map((f) => (existsSync(f) ? sha256(readFileSync(f)) : "none"));
     results[backend] = { code: shown.code, stdout: same(shown.stdout), stderr: same(shown.stderr), ...(files ? { spill: files } : {}) };
-  }
+  }));
   assert.deepEqual(results.always, results.never, `${label}: the guardian's capture and the JavaScript path differ`);
 }
 
