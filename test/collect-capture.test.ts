@@ -3,7 +3,10 @@
 // same head, marker and tail, the same --json fields and write the same
 // spill, byte for byte, whoever kept the stream. Inputs sit at the limits
 // (-1/0/+1), split UTF-8 sequences across the cuts, carry binary data and
-// long lines, merge two streams, and fill the spill's disk.
+// long lines, merge two streams, and fill the spill's disk. The cases run
+// `collect` in-process (test/support/corral-in-process.ts: the same command
+// line through the same application, without a runtime start-up per case);
+// the grandchild and --timeout cases run the built CLI as a child, end to end.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash, randomBytes } from "node:crypto";
@@ -11,7 +14,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { corral, type CliResult } from "./support/corral-cli.ts";
+import { corral } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { locateGuardian } from "../lib/native/guardian-binary.ts";
 
 const guardian = locateGuardian(process.env);
@@ -26,20 +30,28 @@ function tempDir(t: { after: (fn: () => void) => void }): string {
 const sha256 = (data: Uint8Array) => createHash("sha256").update(data).digest("hex");
 
 /** What a run shows, minus what may differ between two runs (the duration). */
-function comparable(r: CliResult, json: boolean): { code: number | null; stdout: string; stderr: string } {
+function comparable(r: { code: number | null; stdout: Buffer; stderr: string }, json: boolean): { code: number | null; stdout: string; stderr: string } {
   const stdout = json ? JSON.stringify({ ...JSON.parse(r.stdout.toString("utf8")), exit: { ...JSON.parse(r.stdout.toString("utf8")).exit, durationMs: 0 } }) : r.stdout.toString("latin1");
   return { code: r.code, stdout, stderr: r.stderr };
 }
 
 /** Runs the same collect under both backends and asserts the same result (and spill, if any). */
-async function sameOnBothBackends(dir: string, label: string, args: readonly string[], argv: readonly string[]): Promise<void> {
+async function sameOnBothBackends(
+  dir: string,
+  label: string,
+  args: readonly string[],
+  argv: readonly string[],
+  via: "in-process" | "cli" = "in-process",
+): Promise<void> {
   const results: Record<string, { code: number | null; stdout: string; stderr: string; spill?: string[] }> = {};
   // Both backends at once: each has its own spill path, and they only wait on the child.
   await Promise.all((["always", "never"] as const).map(async (backend) => {
     const spill = args.includes("--spill") ? path.join(dir, `spill-${backend}`) : undefined;
     const withSpill = spill === undefined ? args : args.map((a) => (a === "SPILL" ? spill : a));
     // No heartbeat (CI would turn one on): with one, the stream goes through JavaScript on both.
-    const r = await corral(["collect", "--heartbeat", "off", ...withSpill, "--", ...argv], { env: { CORRAL_GUARDIAN: backend }, cwd: dir });
+    const words = ["collect", "--heartbeat", "off", ...withSpill, "--", ...argv];
+    const env = { CORRAL_GUARDIAN: backend };
+    const r = via === "cli" ? await corral(words, { env, cwd: dir }) : await corralInProcess(words, { env });
     const shown = comparable(r, args.includes("--json"));
     // The spill path is named in the output: make it the same for both.
     const same = (s: string) => (spill === undefined ? s : s.split(spill).join("SPILL"));
@@ -119,7 +131,6 @@ test("capture = JS path with both streams, separate and --merge, and with --spil
 const canMount = process.getuid?.() === 0 ? false : "mounting a 1 MiB tmpfs needs root";
 
 test("capture = JS path when the spill's disk fills up", { skip: skip || canMount }, async (t) => {
-  const dir = tempDir(t);
   // Its own directory, unmounted before it is removed (one hook: after-hooks run in no promised order here).
   const small = mkdtempSync(path.join(tmpdir(), "corral-capture-disk-"));
   const mounted = spawnSync("mount", ["-t", "tmpfs", "-o", "size=1m", "corral-test-capture", small], { encoding: "utf8" });
@@ -146,7 +157,7 @@ test("capture = JS path when the spill's disk fills up", { skip: skip || canMoun
       const results: Record<string, { code: number | null; stdout: string; stderr: string }> = {};
       for (const backend of ["always", "never"] as const) {
         for (const f of readdirSync(small)) rmSync(path.join(small, f));
-        const r = await corral(["collect", "--heartbeat", "off", ...args, "--", ...seq], { env: { CORRAL_GUARDIAN: backend }, cwd: dir });
+        const r = await corralInProcess(["collect", "--heartbeat", "off", ...args, "--", ...seq], { env: { CORRAL_GUARDIAN: backend } });
         results[backend] = comparable(r, json);
       }
       assert.deepEqual(results.always, results.never, `${args.join(" ")}: the guardian's capture and the JavaScript path differ`);
@@ -158,7 +169,7 @@ test("capture = JS path when the spill's disk fills up", { skip: skip || canMoun
 test("capture = JS path when a grandchild holds the pipe, and when --timeout ends the command", { skip }, async (t) => {
   const dir = tempDir(t);
   // The tail comes from the guardian only after the tree is gone (the pipe's EOF).
-  await sameOnBothBackends(dir, "grandchild", [...limits, "--json"], ["sh", "-c", "seq 1 100000; sleep 1000 &"]);
-  await sameOnBothBackends(dir, "--timeout", [...limits, "--json", "--timeout", "2s"], ["sh", "-c", "seq 1 100000; exec sleep 1000"]);
-  await sameOnBothBackends(dir, "--timeout --spill", [...limits, "--timeout", "2s", "--spill", "SPILL"], ["sh", "-c", "seq 1 100000; exec sleep 1000"]);
+  await sameOnBothBackends(dir, "grandchild", [...limits, "--json"], ["sh", "-c", "seq 1 100000; sleep 1000 &"], "cli");
+  await sameOnBothBackends(dir, "--timeout", [...limits, "--json", "--timeout", "2s"], ["sh", "-c", "seq 1 100000; exec sleep 1000"], "cli");
+  await sameOnBothBackends(dir, "--timeout --spill", [...limits, "--timeout", "2s", "--spill", "SPILL"], ["sh", "-c", "seq 1 100000; exec sleep 1000"], "cli");
 });

@@ -4,6 +4,7 @@
 // values, which are decided before any command does real work: no child
 // process to start (a quarter to a half second each on a loaded machine).
 // What a user runs end to end stays tested through corral-cli.ts.
+import { Writable } from "node:stream";
 import type { CorralProcess } from "../../cli/context.ts";
 import { runCommandLine } from "../../cli/run-app.ts";
 
@@ -13,18 +14,19 @@ export interface InProcessResult {
   readonly stderr: string;
 }
 
-/** A write-only stream that keeps what is written. */
-function capture(): { stream: NodeJS.WriteStream; text: () => string } {
-  const chunks: string[] = [];
-  const stream = {
-    write(chunk: string | Uint8Array, ...rest: unknown[]): boolean {
-      chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
-      const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-      done?.();
-      return true;
+/**
+ * A write-only stream that keeps what is written, byte for byte (a real
+ * Writable: commands wait for 'drain' and listen for 'error' as on a pipe).
+ */
+function capture(): { stream: NodeJS.WriteStream; bytes: () => Buffer } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, encoding: BufferEncoding, done: (error?: Error | null) => void) {
+      chunks.push(typeof chunk === "string" ? Buffer.from(chunk, encoding) : Buffer.from(chunk));
+      done();
     },
-  };
-  return { stream: stream as unknown as NodeJS.WriteStream, text: () => chunks.join("") };
+  });
+  return { stream: stream as unknown as NodeJS.WriteStream, bytes: () => Buffer.concat(chunks) };
 }
 
 /**
@@ -43,5 +45,5 @@ export async function corralInProcess(
     env: { ...process.env, ...options.env },
   };
   const code = await runCommandLine(args, corralProcess);
-  return { code, stdout: Buffer.from(stdout.text()), stderr: stderr.text() };
+  return { code, stdout: stdout.bytes(), stderr: stderr.bytes().toString("utf8") };
 }
