@@ -193,8 +193,10 @@ test("--live --facts - is refused: stdout carries the command's output", async (
 });
 
 test("--live --heartbeat 1s: no heartbeat while output keeps flowing", async () => {
-  // Writes without pause for about 3 seconds.
-  const script = "end=$(($(date +%s) + 4)); while [ \"$(date +%s)\" -lt \"$end\" ]; do echo tick; done";
+  // Writes without pause for 3 to 4 seconds. Each turn forks `date`, which on
+  // a loaded machine can take tens of milliseconds: the line is long enough
+  // that 20 turns pass the length check below (short ticks failed it at load 10).
+  const script = "end=$(($(date +%s) + 4)); while [ \"$(date +%s)\" -lt \"$end\" ]; do echo tick-tick-tick-tick-tick-tick-tick-tick-tick-tick; done";
   const result = await corral(["collect", "--live", "--heartbeat", "1s", "--head-bytes", "1k", "--max-bytes", "1k", "--", "sh", "-c", script], { env: noCi });
   assert.equal(result.code, 0, result.stderr);
   assert.ok(result.stdout.length > 1000, "the child wrote continuously");
