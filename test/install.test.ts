@@ -4,8 +4,8 @@
 // guardian is in use with no extra command; with --ignore-scripts the first
 // command that needs it builds it; with no C compiler on PATH the install
 // still succeeds and `probe` says degraded (status 3) with the absolute fix.
-// (A git dependency installs through `prepare`, then builds the guardian as
-// --ignore-scripts does: README "Installing".)
+// (A git dependency installs through `prepare`: test/install-git-dependency.test.ts,
+// a file of its own so the suite runs it beside this one.)
 // Runtime dependencies come from npm's cache (--prefer-offline: `npm ci`
 // filled it). Slow (installs, compiles), so the cases share one tarball.
 import { after, before, test } from "node:test";
@@ -15,20 +15,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "./support/corral-cli.ts";
+import { cleanEnv } from "./support/npm-env.ts";
 import { waitFor } from "./support/wait.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "corral-install-"));
 let tarball = "";
-
-/** The caller's environment without npm's own variables (set when the suite runs under `npm test`) or corral's. */
-function cleanEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || k.startsWith("npm_") || k.startsWith("CORRAL_") || k === "CC") continue;
-    env[k] = v;
-  }
-  return { ...env, ...extra };
-}
 
 interface Installed {
   readonly prefix: string;
@@ -154,32 +145,6 @@ test("--ignore-scripts, then probe first: probe builds it too (no extra command)
   assert.equal(probe.code, 0, probe.stdout + probe.stderr);
   assert.match(probe.stderr, /^corral: building the guardian into /m);
   assert.equal(JSON.parse(probe.stdout).guardian.source, "cache");
-});
-
-test("a git dependency of a project: prepare bundles it, the install script builds the guardian", { timeout: 900_000 }, (t) => {
-  // npm clones the committed HEAD: this checks what is committed, not the working tree.
-  const head = spawnSync("git", ["rev-parse", "HEAD"], { cwd: repoRoot, encoding: "utf8" });
-  if (head.status !== 0) {
-    t.skip(`not a git checkout (${head.stderr.trim() || head.error?.message}): nothing for npm to clone`);
-    return;
-  }
-  const project = path.join(work, "git-project");
-  mkdirSync(project);
-  const npm = spawnSync("npm", ["init", "-y"], { cwd: project, env: cleanEnv({}), encoding: "utf8" });
-  assert.equal(npm.status, 0, npm.stderr);
-  const add = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", `git+file://${repoRoot}#${head.stdout.trim()}`], {
-    cwd: project,
-    env: cleanEnv({}),
-    encoding: "utf8",
-    timeout: 600_000,
-  });
-  assert.equal(add.status, 0, add.stdout + add.stderr);
-  const installed = path.join(project, "node_modules", "corral");
-  assert.equal(existsSync(path.join(installed, "native", "build", "corral-guardian")), true, "the install script built the guardian");
-  const env = cleanEnv({ CORRAL_STATE_DIR: path.join(work, "git-state"), CORRAL_CACHE_DIR: path.join(work, "git-cache") });
-  const probe = spawnSync(path.join(project, "node_modules", ".bin", "corral"), ["probe", "--json"], { env, encoding: "utf8", timeout: 300_000 });
-  assert.equal(probe.status, 0, probe.stdout + probe.stderr);
-  assert.equal(JSON.parse(probe.stdout).guardian.source, "package");
 });
 
 test("no C compiler on PATH: the install succeeds, probe says degraded (status 3), lists what is lost and the fix", { timeout: 900_000 }, (t) => {
