@@ -33,13 +33,16 @@ function testFiles(dir: string): string[] {
  * started last would leave the other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
+  "test/install.test.ts",
+  "test/install-git-dependency.test.ts",
+  "test/jobs-cli.test.ts",
+  "test/install-build.test.ts",
   "test/scripts/scripts-1.test.ts",
   "test/scripts/scripts-2.test.ts",
   "test/scripts/scripts-3.test.ts",
   "test/scripts/scripts-4.test.ts",
-  "test/collect-capture.test.ts",
   "test/pty-queries.test.ts",
-  "test/install.test.ts",
+  "test/collect-capture.test.ts",
   "test/collect-ci.test.ts",
   "test/agent-programs.test.ts",
   "test/agent-sessions.test.ts",
