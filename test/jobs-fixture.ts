@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import { corralCommand } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
 import { waitFor } from "./support/wait.ts";
 import type { JobInfo } from "../lib/jobs/job-info.ts";
@@ -118,9 +119,15 @@ export function agentFor(t: TestContext, label: string, env: Record<string, stri
   return agent;
 }
 
-/** `corral jobs --json` as objects. */
+/**
+ * `corral jobs --json` as objects, run in-process (test/support/corral-in-process.ts):
+ * tests poll it in waits, and a runtime start-up per poll cost more CPU than
+ * the rest of those tests. What users run stays tested through agent.run.
+ */
 export async function jobList(agent: PrivateAgent): Promise<JobInfo[]> {
-  return (JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: JobInfo[] }).jobs;
+  const r = await corralInProcess(["jobs", "--json"], { env: agent.env });
+  if (r.code !== 0) throw new Error(`corral jobs --json exited ${r.code}: ${r.stderr}`);
+  return (JSON.parse(r.stdout.toString("utf8")) as { jobs: JobInfo[] }).jobs;
 }
 
 /** A private agent and an outer terminal, both gone (every job reaped) when the test ends. */
