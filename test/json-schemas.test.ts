@@ -9,6 +9,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { privateAgent, type PrivateAgent } from "./support/agent-harness.ts";
 import { corralCommand, repoRoot } from "./support/corral-cli.ts";
+import { corralInProcess } from "./support/corral-in-process.ts";
 
 const SCHEMAS = path.join(repoRoot, "schemas");
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -52,38 +53,54 @@ test("the schemas reject the old shapes", () => {
   assert.equal(ajv.validate("urn:corral:schema:orphan", { ...orphan, job: { id: "%1", number: 1 } }), true);
 });
 
+/**
+ * The command line run in-process (test/support/corral-in-process.ts) against
+ * the private agent, once a CLI child has started it: the same output through
+ * the same application, without a runtime start-up for each of ~20 commands.
+ * (In-process a command must never start the agent: it would start this file.)
+ */
+async function run(args: readonly string[]) {
+  const r = await corralInProcess(args, { env: agent.env });
+  return { code: r.code, stdout: r.stdout, stderr: r.stderr };
+}
+async function ok(args: readonly string[]): Promise<string> {
+  const r = await run(args);
+  assert.equal(r.code, 0, `corral ${args.join(" ")}: ${r.stderr}`);
+  return r.stdout.toString("utf8");
+}
+
 test("every command's --json output has the shape of its schema", async () => {
   const opened = checkOutput("pty-open", await agent.ok(["pty", "open", "--name", "sch", "--json", "--", "sh", "-c", "echo ready; read x; echo got $x; read y; read z"]));
   const id = (opened.session as { id: string }).id;
-  checkOutput("pty-wait", await agent.ok(["pty", "wait", "sch", "--text", "ready", "--json", "--timeout", "20s"]));
-  const sent = checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "one", "--key", "Enter", "--json"]));
-  const waited = checkOutput("pty-wait", await agent.ok(["pty", "wait", id, "--after", String(sent.at), "--regex", "^got (\\w+)$", "--json", "--timeout", "20s"]));
+  checkOutput("pty-wait", await ok(["pty", "wait", "sch", "--text", "ready", "--json", "--timeout", "20s"]));
+  const sent = checkOutput("pty-send", await ok(["pty", "send", "sch", "one", "--key", "Enter", "--json"]));
+  const waited = checkOutput("pty-wait", await ok(["pty", "wait", id, "--after", String(sent.at), "--regex", "^got (\\w+)$", "--json", "--timeout", "20s"]));
   assert.deepEqual((waited.match as { groups: string[] }).groups, ["one"]);
-  checkOutput("pty-send", await agent.ok(["pty", "send", "sch", "two", "--key", "Enter", "--json", "--wait-stable", "100ms", "--timeout", "20s"]));
-  checkOutput("pty-screen", await agent.ok(["pty", "screen", "sch", "--json", "--scrollback", "5"]));
-  checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
-  const recorded = checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "sch.cast", "--json"], { cwd: agent.dir }));
+  checkOutput("pty-send", await ok(["pty", "send", "sch", "two", "--key", "Enter", "--json", "--wait-stable", "100ms", "--timeout", "20s"]));
+  checkOutput("pty-screen", await ok(["pty", "screen", "sch", "--json", "--scrollback", "5"]));
+  checkOutput("pty-list", await ok(["pty", "list", "--json"]));
+  const recorded = checkOutput("pty-record", await ok(["pty", "record", "sch", path.join(agent.dir, "sch.cast"), "--json"]));
   assert.equal((recorded.session as { name: string }).name, "sch", "session is the session object, not its id");
-  checkOutput("pty-record", await agent.ok(["pty", "record", "sch", "--stop", "--json"]));
-  const resized = checkOutput("pty-resize", await agent.ok(["pty", "resize", "sch", "--cols", "70", "--rows", "15", "--json"]));
+  checkOutput("pty-record", await ok(["pty", "record", "sch", "--stop", "--json"]));
+  const resized = checkOutput("pty-resize", await ok(["pty", "resize", "sch", "--cols", "70", "--rows", "15", "--json"]));
   assert.deepEqual((resized.session as { size: unknown }).size, { cols: 70, rows: 15 });
-  checkOutput("pty-close", await agent.ok(["pty", "close", "sch", "--json"]));
-  checkOutput("pty-list", await agent.ok(["pty", "list", "--json"]));
-  assert.match(await agent.ok(["run", "--bg", "--", "sh", "-c", "echo bg"]), /^%\d+/);
-  assert.match(await agent.ok(["run", "--bg", "--", "sleep", "600"]), /^%\d+/);
-  await agent.ok(["pty", "open", "--name", "long", "--", "sleep", "600"]);
-  checkOutput("jobs", await agent.ok(["jobs", "--json"]));
-  checkOutput("jobs-wait", await agent.ok(["jobs", "wait", "%1", "--json", "--timeout", "30s"]));
-  const reaped = await agent.run(["reap", "--all", "--grace", "2s", "--json"]);
+  checkOutput("pty-close", await ok(["pty", "close", "sch", "--json"]));
+  checkOutput("pty-list", await ok(["pty", "list", "--json"]));
+  assert.match(await ok(["run", "--bg", "--", "sh", "-c", "echo bg"]), /^%\d+/);
+  assert.match(await ok(["run", "--bg", "--", "sleep", "600"]), /^%\d+/);
+  await ok(["pty", "open", "--name", "long", "--", "sleep", "600"]);
+  checkOutput("jobs", await ok(["jobs", "--json"]));
+  checkOutput("jobs-wait", await ok(["jobs", "wait", "%1", "--json", "--timeout", "30s"]));
+  const reaped = await run(["reap", "--all", "--grace", "2s", "--json"]);
   assert.equal(reaped.code, 0, reaped.stderr.toString());
   const reap = checkOutput("reap", reaped.stdout.toString()) as { jobs: { terminated: boolean }[]; sessions: { name: string; terminated: boolean }[] };
   assert.deepEqual(reap.jobs.map((j) => j.terminated).sort(), [false, true], "a finished job and a terminated one");
   assert.deepEqual(reap.sessions.map((s) => [s.name, s.terminated]).sort(), [["long", true], ["sch", false]]);
-  checkOutput("collect", await agent.ok(["collect", "--json", "--", "echo", "hi"]));
-  checkOutput("agent-status", await agent.ok(["agent", "status", "--json"]));
-  checkOutput("agent-status", await agent.ok(["agent", "start", "--json"]));
-  checkOutput("config", await agent.ok(["config", "--json"]));
-  checkOutput("probe", (await agent.run(["probe", "--json"])).stdout.toString());
+  checkOutput("collect", await ok(["collect", "--json", "--", "echo", "hi"]));
+  checkOutput("agent-status", await ok(["agent", "status", "--json"]));
+  checkOutput("agent-status", await ok(["agent", "start", "--json"]));
+  checkOutput("config", await ok(["config", "--json"]));
+  checkOutput("probe", (await run(["probe", "--json"])).stdout.toString());
 });
 
 test("agent status and stop keep their shapes when no agent runs", async () => {
