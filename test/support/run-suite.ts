@@ -29,8 +29,9 @@ function testFiles(dir: string): string[] {
 
 /**
  * The files that take longest (test/bench/file-costs.sh measures them),
- * longest first: the runner starts files in the order given, and a long file
- * started last would leave the other slot idle. Files not listed keep name order.
+ * longest first: run-files.ts starts files in the order given (`node --test`
+ * would sort them by name), and a long file started last would leave the
+ * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
   "test/install.test.ts",
@@ -85,12 +86,7 @@ function stage(runtime: string, files: string[]): Promise<void> {
   process.stdout.write(`\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`);
   const child = spawn(
     process.execPath,
-    [
-      "--import", "tsx", "--test", `--test-concurrency=${concurrency}`,
-      "--test-reporter=spec", "--test-reporter-destination=stdout",
-      "--test-reporter=./test/support/file-durations.mjs", "--test-reporter-destination=stdout",
-      ...files,
-    ],
+    ["--import", "tsx", path.join(repoRoot, "test", "support", "run-files.ts"), "--concurrency", String(concurrency), ...files],
     {
       cwd: repoRoot,
       env: { ...process.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },

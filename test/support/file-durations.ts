@@ -1,9 +1,8 @@
-// A test reporter for run-suite.ts: at the end of a stage, the slowest test
+// A test reporter for run-files.ts: at the end of a stage, the slowest test
 // files by the sum of their top-level tests' durations, as the runner itself
 // measured them. On a shared machine wall times swing with the load; these
 // sums, compared as shares of the total, say where the suite's time goes.
 // (Node 20 reports no per-file event: a file's top-level tests are its own.)
-// Plain JavaScript: the runner loads reporters before tsx's hooks apply.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -12,10 +11,14 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../
 /** How many files the summary names. */
 const SHOWN = 20;
 
-/** @param {AsyncIterable<{type: string, data: {file?: string, nesting: number, details?: {duration_ms?: number}}}>} source */
-export default async function* fileDurations(source) {
-  /** @type {Map<string, number>} */
-  const perFile = new Map();
+/** One event of Node's test runner, as far as this reporter reads it. */
+interface RunnerEvent {
+  readonly type: string;
+  readonly data: { file?: string; nesting: number; details?: { duration_ms?: number } };
+}
+
+export default async function* fileDurations(source: AsyncIterable<RunnerEvent>): AsyncGenerator<string> {
+  const perFile = new Map<string, number>();
   for await (const event of source) {
     if ((event.type !== "test:pass" && event.type !== "test:fail") || event.data.nesting !== 0) continue;
     const file = path.relative(repoRoot, event.data.file ?? "(unknown file)");
