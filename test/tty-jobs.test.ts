@@ -37,7 +37,9 @@ test("vim: type, Ctrl-Z, jobs shows it stopped, fg brings the text back, :q! exi
 test("cat: Ctrl-Z, bg, and the row becomes running", async (t) => {
   const term = terminalWithAgent(t, "tty-cat");
   const run = term.corral("run --tty --name kitty -- cat");
-  await waitFor(async () => (await term.agent.run(["jobs", "--json"])).stdout.toString().includes('"state":"running"'), { what: "the job to run" });
+  // Until the pane's corral has started the agent there is no job table to read.
+  const jobsNow = () => jobList(term.agent).catch(() => []);
+  await waitFor(async () => (await jobsNow()).some((j) => j.state === "running"), { what: "the job to run" });
   term.keys("C-z");
   assert.equal(await term.status(run), 148);
   const bg = term.corral("bg %1");
@@ -52,7 +54,7 @@ test("run --tty --facts: a stop (148) writes none and says how to get them; bg t
   const term = terminalWithAgent(t, "tty-facts");
   const facts = path.join(term.agent.dir, "parked.json");
   const run = term.corral(`run --tty --facts ${facts} -- cat`);
-  await waitFor(async () => /"state":"running"[^}]*"attached":true/.test((await term.agent.run(["jobs", "--json"])).stdout.toString()), { what: "the job to have the terminal" });
+  await waitFor(async () => (await jobList(term.agent).catch(() => [])).some((j) => j.state === "running" && j.attached), { what: "the job to have the terminal" });
   term.keys("C-z");
   assert.equal(await term.status(run), 148);
   // The pane is 100 columns wide: the line wraps.
