@@ -112,6 +112,8 @@ void capture_free(struct stream *s);
 uint64_t capture_line_feeds(struct stream *s); /* counts what was spliced and not counted yet */
 void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
 long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
+int capture_tee_waiting(const struct guardian *g, int i); /* the tee's fd while bytes wait for it, else -1 */
+void capture_tee_writable(struct guardian *g, int i);
 void capture_settle(struct guardian *g);                 /* before a terminate's receipt: read what the tree left */
 
 /* terminate.c */

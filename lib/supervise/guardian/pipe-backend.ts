@@ -40,6 +40,8 @@ interface ExternalSpillSink extends ByteSink {
   readonly tailBytes: number;
   /** The guardian may keep the stream (capture) though no spill file is involved. */
   readonly capturesNatively?: boolean;
+  /** collect --live: a descriptor the guardian also writes every byte to (tee), or null. */
+  readonly teeFd?: number | null;
   adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
   /** How far the captured stream got while it runs (for a heartbeat); optional. */
   captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
@@ -90,6 +92,8 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
     ...(outCapture ? { captureStdout: true } : {}),
     ...(errCapture ? { captureStderr: true } : {}),
+    ...(typeof outCapture?.teeFd === "number" ? { teeStdout: outCapture.teeFd } : {}),
+    ...(typeof errCapture?.teeFd === "number" ? { teeStderr: errCapture.teeFd } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
