@@ -16,6 +16,7 @@ import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
 import { spillsNatively } from "../../../lib/supervise/backend-choice.ts";
+import { currentRuntime } from "../../../lib/runtime/self-command.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -43,9 +44,11 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // --live under the guardian: it writes every byte to our own stdout/stderr
   // itself (tee, native/capture.c), so the stream never passes through
   // JavaScript and memory stays bounded whatever the volume. Without a
-  // descriptor to hand down (an in-process caller's streams) or without the
-  // guardian, JavaScript tees (TeeSink).
-  const tee = flags.live && native ? teeDescriptors(stdout, stderr, flags.merge) : null;
+  // descriptor to hand down (an in-process caller's streams), without the
+  // guardian, or on Deno (its child_process does not pass a descriptor
+  // number in `stdio` past the third: the guardian would get none),
+  // JavaScript tees (TeeSink).
+  const tee = flags.live && native && currentRuntime() !== "deno" ? teeDescriptors(stdout, stderr, flags.merge) : null;
   // Under the guardian the spill file is written by it (no copy through
   // JavaScript); a JavaScript tee needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && (!flags.live || tee !== null) && native;
