@@ -6,6 +6,7 @@
 // the tee's descriptor and the picture is the same.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -164,4 +165,14 @@ test("capture with a tee and a spill file: read instead of spliced, both get the
   assert.deepEqual(Buffer.concat(tail), data.subarray(data.length - 3000), "tail");
   assert.ok(readFileSync(spill).equals(data), "the spill file is the stream");
   assert.ok(readFileSync(teeFile).equals(data), "and so is what the tee got");
+});
+
+test("--tee-stdout without --capture-stdout is a usage error (exit 2), not a silent copy", (t) => {
+  const dir = tempDir(t);
+  const r = spawnSync(bin.asan, ["--socket", path.join(dir, "g.sock"), "--tee-stdout", "1", "--", "true"], {
+    env: { ...process.env, CORRAL_GUARDIAN_TOKEN: "0123456789abcdef0123" },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 2, r.stderr);
+  assert.match(r.stderr, /--tee-stdout\/--tee-stderr need --capture-stdout\/--capture-stderr/);
 });
