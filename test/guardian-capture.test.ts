@@ -176,3 +176,19 @@ test("--tee-stdout without --capture-stdout is a usage error (exit 2), not a sil
   assert.equal(r.status, 2, r.stderr);
   assert.match(r.stderr, /--tee-stdout\/--tee-stderr need --capture-stdout\/--capture-stderr/);
 });
+
+test("a spill file that already holds more is emptied first (truncated only when not empty)", { timeout: 300_000 }, async (t) => {
+  const dir = tempDir(t);
+  const spill = path.join(dir, "spill");
+  writeFileSync(spill, Buffer.alloc(200_000, 0x78)); // longer than what follows
+  const data = Buffer.from(randomBytes(100_000).map((b) => (b % 9 === 0 ? 0x0a : b)));
+  const file = path.join(dir, "in");
+  writeFileSync(file, data);
+  const g = startGuardian(t, { argv: ["cat", file], mode: "pipe", stdout: "pipe", stderr: "pipe", captureStdout: true, spillStdout: spill, headBytes: 1000, tailBytes: 3000 }, bin.asan, dir);
+  const spilled = new Promise<SpilledEvent>((resolve) => g.on("spilled", (e) => e.stream === 1 && resolve(e)));
+  await g.started;
+  const [e] = await Promise.all([spilled, g.exited]);
+  assert.equal(e.error, null);
+  assert.equal(e.total, data.length);
+  assert.ok(readFileSync(spill).equals(data), "the spill file is the stream and nothing of the old file");
+});
