@@ -71,6 +71,7 @@ struct guardian {
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+  int subreaper;             /* PR_SET_CHILD_SUBREAPER took: every member of the tree descends from us */
   int stopped;                /* the child is stopped (last WUNTRACED/WCONTINUED event) */
   long long orphan_deadline;  /* --adoptable and unowned: when the wait for a new owner ends (0: none) */
 
