@@ -11,13 +11,16 @@ import { socketBaseDir } from "../../native/socket-base-dir.ts";
 
 const PREFIX = "corral-run-";
 
-/** Creates the dir (0700, mkdtemp) after sweeping stale ones. */
+/** Creates the dir (0700, mkdtemp); the sweep of stale ones is the caller's, once the child runs. */
 export function makeRunSocketDir(): string {
-  sweepStaleRunDirs();
   return mkdtempSync(path.join(socketBaseDir(), `${PREFIX}${process.pid}-`));
 }
 
-/** Removes stale dirs: ours (owner), named with a pid that no longer runs. */
+/**
+ * Removes stale dirs: ours (owner), named with a pid that no longer runs.
+ * It lists the whole temp dir (thousands of entries on a busy machine: 5-20
+ * ms here), so it runs while the child does, not before it starts (issue 9).
+ */
 export function sweepStaleRunDirs(tmp: string = socketBaseDir()): void {
   let names: string[];
   try {
