@@ -20,7 +20,7 @@ import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamI
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { reportOfCensus } from "../receipts.ts";
-import { makeRunSocketDir, sweepStaleRunDirs } from "./run-socket-dir.ts";
+import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -110,7 +110,6 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     child.pid = started.pid;
     // Connected: the socket file is no longer needed (run-socket-dir.ts).
     rmSync(dir, { recursive: true, force: true });
-    sweepStaleRunDirs();
   } catch (error) {
     guardian.detach();
     await guardian.processExit;
