@@ -4,7 +4,8 @@
 // whole-table path does (help and usage errors compared byte for byte).
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { HOT_BUNDLES } from "../cli/hot/bundles.ts";
 import { COMMANDS } from "../cli/registry.ts";
@@ -49,4 +50,21 @@ test("through its bundle, each hot command answers help and a bad flag as the wh
       assert.equal(built.stderr, table.stderr, `${what}: stderr`);
     }
   }
+});
+
+// The YAML reader and the regex engine are files of their own beside the
+// bundles (cli/hot/build.mjs): their errors must still be usage errors.
+test("through the bundles, a bad config file and a bad --regex are still usage errors (2)", { timeout: 120_000 }, async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "corral-hot-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = path.join(dir, "config.yaml");
+  writeFileSync(config, "nonsense: 3\n");
+  for (const args of [["run", "--", "true"], ["collect", "--", "true"]]) {
+    const result = await corral(args, { env: { CORRAL_CONFIG: config, CORRAL_STATE_DIR: dir } });
+    assert.equal(result.code, 2, `corral ${args.join(" ")} with a bad config: ${result.stderr}`);
+    assert.match(result.stderr, /config\.yaml:1: nonsense: unknown key/);
+  }
+  const regex = await corral(["pty", "wait", "no-such-session", "--regex", "("], { env: { CORRAL_STATE_DIR: dir } });
+  assert.equal(regex.code, 2, `pty wait --regex "(": ${regex.stderr}`);
+  assert.match(regex.stderr, /not a valid RE2 regular expression/);
 });
