@@ -9,7 +9,7 @@ import type { ByteSink } from "../supervise/spec.ts";
 import { supervise } from "../supervise/supervise.ts";
 import type { Receipt } from "./job-info.ts";
 import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
-import { receiptOfReport } from "../core/receipt.ts";
+import { receiptOfLeftovers } from "../core/receipt.ts";
 
 type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
 
@@ -59,7 +59,7 @@ class GroupJob implements JobProcess {
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     const child = this.child;
     if (child === null) return { status: "confirmed", forced: false, reason: null };
-    return receiptOfReport(await child.terminate({ graceMs, signal: firstSignal }));
+    return await child.terminate({ graceMs, signal: firstSignal });
   }
 
   pause(): void {
@@ -87,7 +87,7 @@ export async function startGroupJob(launch: JobLaunch): Promise<JobProcess> {
   job.pid = child.pid;
   job.child = child;
   void child.exited.then((result) => {
-    const receipt = receiptOfReport({ forced: result.facts.forced, uncertain: result.uncertain });
+    const receipt = receiptOfLeftovers(result.facts.forced, result.uncertain);
     job.emit("done", result.facts, receipt);
   });
   return job;

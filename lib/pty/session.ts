@@ -4,7 +4,7 @@
 // Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
-import type { TerminationReport } from "../core/receipt.ts";
+import type { Receipt } from "../core/receipt.ts";
 import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
@@ -50,7 +50,7 @@ export class PtySession {
   #screen: Screen;
   #exit: ExitFacts | null = null;
   #exitRaw: PtyExit | undefined;
-  #termination: TerminationReport | undefined;
+  #termination: Receipt | undefined;
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();

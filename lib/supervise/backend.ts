@@ -6,7 +6,7 @@ import type { Readable, Writable } from "node:stream";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
 import type { TerminateOptions } from "./process-group/terminate.ts";
-import type { TerminationReport } from "../core/receipt.ts";
+import type { Receipt } from "../core/receipt.ts";
 
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {
@@ -38,7 +38,7 @@ export interface SupervisedProcess {
    * TERM (or `options.signal`) to the tree, the grace, KILL; resolves when the
    * tree is gone. Idempotent: later calls get the first call's promise.
    */
-  terminate(options?: Partial<TerminateOptions>): Promise<TerminationReport>;
+  terminate(options?: Partial<TerminateOptions>): Promise<Receipt>;
 }
 
 /** The facts plus what cleaning up the tree found. */

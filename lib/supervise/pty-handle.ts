@@ -1,7 +1,7 @@
 // The seam between a session and whatever owns the PTY master. A session
 // never talks to node-pty or the guardian directly: both sit behind this
 // interface so the session, the screen and the tests are written once.
-import type { TerminationReport } from "../core/receipt.ts";
+import type { Receipt } from "../core/receipt.ts";
 
 /** What a backend needs to start a program on a new PTY. */
 export interface PtySpawnRequest {
@@ -52,7 +52,7 @@ export interface PtyHandle {
   /** Sends `signal` (e.g. "SIGHUP") to the target; silently nothing when gone. */
   signal(signal: string, target: SignalTarget): void;
   /** SIGTERM the whole tree, SIGKILL what is left after graceMs; resolves when it is gone. */
-  terminate(graceMs: number): Promise<TerminationReport>;
+  terminate(graceMs: number): Promise<Receipt>;
   /** Stop reading the master (flow control) until resume(). */
   pause(): void;
   resume(): void;

@@ -18,9 +18,9 @@ import {
   type GuardianLink,
 } from "../pty-handle.ts";
 import { SpawnError } from "../spawn-error.ts";
-import type { TerminationReport } from "../../core/receipt.ts";
+import type { Receipt } from "../../core/receipt.ts";
 import { EarlyOutput } from "../early-output.ts";
-import { reportOfCensus } from "../receipts.ts";
+import { confirmed, receiptOfCensus } from "../receipts.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
@@ -80,12 +80,12 @@ class GuardianPtyHandle implements PtyHandle {
     this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number): Promise<TerminationReport> {
+  async terminate(graceMs: number): Promise<Receipt> {
     try {
-      return reportOfCensus(await this.guardian.terminate(graceMs));
+      return receiptOfCensus(await this.guardian.terminate(graceMs));
     } catch (error) {
       // The guardian is gone: with it went its subreaper role, nothing to confirm.
-      if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };
+      if (error instanceof GuardianError && error.code === "closed") return confirmed();
       throw error;
     }
   }

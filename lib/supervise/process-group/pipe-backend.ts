@@ -9,8 +9,8 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import { OutputPump, waitForEof } from "../output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { terminateGroup, type TerminateOptions } from "./terminate.ts";
-import type { TerminationReport } from "../../core/receipt.ts";
+import { type GroupSweep, terminateGroup, type TerminateOptions } from "./terminate.ts";
+import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 
@@ -78,7 +78,8 @@ class GroupProcess implements SupervisedProcess {
   readonly stderr: Readable | null;
   readonly exited: Promise<SupervisionResult>;
   readonly #spec: SpawnSpec;
-  #termination: Promise<TerminationReport> | null = null;
+  #termination: Promise<GroupSweep> | null = null;
+  #receipt: Promise<Receipt> | undefined;
   #timedOut = false;
 
   constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number) {
@@ -91,7 +92,13 @@ class GroupProcess implements SupervisedProcess {
     this.exited = this.#supervise(exit, pumps, startedAt);
   }
 
-  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
+  terminate(options: Partial<TerminateOptions> = {}): Promise<Receipt> {
+    this.#receipt ??= this.#sweep(options).then((sweep) => receiptOfLeftovers(sweep.forced, sweep.left));
+    return this.#receipt;
+  }
+
+  /** Idempotent: later calls get the first call's sweep. */
+  #sweep(options: Partial<TerminateOptions> = {}): Promise<GroupSweep> {
     this.#termination ??= terminateGroup(this.pid, { graceMs: this.#spec.graceMs, ...options });
     return this.#termination;
   }
@@ -106,18 +113,18 @@ class GroupProcess implements SupervisedProcess {
     const durationMs = Math.round(monotonicMs() - startedAt);
     disarm();
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
-    let report: TerminationReport = { forced: false, uncertain: [] };
-    if (this.#termination !== null || this.#spec.leaveRunning !== true) report = await this.terminate();
+    let sweep: GroupSweep = { forced: false, left: [] };
+    if (this.#termination !== null || this.#spec.leaveRunning !== true) sweep = await this.#sweep();
     for (const pump of pumps) pump.abandon();
     const facts: ExitFacts = {
       code,
       signal,
       timedOut: this.#timedOut,
-      forced: report.forced,
+      forced: sweep.forced,
       durationMs,
       outputComplete,
     };
-    return { facts, uncertain: report.uncertain };
+    return { facts, uncertain: sweep.left };
   }
 }
 
