@@ -11,15 +11,15 @@ import type { GuardianMode } from "../config/schema.ts";
 import { type BackendDecision, decideBackend, GuardianUnavailableError } from "../supervise/backend-choice.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { SpawnError } from "../supervise/spawn-error.ts";
-import { startGroupJob } from "./group-job.ts";
-import { startGuardianJob } from "./guardian-job.ts";
+import { startGroupJob } from "../supervise/process-group/job-tree.ts";
+import { startGuardianJob } from "../supervise/guardian/job-tree.ts";
 import { Job } from "./job.ts";
-import type { JobLaunch, JobProcess } from "./job-process.ts";
+import type { SupervisedTree, TreeLaunch } from "../supervise/handle.ts";
 import type { JobTable } from "./job-table.ts";
 import { CorralError } from "../core/corral-error.ts";
 
 /** A job to start: the launch plus its name and output limits. */
-export interface JobRequest extends Omit<JobLaunch, "argv"> {
+export interface JobRequest extends Omit<TreeLaunch, "argv"> {
   readonly argv: readonly string[];
   readonly name: string | null;
   readonly headBytes: number;
@@ -72,8 +72,8 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   });
   const id = table.nextId();
   const { firstOutputListener, guardian: _mode, ...launchFields } = request;
-  const launch: JobLaunch = { ...launchFields, argv: [program, ...args] };
-  let started: JobProcess;
+  const launch: TreeLaunch = { ...launchFields, argv: [program, ...args] };
+  let started: SupervisedTree;
   try {
     // The agent's jobs outlive the agent (issue 11): what a new agent needs to take one over is recorded.
     const facts = {

@@ -1,6 +1,6 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
-import type { PtyBackend, PtySpawnRequest } from "../supervise/pty-handle.ts";
+import type { PtyBackend, PtySpawnRequest } from "../supervise/handle.ts";
 import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
 import type { GuardianMode } from "../config/schema.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";

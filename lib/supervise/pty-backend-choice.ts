@@ -2,7 +2,7 @@
 // (backend-choice.ts: the config key `guardian` and $CORRAL_GUARDIAN) says
 // whether the guardian is used (no output lost at exit, stop/continue, census
 // terminate); without it, node-pty. Tests and `probe` can ask for one by name.
-import type { PtyBackend, PtyBackendName } from "./pty-handle.ts";
+import type { PtyBackend, PtyBackendName } from "./handle.ts";
 import { SpawnError } from "./spawn-error.ts";
 import { createGuardianBackend } from "./guardian/pty-backend.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";

@@ -94,9 +94,10 @@ export async function terminateSession(
   terminal: HeldTerminal,
   graceMs: number,
   known = new Set<number>(),
+  firstSignal: NodeJS.Signals = "SIGTERM",
 ): Promise<Receipt> {
   for (const pid of sessionMembers(leader, terminal())) known.add(pid);
-  sendAll([...known], "SIGTERM");
+  sendAll([...known], firstSignal);
   let alive = await goneWithin(leader, terminal, graceMs, known);
   if (alive.length === 0) return confirmed();
   sendAll(alive, "SIGKILL");
