@@ -55,6 +55,11 @@ export class TreeEvents {
     for (const listener of this.#listeners.done) listener(facts, receipt);
   }
 
+  /** The receipt of the tree's own sweep, once done. */
+  get swept(): Receipt | undefined {
+    return this.#done?.[1];
+  }
+
   /** The exit, once told. */
   get exited(): TreeExit | undefined {
     return this.#exit;

@@ -56,7 +56,14 @@ class GuardianJob implements SupervisedTree {
     await this.guardian.signal(signal, target);
   }
 
+  /** The first receipt that saw the tree gone. */
+  #gone: Receipt | undefined;
+
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    // A tree seen gone stays gone: a later terminate is answered with that
+    // receipt, as the guardian has exited since and could not be asked.
+    const gone = this.#gone ?? this.events.swept;
+    if (gone?.status === "confirmed") return gone;
     // A guardian that does not answer within the grace plus a margin is
     // killed: its connection closes and the loss path (afterLoss) cleans up.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -67,7 +74,9 @@ class GuardianJob implements SupervisedTree {
       }, graceMs + UNANSWERED_MARGIN_MS);
     });
     try {
-      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
+      const receipt = receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
+      if (receipt.status === "confirmed") this.#gone = receipt;
+      return receipt;
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
     } finally {
