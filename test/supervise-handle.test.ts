@@ -1,15 +1,17 @@
 // The contract of the one supervised-tree handle (lib/supervise/handle.ts),
 // run unchanged against every implementation this machine has: the guardian
-// (pipe and pty, as a job and as a session), the process group (pipe job)
-// and node-pty (pty session). Every tree is started through the one entry
-// (start.ts startSupervised) with the supervisor forced by name.
+// (pipe and pty, as a job and as a session; pipe as `run`'s stdio tree),
+// the process group (pipe, as a job and as `run`'s) and node-pty (pty
+// session). Every tree is started through the one entry (start.ts
+// startSupervised, or startPipeTree for run and collect) with the
+// supervisor forced by name.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { socketBaseDir } from "../lib/native/socket-base-dir.ts";
 import type { SupervisedTree, SupervisorName, TreeExit, TreeMode } from "../lib/supervise/handle.ts";
-import { chooseSupervisor, type SupervisorChoice, startSupervised, type TreeSweep } from "../lib/supervise/start.ts";
+import { chooseSupervisor, type SupervisorChoice, startPipeTree, startSupervised, type TreeSweep } from "../lib/supervise/start.ts";
 import type { Receipt } from "../lib/core/receipt.ts";
 import type { ExitFacts } from "../lib/core/exit-facts.ts";
 import { isAlive } from "./support/processes.ts";
@@ -31,6 +33,8 @@ interface Flavour {
    * job's tree can race the shim's own stop and hide the continue.
    */
   readonly stopBy?: "ctrl-z";
+  /** Started as `run` and `collect` start theirs: output into a sink, not events (SupervisedProcess). */
+  readonly stdio?: true;
 }
 
 const FLAVOURS: readonly Flavour[] = [
@@ -38,6 +42,8 @@ const FLAVOURS: readonly Flavour[] = [
   { name: "guardian pty job", supervisor: "guardian", mode: "pty", sweep: "on-exit", stopEvents: true, stopBy: "ctrl-z" },
   { name: "guardian pty session", supervisor: "guardian", mode: "pty", sweep: "by-owner", stopEvents: true },
   { name: "process-group pipe job", supervisor: "process-group", mode: "pipe", sweep: "on-exit", stopEvents: false },
+  { name: "guardian pipe run", supervisor: "guardian", mode: "pipe", sweep: "on-exit", stopEvents: true, stdio: true },
+  { name: "process-group pipe run", supervisor: "process-group", mode: "pipe", sweep: "on-exit", stopEvents: false, stdio: true },
   { name: "node-pty pty session", supervisor: "node-pty", mode: "pty", sweep: "by-owner", stopEvents: false },
 ];
 
@@ -49,11 +55,15 @@ class Watched {
   readonly changes: string[] = [];
 
   constructor(readonly tree: SupervisedTree) {
-    tree.on("output", (bytes) => (this.text += new TextDecoder().decode(bytes)));
+    tree.on("output", (bytes) => this.heard(bytes));
     tree.on("stopped", () => this.changes.push("stopped"));
     tree.on("continued", () => this.changes.push("continued"));
     tree.on("done", (facts, receipt) => (this.done = [facts, receipt]));
     this.exit = new Promise((resolve) => tree.on("exit", resolve));
+  }
+
+  heard(bytes: Uint8Array): void {
+    this.text += new TextDecoder().decode(bytes);
   }
 
   /** Pids the program printed as `pid=N`. */
@@ -65,6 +75,17 @@ class Watched {
 async function start(flavour: Flavour, choice: SupervisorChoice, script: string): Promise<Watched> {
   const argv: [string, ...string[]] = ["/bin/sh", "-c", script];
   const env = { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm-256color", CORRALTEST_SUITE: process.env.CORRALTEST_SUITE ?? "handle" };
+  if (flavour.stdio === true) {
+    // The sink can be written before the tree is returned: held until then.
+    const into: { watched?: Watched } = {};
+    const early: Uint8Array[] = [];
+    const sink = { write: (bytes: Uint8Array) => (into.watched ? into.watched.heard(bytes) : early.push(bytes.slice()), true), onDrain: (listener: () => void) => listener() };
+    const tree = await startPipeTree(choice, { argv, cwd: "/", env, stdin: "ignore", stdout: { sink }, stderr: "stdout", graceMs: 2000 });
+    const watched = new Watched(tree);
+    for (const bytes of early) watched.heard(bytes);
+    into.watched = watched;
+    return watched;
+  }
   const tree = flavour.sweep === "on-exit"
     ? await startSupervised(choice, { launch: { argv, cwd: "/", env, mode: flavour.mode, cols: 80, rows: 24, graceMs: 2000, stateDir }, jobId: 0 })
     : await startSupervised(choice, { argv, cwd: "/", env, cols: 80, rows: 24 }, { stateDir });
@@ -142,7 +163,7 @@ for (const flavour of FLAVOURS) {
       watched.tree.dispose();
     });
     await waitFor(() => /ready/.test(watched.text), { what: "the program to start" });
-    if (flavour.supervisor === "process-group") {
+    if (flavour.supervisor === "process-group" && flavour.stdio !== true) {
       // Without stop events nobody would learn that it stopped: refused, not silently done.
       await assert.rejects(watched.tree.signal("SIGSTOP", "tree"), /stop events/);
       return;

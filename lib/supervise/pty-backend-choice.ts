@@ -24,18 +24,17 @@ export interface BackendChoiceOptions {
 /** The backend to use for new sessions; rejects (SpawnError) when the one asked for is unavailable. */
 export function choosePtyBackend(preference: PtyBackendPreference = "auto", options: BackendChoiceOptions = {}): Promise<PtyBackend> {
   try {
-    const choice = chooseSupervisor({
+    return ptyBackendOf(chooseSupervisor({
       mode: "pty",
       sweep: "by-owner",
       prefer: preference,
       ...(options.guardian !== undefined ? { guardian: options.guardian } : {}),
       ...(options.env !== undefined ? { env: options.env } : {}),
-    });
-    return Promise.resolve(ptyBackendOf(choice, {
+    }), {
       ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
       adoptable: options.adoptable === true,
       ...(options.orphanWaitMs !== undefined ? { orphanWaitMs: options.orphanWaitMs } : {}),
-    }));
+    });
   } catch (error) {
     return Promise.reject(error);
   }

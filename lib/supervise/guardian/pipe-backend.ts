@@ -13,7 +13,9 @@ import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult 
 import type { ByteSink, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
 import type { TerminateOptions } from "../process-group/terminate.ts";
-import type { Receipt } from "../../core/receipt.ts";
+import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
+import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import { TreeEvents } from "../tree-events.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { Guardian } from "../../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
@@ -165,6 +167,8 @@ class StreamRoute {
 }
 
 class GuardianProcess implements SupervisedProcess {
+  readonly backend = "guardian" as const;
+  readonly #events = new TreeEvents();
   pid = 0;
   readonly stdin: Writable | null;
   readonly stdout: Readable | null;
@@ -195,6 +199,8 @@ class GuardianProcess implements SupervisedProcess {
     this.stdout = this.#routes[1]?.readable ?? null;
     this.stderr = this.#routes[2]?.readable ?? null;
     guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
+    guardian.on("stopped", (signal) => this.#events.stopped(signal));
+    guardian.on("continued", () => this.#events.continued());
     guardian.on("eof", (stream) => {
       const route = this.#routes[stream];
       if (route) route.eofReported = true;
@@ -227,7 +233,8 @@ class GuardianProcess implements SupervisedProcess {
       : null;
   }
 
-  terminate(options: Partial<TerminateOptions> = {}): Promise<Receipt> {
+  terminate(graceMs?: number, firstSignal?: NodeJS.Signals): Promise<Receipt> {
+    const options: Partial<TerminateOptions> = { ...(graceMs !== undefined ? { graceMs } : {}), ...(firstSignal !== undefined ? { signal: firstSignal } : {}) };
     this.#told ??= this.#census(options).then((census) => census === null ? uncertain("the guardian did not answer a terminate") : receiptOfCensus(census));
     return this.#told;
   }
@@ -286,8 +293,38 @@ class GuardianProcess implements SupervisedProcess {
     return receipt;
   }
 
+  /** Output goes where the spec says; `exit` and `done` come with `exited`. */
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
+  }
+
+  /** Into the child's stdin when the spec piped it; otherwise dropped. */
+  write(data: Uint8Array | string): void {
+    this.stdin?.write(data);
+  }
+
+  /** No terminal. */
+  resize(): void {}
+
+  /** Rejects when the guardian could not give it. */
+  signal(signal: string, target: SignalTarget): Promise<void> {
+    return this.guardian.signal(signal, target);
+  }
+
+  /** Flow control is the route's backpressure (StreamRoute) or the sink's. */
+  pause(): void {}
+
+  resume(): void {}
+
+  /** The guardian exits by itself once the tree is swept (#supervise). */
+  dispose(): void {}
+
   supervise(): void {
-    this.exited = this.#supervise();
+    this.exited = this.#supervise().then((result) => {
+      const receipt = this.#receipt !== undefined ? receiptOfCensus(this.#receipt) : receiptOfLeftovers(result.facts.forced, result.uncertain);
+      this.#events.done(result.facts, receipt);
+      return result;
+    });
   }
 
   async #supervise(): Promise<SupervisionResult> {

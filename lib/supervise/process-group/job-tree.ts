@@ -53,7 +53,7 @@ class GroupJob implements SupervisedTree {
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     const child = this.child;
     if (child === null) return confirmed();
-    return await child.terminate({ graceMs, signal: firstSignal });
+    return await child.terminate(graceMs, firstSignal);
   }
 
   pause(): void {

@@ -9,7 +9,10 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import { OutputPump, waitForEof } from "../output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { type GroupSweep, terminateGroup, type TerminateOptions } from "./terminate.ts";
+import { type GroupSweep, terminateGroup } from "./terminate.ts";
+import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import { TreeEvents } from "../tree-events.ts";
+import { signalGroup } from "../runtime-quirks.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
@@ -72,7 +75,9 @@ interface ChildExit {
 }
 
 class GroupProcess implements SupervisedProcess {
+  readonly backend = "process-group" as const;
   readonly pid: number;
+  readonly #events = new TreeEvents();
   readonly stdin;
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
@@ -92,16 +97,43 @@ class GroupProcess implements SupervisedProcess {
     this.exited = this.#supervise(exit, pumps, startedAt);
   }
 
-  terminate(options: Partial<TerminateOptions> = {}): Promise<Receipt> {
-    this.#receipt ??= this.#sweep(options).then((sweep) => receiptOfLeftovers(sweep.forced, sweep.left));
+  terminate(graceMs = this.#spec.graceMs, firstSignal?: NodeJS.Signals): Promise<Receipt> {
+    this.#receipt ??= this.#sweep(graceMs, firstSignal).then((sweep) => receiptOfLeftovers(sweep.forced, sweep.left));
     return this.#receipt;
   }
 
   /** Idempotent: later calls get the first call's sweep. */
-  #sweep(options: Partial<TerminateOptions> = {}): Promise<GroupSweep> {
-    this.#termination ??= terminateGroup(this.pid, { graceMs: this.#spec.graceMs, ...options });
+  #sweep(graceMs = this.#spec.graceMs, firstSignal?: NodeJS.Signals): Promise<GroupSweep> {
+    this.#termination ??= terminateGroup(this.pid, { graceMs, ...(firstSignal !== undefined ? { signal: firstSignal } : {}) });
     return this.#termination;
   }
+
+  /** Output goes where the spec says; `exit` and `done` come with `exited`. No stop events: a group cannot report them. */
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
+  }
+
+  /** Into the child's stdin when the spec piped it; otherwise dropped. */
+  write(data: Uint8Array | string): void {
+    this.stdin?.write(data);
+  }
+
+  /** No terminal. */
+  resize(): void {}
+
+  /** The whole group either way: a pipe tree has no foreground job of its own. */
+  signal(signal: string, _target: SignalTarget): Promise<void> {
+    signalGroup(this.pid, signal as NodeJS.Signals);
+    return Promise.resolve();
+  }
+
+  /** Flow control is the sink's backpressure (spec.ts ByteSink) or the caller's stream. */
+  pause(): void {}
+
+  resume(): void {}
+
+  /** Nothing held beyond the pipes, which close with the child. */
+  dispose(): void {}
 
   async #supervise(
     exit: Promise<ChildExit>,
@@ -124,6 +156,7 @@ class GroupProcess implements SupervisedProcess {
       durationMs,
       outputComplete,
     };
+    this.#events.done(facts, receiptOfLeftovers(sweep.forced, sweep.left));
     return { facts, uncertain: sweep.left };
   }
 }
