@@ -5,9 +5,10 @@
 // without a guardian is decided here too: a pipe falls back to the process
 // group, a terminal session to node-pty (not under Bun), and a terminal job
 // (`run --tty`) is refused, as it needs the guardian's stop events.
-// The implementations are loaded when a tree starts, not with this module:
-// `run` under the process group must not pay for the guardian's client or
-// node-pty at start-up (issue 2).
+// The job and terminal implementations are loaded when such a tree starts,
+// not with this module: `run` must not pay for the guardian's client or
+// node-pty at start-up (issue 2). Its own pipe backends are already loaded
+// by backend-choice.ts.
 import process from "node:process";
 import type { GuardianMode } from "../config/schema.ts";
 import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
@@ -17,6 +18,9 @@ import type { PtyBackend, PtySpawnRequest, SupervisedTree, SupervisorName, TreeL
 import type { SpawnSpec } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";
 import type { JobFacts } from "./guardian/records.ts";
+import { supervise } from "./supervise.ts";
+import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
+import { processGroupBackend } from "./process-group/pipe-backend.ts";
 
 /**
  * Who sweeps what the program leaves running. `on-exit`: the tree does, and
@@ -140,10 +144,6 @@ export async function startSupervised(choice: SupervisorChoice, spec: JobTreeSpe
  */
 export async function startPipeTree(choice: SupervisorChoice, spec: SpawnSpec): Promise<SupervisedProcess> {
   if (choice.mode !== "pipe") throw new SpawnError("backend-unavailable", "run and collect start pipe trees; a terminal goes through a session or a job");
-  const { supervise } = await import("./supervise.ts");
-  if (choice.supervisor === "guardian" && choice.guardian !== null) {
-    const { guardianSpawnBackend } = await import("./guardian/pipe-backend.ts");
-    return await supervise(spec, guardianSpawnBackend(choice.guardian));
-  }
-  return await supervise(spec, (await import("./process-group/pipe-backend.ts")).processGroupBackend);
+  if (choice.supervisor === "guardian" && choice.guardian !== null) return await supervise(spec, guardianSpawnBackend(choice.guardian));
+  return await supervise(spec, processGroupBackend);
 }
