@@ -1,7 +1,7 @@
 // A terminal session as the agent holds it: a program on a PTY (through a
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
-// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
+// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
 import type { Receipt } from "../core/receipt.ts";

@@ -119,7 +119,7 @@ export function guardianAvailable(): boolean {
 /**
  * A session's handle over a guardian a previous agent started (already
  * connected with its token): created before the welcome is awaited, so no
- * live output after the backlog is missed (it is held until onData).
+ * live output after the backlog is missed (it is held until an output listener).
  */
 export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): SupervisedTree {
   const handle = new GuardianPtyHandle(guardian);
