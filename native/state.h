@@ -57,6 +57,7 @@ struct guardian {
   int started, spawn_failed;
   struct stream s[3];
   struct bytes in;
+  uint32_t in_unreported; /* input taken since the last EV_INPUT_TAKEN */
   int stdin_closed;
   uint32_t close_ids[MAX_WAITERS];
   int n_close_ids;

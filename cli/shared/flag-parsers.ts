@@ -87,5 +87,30 @@ export const parseLineCountFlag = (flag: string) => (text: string): number => li
 /** stricli `parse` for a byte offset flag. */
 export const parseOffsetFlag = (flag: string) => (text: string): number => offsetFlag(flag, text);
 
+/**
+ * stricli `parse` for a period that may be switched off: a duration in ms, or
+ * 0 for `off` (0 already means "never" for a period).
+ */
+export const parseDurationOrOffFlag = (flag: string) => (text: string): number => {
+  if (text.trim() === "off") return 0;
+  try {
+    return parseDuration(text);
+  } catch (error) {
+    if (error instanceof DurationError) throw new UsageError(`${flag}: ${error.message}, or off`);
+    throw error;
+  }
+};
+
+/**
+ * stricli `parse` for a terminal dimension: a whole number, clamped to 1..1000
+ * rather than refused (DESIGN.md 4.4); only a non-number is an error.
+ */
+export const parseClampedDimensionFlag = (flag: string) => (text: string): number => {
+  if (!/^\s*\d{1,15}\s*$/.test(text)) {
+    throw new UsageError(`${flag} must be a whole number (sizes are clamped to 1-1000), not "${text.slice(0, 40)}"`);
+  }
+  return Math.min(1000, Math.max(1, Number(text)));
+};
+
 /** stricli `parse` for `--env NAME=VALUE`. */
 export const parseEnvFlag = (text: string): EnvAssignment => envFlag(text);

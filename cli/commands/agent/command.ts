@@ -2,7 +2,7 @@
 // itself, which auto-start launches). Definitions only; implementations
 // load lazily from ./impl.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
-import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, socketFlag } from "./flags.ts";
+import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, parseDurationFlag, socketFlag } from "./flags.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;
 
@@ -91,7 +91,7 @@ export const agentRun = buildCommand<AgentRunFlags, [], CorralContext>({
       socket: socketFlag,
       idleTimeout: {
         kind: "parsed",
-        parse: (text: string) => text,
+        parse: parseDurationFlag("--idle-timeout"),
         optional: true,
         placeholder: "dur",
         brief: "Exit after this long with no session and no request (default agent.idle-timeout)",

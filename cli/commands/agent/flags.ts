@@ -2,4 +2,5 @@
 // implementation declares (types only, so the definition loads none of it).
 export type { CorralContext } from "../../context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
+export { parseDurationFlag } from "../../shared/flag-parsers.ts";
 export type { AgentFlags, AgentRunFlags, AgentStopFlags } from "./impl.ts";

@@ -23,7 +23,8 @@ export interface AgentStopFlags extends AgentFlags {
 }
 
 export interface AgentRunFlags extends SocketFlag {
-  readonly idleTimeout?: string;
+  /** Milliseconds. */
+  readonly idleTimeout?: number;
 }
 
 /** How long `agent stop` waits for the agent (and its sessions' trees) to be gone. */
@@ -221,7 +222,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
   let status: number = ExitStatus.corralFailure;
   try {
     const config = await loadConfig(this.process.env);
-    const idleTimeoutMs = durationFlag("--idle-timeout", flags.idleTimeout) ??
+    const idleTimeoutMs = flags.idleTimeout ??
       durationFlag("CORRAL_AGENT_IDLE", this.process.env.CORRAL_AGENT_IDLE) ?? config.agent.idleTimeoutMs;
     const socket = chosenSocket(this, flags);
     // Guardians of sessions and jobs wait this long for a new agent once this one is gone (issue 11).

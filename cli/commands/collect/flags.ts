@@ -4,7 +4,7 @@ export type { CorralContext } from "../../context.ts";
 import { commandPositional, type RunFlags, runFlagParameters } from "../../shared/child/flags.ts";
 import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
 export { collectJobFlagParameters, commandPositional, runFlagParameters };
-export { parseLineCountFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { parseDurationOrOffFlag, parseLineCountFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
 
 /** Flags of `collect`: the run flags plus the capture limits and format. */
 export interface CollectFlags extends RunFlags, CollectJobFlags {
@@ -16,6 +16,7 @@ export interface CollectFlags extends RunFlags, CollectJobFlags {
   readonly headLines?: number;
   readonly tailLines?: number;
   readonly live: boolean;
-  readonly heartbeat?: string;
+  /** Milliseconds; 0 for `off`. */
+  readonly heartbeat?: number;
   readonly group?: string;
 }

@@ -38,7 +38,7 @@ export const jobsWaitCommand = buildCommand<JobsWaitFlags, string[], CorralConte
   parameters: {
     flags: {
       any: { kind: "boolean", default: false, brief: "Return when the first of them ends, with its status" },
-      timeout: { kind: "parsed", parse: (s: string) => s, optional: true, placeholder: "dur", brief: "Give up after this long: exit 124, naming the jobs still running" },
+      timeout: { kind: "parsed", parse: parseDurationFlag("--timeout"), optional: true, placeholder: "dur", brief: "Give up after this long: exit 124, naming the jobs still running" },
       json: { kind: "boolean", default: false, brief: "One JSON line per job as it ends (the `corral jobs --json` job object)" },
       socket: socketFlag,
     },

@@ -13,7 +13,8 @@ export interface JobsFlags extends SocketFlag {
 /** `jobs wait` flags. */
 export interface JobsWaitFlags extends SocketFlag {
   readonly any: boolean;
-  readonly timeout?: string;
+  /** Milliseconds. */
+  readonly timeout?: number;
   readonly json: boolean;
 }
 

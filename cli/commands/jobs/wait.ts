@@ -7,7 +7,6 @@ import { ExitStatus, UsageError } from "../../shared/exit-status.ts";
 import type { JobsWaitFlags } from "./flags.ts";
 import { jobRow } from "../../shared/jobs/format.ts";
 import { noAgent } from "../../shared/jobs/no-agent.ts";
-import { durationFlag } from "../../shared/flag-parsers.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
@@ -26,7 +25,7 @@ export async function jobsWaitAction(this: CorralContext, flags: JobsWaitFlags, 
       throw error;
     }
   }
-  const timeoutMs = durationFlag("--timeout", flags.timeout);
+  const timeoutMs = flags.timeout;
   await withAgent(this, flags, (client) => waitForJobs(this, client, ids, flags, timeoutMs), {
     start: false,
     whenAbsent: () => (ids.length > 0 ? noAgent(this) : undefined),

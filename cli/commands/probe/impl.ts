@@ -16,6 +16,8 @@ import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/nati
 import { currentRuntime } from "../../../lib/runtime/self-command.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
+import { loadConfigFile } from "../../../lib/config/load.ts";
+import { guardianMode } from "../../../lib/supervise/backend-choice.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -28,6 +30,8 @@ export interface ProbeReport {
     /** Where it was found: CORRAL_GUARDIAN_BIN, the package's native/build, or the per-user cache. */
     readonly source: GuardianSource | null;
     readonly usable: boolean;
+    /** `guardian: never` in force (config key or $CORRAL_GUARDIAN): built and working, but not used. */
+    readonly turnedOff: boolean;
     readonly why: string | null;
     readonly capabilities: GuardianReport["capabilities"];
   };
@@ -45,7 +49,7 @@ export interface ProbeReport {
   readonly ok: boolean;
   /** What is lost without the guardian; empty when it is in use. */
   readonly lost: readonly Guarantee[];
-  /** The absolute command that builds the guardian, when that is the fix. */
+  /** The absolute command that builds the guardian, or what undoes `guardian: never`, when that is the fix. */
   readonly fix: string | null;
   /** Whether a C compiler (needed by the fix) is on PATH. */
   readonly compiler: string | null;
@@ -100,12 +104,36 @@ function checkDir(dir: string): ProbeReport["stateDir"] {
   }
 }
 
+/** Which setting says `guardian: never` and what undoes it, or null when the guardian may be used. */
+async function guardianTurnedOff(env: Readonly<Record<string, string | undefined>>): Promise<{ why: string; fix: string } | null> {
+  let configured: Awaited<ReturnType<typeof loadConfigFile>>["config"]["guardian"] = "auto";
+  let file: string | null = null;
+  try {
+    const loaded = await loadConfigFile(env);
+    configured = loaded.config.guardian;
+    file = loaded.path;
+  } catch {
+    // A broken config file is `corral config`'s report; probe judges the environment alone.
+  }
+  try {
+    if (guardianMode(configured, env) !== "never") return null;
+  } catch (error) {
+    return { why: (error as Error).message, fix: "set CORRAL_GUARDIAN to auto, always or never" };
+  }
+  if (env.CORRAL_GUARDIAN === "never") return { why: "CORRAL_GUARDIAN=never", fix: "unset CORRAL_GUARDIAN" };
+  return { why: `guardian: never in ${file ?? "the config file"}`, fix: `remove guardian: never from ${file ?? "the config file"}` };
+}
+
 /** Gathers the whole report. */
 export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
   const runtime = currentRuntime();
   // Like any command that needs it, probe builds a missing guardian when a
   // compiler is here (npm ran no install script: git installs, --ignore-scripts).
-  const guardian = probeGuardian(locateGuardian(env));
+  const found = probeGuardian(locateGuardian(env));
+  // The one backend decision's setting: under `never` nothing uses the guardian, so the
+  // report says what really runs (node-pty terminals, process groups) and what that loses.
+  const offBy = await guardianTurnedOff(env);
+  const guardian = offBy === null ? found : { ...found, usable: false, why: `turned off: ${offBy.why}` };
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
   const nodePty = await checkNodePty(!guardianPty, runtime);
   const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
@@ -122,6 +150,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
       path: guardian.binary.path,
       source: binary.built ? binary.source : null,
       usable: guardian.usable,
+      turnedOff: offBy !== null,
       why: guardian.why,
       capabilities: guardian.capabilities,
     },
@@ -132,7 +161,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     status,
     ok: status === "ok",
     lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
-    fix: binary.built ? null : binary.fix,
+    fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
   };
 }
@@ -141,7 +170,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
 export function formatProbe(r: ProbeReport): string {
   const lines = [`corral ${r.corral} on ${r.runtime.name} ${r.runtime.version} (${r.platform})`];
   const g = r.guardian;
-  lines.push(`guardian      ${g.usable ? "in use" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
+  lines.push(`guardian      ${g.usable ? "in use" : g.turnedOff ? "built, not used" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
   if (g.why) lines.push(`              why: ${g.why}`);
   for (const c of g.capabilities) lines.push(`  ${c.name.padEnd(18)} ${(c.ok ? "ok" : "missing").padEnd(8)} ${c.core ? "core    " : "optional"}  ${c.detail}`);
   lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
@@ -158,7 +187,7 @@ export function formatProbe(r: ProbeReport): string {
   }
   if (r.fix !== null) {
     lines.push(`fix: ${r.fix}`);
-    if (r.compiler === null) lines.push("     (needs a C compiler on PATH first: cc, gcc or clang, e.g. apt-get install gcc)");
+    if (r.compiler === null && !r.guardian.turnedOff) lines.push("     (needs a C compiler on PATH first: cc, gcc or clang, e.g. apt-get install gcc)");
   }
   return lines.join("\n") + "\n";
 }

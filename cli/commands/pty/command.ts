@@ -3,7 +3,7 @@
 // the emulator or a PTY: those live in the agent process.
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext, OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./flags.ts";
-import { parseDurationFlag, parseIntFlag, recordFlagDefs, socketFlag } from "./flags.ts";
+import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, recordFlagDefs, socketFlag } from "./flags.ts";
 import { ptyRecord, ptyView } from "./debug/command.ts";
 
 const text = (input: string): string => input;
@@ -165,12 +165,12 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
   },
 });
 
-export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, string | undefined], CorralContext>({
+export const ptyResize = buildCommand<ResizeFlags, [string, number | undefined, number | undefined], CorralContext>({
   loader: async () => (await import("./control.ts")).ptyResizeAction,
   parameters: {
     flags: {
-      cols: { ...opt, placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
-      rows: { ...opt, placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
+      cols: { ...opt, parse: parseClampedDimensionFlag("--cols"), placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
+      rows: { ...opt, parse: parseClampedDimensionFlag("--rows"), placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., size: {cols, rows}}} as JSON" },
       socket: socketFlag,
     },
@@ -178,8 +178,8 @@ export const ptyResize = buildCommand<ResizeFlags, [string, string | undefined, 
       kind: "tuple",
       parameters: [
         sessionParameter,
-        { brief: "Columns (1-1000)", parse: text, placeholder: "cols", optional: true },
-        { brief: "Rows (1-1000)", parse: text, placeholder: "rows", optional: true },
+        { brief: "Columns (1-1000)", parse: parseClampedDimensionFlag("COLS"), placeholder: "cols", optional: true },
+        { brief: "Rows (1-1000)", parse: parseClampedDimensionFlag("ROWS"), placeholder: "rows", optional: true },
       ],
     },
   },

@@ -2,7 +2,6 @@
 import type { CorralContext } from "../../context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import { intFlag } from "../../shared/flag-parsers.ts";
 import { chosenSocket, replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { lostNotes } from "../jobs/orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
@@ -13,18 +12,13 @@ export async function ptyResizeAction(
   this: CorralContext,
   flags: ResizeFlags,
   session: string,
-  cols: string | undefined,
-  rows: string | undefined,
+  cols: number | undefined,
+  rows: number | undefined,
 ): Promise<void> {
   let size: { cols: number; rows: number };
   try {
-    const colsText = oneSpelling("COLS", cols, "--cols", flags.cols);
-    const rowsText = oneSpelling("ROWS", rows, "--rows", flags.rows);
-    // Clamped, not refused (DESIGN.md 4.4); only non-numbers are errors.
-    size = {
-      cols: Math.min(1000, Math.max(1, intFlag(colsText.name, colsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
-      rows: Math.min(1000, Math.max(1, intFlag(rowsText.name, rowsText.value, 0, Number.MAX_SAFE_INTEGER) as number)),
-    };
+    // Both already clamped to 1..1000 by the flag parser (DESIGN.md 4.4).
+    size = { cols: oneSpelling("COLS", cols, "--cols", flags.cols), rows: oneSpelling("ROWS", rows, "--rows", flags.rows) };
   } catch (error) {
     reportFailure(this, error);
     return;
@@ -36,7 +30,7 @@ export async function ptyResizeAction(
 }
 
 // One dimension, given once: as the positional or as the flag, never both.
-function oneSpelling(positional: string, fromPositional: string | undefined, flag: string, fromFlag: string | undefined) {
+function oneSpelling(positional: string, fromPositional: number | undefined, flag: string, fromFlag: number | undefined): number {
   if (fromPositional !== undefined && fromFlag !== undefined) {
     throw new UsageError(`pty resize: ${positional} and ${flag} both given; give the size once: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
   }
@@ -44,7 +38,7 @@ function oneSpelling(positional: string, fromPositional: string | undefined, fla
   if (value === undefined) {
     throw new UsageError(`pty resize: ${positional} missing; give both: pty resize ID COLS ROWS, or pty resize ID --cols C --rows R`);
   }
-  return { name: fromPositional !== undefined ? positional : flag, value };
+  return value;
 }
 
 /** Closes a session; prints how it ended. */

@@ -6,14 +6,14 @@ import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
-export { parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
 export { MIN_RECORD_BYTES } from "../../../lib/core/recording-spec.ts";
 
 export type SocketOnly = SocketFlag;
 
 export interface ResizeFlags extends SocketFlag {
-  readonly cols?: string;
-  readonly rows?: string;
+  readonly cols?: number;
+  readonly rows?: number;
   readonly json: boolean;
 }
 

@@ -12,6 +12,10 @@ import { TreeEvents } from "../tree-events.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
+import { PtyInputPump } from "./input-pump.ts";
+
+/** Input the terminal has not taken yet beyond which a sender waits (as the guardian's backlog). */
+const INPUT_BACKLOG_BYTES = 64 * 1024;
 
 // Linux discards what is still queued on a PTY master once the last slave
 // descriptor closes (reads get EIO), which loses the end of a program's
@@ -51,18 +55,23 @@ class NodePtyHandle implements SupervisedTree {
   #ptsPath: string | undefined;
   /** Our own descriptor on the terminal, so the master never reads EIO while bytes remain. */
   #slave: number | undefined;
+  /** Input at the program's pace (input-pump.ts); undefined when node-pty hides the master's fd. */
+  readonly #input: PtyInputPump | undefined;
 
   constructor(private readonly pty: IPty) {
     this.pid = pty.pid;
     const pts = (pty as unknown as { _pty?: unknown })._pty;
     this.#ptsPath = typeof pts === "string" && pts.startsWith("/dev/") ? pts : undefined;
     this.#slave = holdSlave(this.#ptsPath);
+    const master = (pty as unknown as { _fd?: unknown })._fd;
+    this.#input = typeof master === "number" ? new PtyInputPump(master) : undefined;
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
       this.#events.output(bytes);
     });
     pty.onExit(({ exitCode, signal }) => {
+      this.#input?.close();
       const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
       // node-pty reports exit after the master reached EOF, unless it gave up
       // waiting (paused reader): then bytes may be missing.
@@ -84,9 +93,17 @@ class NodePtyHandle implements SupervisedTree {
 
   write(data: Uint8Array | string): void {
     if (this.#events.exited !== undefined) return;
+    if (this.#input !== undefined) {
+      this.#input.push(typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      return;
+    }
     // node-pty's write is typed for strings but hands the value to a socket,
     // which takes bytes as they are (no UTF-8 round trip for raw input).
     this.pty.write(typeof data === "string" ? data : (Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string));
+  }
+
+  inputDrained(): Promise<void> {
+    return this.#input?.drained(INPUT_BACKLOG_BYTES) ?? Promise.resolve();
   }
 
   resize(cols: number, rows: number): void {
@@ -141,6 +158,7 @@ class NodePtyHandle implements SupervisedTree {
   }
 
   dispose(): void {
+    this.#input?.close();
     try {
       (this.pty as unknown as { destroy?: () => void }).destroy?.();
     } catch {
