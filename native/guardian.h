@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 3
+#define GUARDIAN_PROTOCOL_VERSION 4
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -48,6 +48,8 @@
 #define EV_FAULT 0x4e        /* JSON: a syscall on a supervision path failed (what, syscall, errno, stream) */
 #define EV_BACKLOG 0x50      /* u8 stream, bytes: the raw tail kept while unowned (--adoptable), after a re-adoption welcome */
 #define EV_PROGRESS 0x4f     /* u8 stream, u64 total, u64 line feeds, last bytes: a captured stream so far */
+#define EV_INPUT_TAKEN 0x58  /* u32 bytes of input the child took (or that were dropped) since the last one:
+                                the owner's credit, so input never queues ahead of its control frames (v4) */
 
 #define SIGNAL_TARGET_CHILD 0
 #define SIGNAL_TARGET_FOREGROUND 1

@@ -346,7 +346,8 @@ int guardian_run(struct options *o) {
   g.rbuf = malloc(o->max_payload + 4);
   if (g.rbuf == NULL) return 1;
 #ifdef __linux__
-  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans of the tree come back to us, findable */
+  /* orphans of the tree come back to us, findable */
+  g.subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 #endif
   if (setup_signals(&g) != 0 || setup_socket(&g) != 0) return 1;
   if (o->ready_fd >= 0) {

@@ -57,6 +57,7 @@ struct guardian {
   int started, spawn_failed;
   struct stream s[3];
   struct bytes in;
+  uint32_t in_unreported; /* input taken since the last EV_INPUT_TAKEN */
   int stdin_closed;
   uint32_t close_ids[MAX_WAITERS];
   int n_close_ids;
@@ -71,6 +72,7 @@ struct guardian {
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+  int subreaper;             /* PR_SET_CHILD_SUBREAPER took: every member of the tree descends from us */
   int stopped;                /* the child is stopped (last WUNTRACED/WCONTINUED event) */
   long long orphan_deadline;  /* --adoptable and unowned: when the wait for a new owner ends (0: none) */
 

@@ -295,11 +295,38 @@ void stream_readable(struct guardian *g, int i, int discard) {
   }
 }
 
+/*
+ * The owner's input credit (EV_INPUT_TAKEN): it keeps at most a window of
+ * input in flight, so this guardian never stops reading its connection for
+ * input's sake and a signal or terminate behind a large send still gets
+ * through. Reported in slices, and whenever the queue runs empty.
+ */
+#define INPUT_REPORT_SLICE (16 * 1024)
+
+static void input_taken(struct guardian *g, size_t n) {
+  g->in_unreported += (uint32_t)n;
+  if (g->in_unreported == 0) return;
+  if (g->in_unreported < INPUT_REPORT_SLICE && bytes_len(&g->in) > 0) return;
+  if (g->conn_fd >= 0 && g->authed) {
+    unsigned char body[4] = {(unsigned char)(g->in_unreported >> 24), (unsigned char)(g->in_unreported >> 16),
+                             (unsigned char)(g->in_unreported >> 8), (unsigned char)g->in_unreported};
+    frame_put(&g->out, EV_INPUT_TAKEN, body, sizeof body);
+  }
+  g->in_unreported = 0;
+}
+
+/* Queued input that can never be delivered counts as taken: the owner's credit must not stall on it. */
+static void input_dropped(struct guardian *g) {
+  size_t n = bytes_len(&g->in);
+  bytes_free(&g->in);
+  input_taken(g, n);
+}
+
 static void stdin_closed_now(struct guardian *g) {
   if (g->c.in_fd >= 0 && g->c.in_fd != g->c.master) close(g->c.in_fd);
   if (g->c.in_fd != g->c.master) g->c.in_fd = -1;
   g->stdin_closed = 1;
-  bytes_free(&g->in);
+  input_dropped(g);
   for (int k = 0; k < g->n_close_ids; k++) owner_reply(g, g->close_ids[k], NULL, NULL);
   g->n_close_ids = 0;
 }
@@ -310,17 +337,18 @@ void stdin_writable(struct guardian *g) {
     if (w < 0 && errno == EINTR) continue;
     if (w < 0 && errno == EAGAIN) return;
     if (w < 0) { /* EPIPE: the reader is gone; nothing queued can be delivered */
-      if (g->c.in_fd == g->c.master) bytes_free(&g->in);
+      if (g->c.in_fd == g->c.master) input_dropped(g);
       else stdin_closed_now(g);
       return;
     }
     bytes_consume(&g->in, (size_t)w);
+    input_taken(g, (size_t)w);
   }
   if (bytes_len(&g->in) == 0 && g->n_close_ids > 0) stdin_closed_now(g);
 }
 
 void stdin_queue(struct guardian *g, const unsigned char *p, size_t n) {
-  if (g->stdin_closed || g->c.in_fd < 0 || g->n_close_ids > 0) return; /* nowhere to go: dropped */
+  if (g->stdin_closed || g->c.in_fd < 0 || g->n_close_ids > 0) { input_taken(g, n); return; } /* nowhere to go: dropped */
   bytes_append(&g->in, p, n);
   stdin_writable(g);
 }

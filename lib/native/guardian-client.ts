@@ -14,6 +14,7 @@ import {
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
 import { signalNumber } from "../runtime/signals.ts";
+import { GuardianInput } from "./guardian-input.ts";
 
 /** Events a Guardian emits; listeners added right after spawnGuardian() miss nothing. */
 export interface GuardianEvents {
@@ -97,6 +98,9 @@ export class Guardian {
   #isClosed = false;
   #paused = false;
   #settle: Settlers;
+  #creditedInput = false;
+  /** Input under the guardian's credit (guardian-input.ts). */
+  #input = new GuardianInput((bytes) => this.#send(Req.input, bytes));
 
   /** Use spawnGuardian() or connectGuardian(). */
   constructor(readonly socketPath: string, readonly token: string, child?: ChildProcess) {
@@ -123,8 +127,7 @@ export class Guardian {
 
   /** Bytes for the child's stdin (pipe mode) or the terminal (pty mode). */
   write(bytes: Uint8Array | string): void {
-    const data = typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes;
-    for (let at = 0; at < data.length; at += 64 * 1024) this.#send(Req.input, data.subarray(at, at + 64 * 1024));
+    this.#input.push(typeof bytes === "string" ? new TextEncoder().encode(bytes) : bytes);
   }
 
   /**
@@ -133,6 +136,9 @@ export class Guardian {
    * child leaves input untaken, so the buffer only drains at the child's pace).
    */
   async inputDrained(limit: number): Promise<void> {
+    await this.#input.drained(limit);
+    // A guardian older than v4 reports nothing: then its connection's write buffer is the measure.
+    if (this.#creditedInput) return;
     const socket = this.#socket;
     if (socket === undefined) return;
     while (!this.#isClosed && !socket.destroyed && socket.writableLength > limit) {
@@ -149,8 +155,10 @@ export class Guardian {
   }
 
   /** Pipe mode: resolves once every byte written before was delivered and stdin is closed. */
-  closeStdin(): Promise<void> {
-    return this.#request(Req.closeStdin, (id) => encodeRequest.id(id)).then(() => {});
+  async closeStdin(): Promise<void> {
+    // After every byte written before: what still waits here goes out first.
+    await this.#input.drained(0);
+    await this.#request(Req.closeStdin, (id) => encodeRequest.id(id));
   }
 
   /** PTY mode: the terminal's size (clamped to 1..1000); the child gets SIGWINCH. */
@@ -265,6 +273,8 @@ export class Guardian {
       case Ev.welcome: {
         const w = decodeJson<WelcomeEvent>(body);
         this.pid = w.pid;
+        this.#creditedInput = w.version >= 4;
+        this.#input.welcome(w.version);
         if (w.child) this.child = w.child;
         this.#settle.ready[0](w);
         if (w.child) this.#settle.started[0](w.child);
@@ -328,6 +338,9 @@ export class Guardian {
       case Ev.spilled:
         this.#emit("spilled", decodeJson<SpilledEvent>(body));
         break;
+      case Ev.inputTaken:
+        this.#input.taken(new DataView(body.buffer, body.byteOffset, body.byteLength).getUint32(0));
+        break;
       case Ev.fault:
         this.#emit("fault", decodeJson<FaultEvent>(body));
         break;
@@ -346,6 +359,7 @@ export class Guardian {
   #onClose(error?: Error): void {
     if (this.#isClosed) return;
     this.#isClosed = true;
+    this.#input.close();
     const reason = error ?? new GuardianError("closed", "the connection to the guardian closed");
     this.#settle.ready[1](reason);
     this.#settle.started[1](reason);

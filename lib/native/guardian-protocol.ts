@@ -5,7 +5,7 @@
 // Longer than 300 lines because the whole surface (argv, frames, events) is one typed module, as guardian.h is in C.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 3;
+export const GUARDIAN_PROTOCOL_VERSION = 4;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -46,6 +46,8 @@ export const Ev = {
   backlog: 0x50,
   /** u8 stream, u64 total, u64 line feeds, then the last bytes kept past the head: a captured stream so far. */
   progress: 0x4f,
+  /** u32: bytes of input the child took (or that were dropped) since the last one; the owner's credit (v4). */
+  inputTaken: 0x58,
 } as const;
 
 /** Output streams as numbered on the wire (a PTY's output is stream 1). */

@@ -6,17 +6,16 @@
 // found by a /proc census rather than the guardian's subreaper.
 import { closeSync, constants, openSync } from "node:fs";
 import type { IPty } from "@lydell/node-pty";
-import {
-  type PtyBackend,
-  type PtyExit,
-  type PtyHandle,
-  type PtySpawnRequest,
-  type SignalTarget,
-} from "../pty-handle.ts";
+import type { PtyBackend, PtySpawnRequest, SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { EarlyOutput } from "../early-output.ts";
+import { TreeEvents } from "../tree-events.ts";
+import type { Receipt } from "../../core/receipt.ts";
 import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
+import { PtyInputPump } from "./input-pump.ts";
+
+/** Input the terminal has not taken yet beyond which a sender waits (as the guardian's backlog). */
+const INPUT_BACKLOG_BYTES = 64 * 1024;
 
 // Linux discards what is still queued on a PTY master once the last slave
 // descriptor closes (reads get EIO), which loses the end of a program's
@@ -43,14 +42,12 @@ function loadNodePty(): Promise<NodePtyModule> {
   return loaded;
 }
 
-class NodePtyHandle implements PtyHandle {
+class NodePtyHandle implements SupervisedTree {
   readonly backend = "node-pty" as const;
   readonly pid: number;
-  #exitListener: ((exit: PtyExit) => void) | undefined;
-  #exit: PtyExit | undefined;
   #paused = false;
-  /** Output before onData was called; kept rather than dropped. */
-  readonly #output = new EarlyOutput();
+  /** Output before anyone listens is kept rather than dropped. No stop/continue: node-pty does not report them. */
+  readonly #events = new TreeEvents();
   /** Every pid a census has seen in this session (see terminateSession). */
   #known = new Set<number>();
 
@@ -58,18 +55,23 @@ class NodePtyHandle implements PtyHandle {
   #ptsPath: string | undefined;
   /** Our own descriptor on the terminal, so the master never reads EIO while bytes remain. */
   #slave: number | undefined;
+  /** Input at the program's pace (input-pump.ts); undefined when node-pty hides the master's fd. */
+  readonly #input: PtyInputPump | undefined;
 
   constructor(private readonly pty: IPty) {
     this.pid = pty.pid;
     const pts = (pty as unknown as { _pty?: unknown })._pty;
     this.#ptsPath = typeof pts === "string" && pts.startsWith("/dev/") ? pts : undefined;
     this.#slave = holdSlave(this.#ptsPath);
+    const master = (pty as unknown as { _fd?: unknown })._fd;
+    this.#input = typeof master === "number" ? new PtyInputPump(master) : undefined;
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      this.#output.push(bytes);
+      this.#events.output(bytes);
     });
     pty.onExit(({ exitCode, signal }) => {
+      this.#input?.close();
       const sig = signal !== undefined && signal !== 0 ? signalName(signal) : null;
       // node-pty reports exit after the master reached EOF, unless it gave up
       // waiting (paused reader): then bytes may be missing.
@@ -81,33 +83,41 @@ class NodePtyHandle implements PtyHandle {
         closeSync(this.#slave);
       }
       this.#slave = undefined;
-      this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
-      this.#exitListener?.(this.#exit);
+      this.#events.exit({ code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused });
     });
   }
 
-  onData(listener: (bytes: Uint8Array) => void): void {
-    this.#output.listen(listener);
-  }
-
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.#exitListener = listener;
-    if (this.#exit !== undefined) listener(this.#exit);
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
   }
 
   write(data: Uint8Array | string): void {
-    if (this.#exit !== undefined) return;
+    if (this.#events.exited !== undefined) return;
+    if (this.#input !== undefined) {
+      this.#input.push(typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+      return;
+    }
     // node-pty's write is typed for strings but hands the value to a socket,
     // which takes bytes as they are (no UTF-8 round trip for raw input).
     this.pty.write(typeof data === "string" ? data : (Buffer.from(data.buffer, data.byteOffset, data.byteLength) as unknown as string));
   }
 
-  resize(cols: number, rows: number): void {
-    if (this.#exit === undefined) this.pty.resize(cols, rows);
+  inputDrained(): Promise<void> {
+    return this.#input?.drained(INPUT_BACKLOG_BYTES) ?? Promise.resolve();
   }
 
-  signal(signal: string, target: SignalTarget): void {
-    if (this.#exit !== undefined) return;
+  resize(cols: number, rows: number): void {
+    if (this.#events.exited === undefined) this.pty.resize(cols, rows);
+  }
+
+  /** Silently nothing when the program is gone. */
+  signal(signal: string, target: SignalTarget): Promise<void> {
+    this.#signal(signal, target);
+    return Promise.resolve();
+  }
+
+  #signal(signal: string, target: SignalTarget): void {
+    if (this.#events.exited !== undefined) return;
     const pids = target === "tree" ? sessionMembers(this.pid, this.#heldTerminal()) : [];
     for (const pid of pids) this.#known.add(pid);
     const group = foregroundGroup(this.pid);
@@ -126,8 +136,8 @@ class NodePtyHandle implements PtyHandle {
     }
   }
 
-  terminate(graceMs: number) {
-    return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known);
+  terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known, firstSignal);
   }
 
   /** The terminal's path while we still hold it: only then is the number surely ours. */
@@ -148,6 +158,7 @@ class NodePtyHandle implements PtyHandle {
   }
 
   dispose(): void {
+    this.#input?.close();
     try {
       (this.pty as unknown as { destroy?: () => void }).destroy?.();
     } catch {
@@ -159,7 +170,7 @@ class NodePtyHandle implements PtyHandle {
 /** node-pty as a PtyBackend. */
 export const nodePtyBackend: PtyBackend = {
   name: "node-pty",
-  async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+  async spawn(request: PtySpawnRequest): Promise<SupervisedTree> {
     let mod: NodePtyModule;
     try {
       mod = await loadNodePty();
