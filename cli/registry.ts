@@ -3,14 +3,15 @@
 // definition on demand (issue 9, start-up): `corral run ...` loads the
 // definition of run only, and each definition loads its implementation
 // lazily in turn; `corral --help`, an unknown command and the completion
-// generator load the whole table.
-import { buildRouteMap, type RouteMap } from "@stricli/core";
+// generator load the whole table. The hottest commands also have a bundle of
+// their own (cli/hot/, used by the built CLI; test/hot-bundles.test.ts checks
+// that they hold these same definitions).
+import type { RouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";
-
-type Target = Parameters<typeof buildRouteMap<string, CorralContext>>[0]["routes"][string];
+import { type CommandTarget, routeMapOf } from "./route-map.ts";
 
 /** Top-level command name to its definition, in the order help lists them. */
-export const COMMANDS: Readonly<Record<string, () => Promise<Target>>> = {
+export const COMMANDS: Readonly<Record<string, () => Promise<CommandTarget>>> = {
   run: async () => (await import("./commands/run/command.ts")).runCommand,
   collect: async () => (await import("./commands/collect/command.ts")).collectCommand,
   pty: async () => (await import("./commands/pty/command.ts")).ptyRoutes,
@@ -25,8 +26,6 @@ export const COMMANDS: Readonly<Record<string, () => Promise<Target>>> = {
   config: async () => (await import("./commands/config/command.ts")).configCommand,
 };
 
-const BRIEF = "Run and supervise processes and terminal sessions: nothing lost, nothing left running.";
-
 /**
  * The route map for a command line: only the named command when `first`
  * (the first argument) names one, else the whole table (for `--help`, a
@@ -34,6 +33,6 @@ const BRIEF = "Run and supervise processes and terminal sessions: nothing lost, 
  */
 export async function loadRoutes(first?: string): Promise<RouteMap<CorralContext>> {
   const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
-  const targets = await Promise.all(names.map(async (name) => [name, await (COMMANDS[name] as () => Promise<Target>)()] as const));
-  return buildRouteMap<string, CorralContext>({ routes: Object.fromEntries(targets), docs: { brief: BRIEF } });
+  const targets = await Promise.all(names.map(async (name) => [name, await (COMMANDS[name] as () => Promise<CommandTarget>)()] as const));
+  return routeMapOf(Object.fromEntries(targets));
 }

@@ -13,6 +13,16 @@
  * tail still comes back from the file (streams.c). When the file fails (a
  * full disk) the ring here keeps the tail instead.
  *
+ * With --tee-stdout/--tee-stderr FD (collect --live) every byte read is
+ * also written to FD (corral's own stdout/stderr, passed down), unchanged
+ * and in order, as tee(1) does: the stream then never goes through
+ * JavaScript, and memory stays this file's buffers whatever the volume. The
+ * bytes just read wait in the ring or the read buffer until FD took them;
+ * meanwhile the child's pipe is not read (backpressure: the child waits on
+ * a slow reader of corral's output, as with tee). A reader that went away
+ * (EPIPE, any write error) stops the tee, not the capture. Such a stream is
+ * read, never spliced.
+ *
  * While output flows, an EV_PROGRESS at most every PROGRESS_MS (total, line
  * feeds, the ring's last bytes) lets the owner's heartbeat and status line
  * tell how far the stream got without seeing it.
@@ -29,6 +39,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -58,6 +69,9 @@ struct capture {
   long long progress_at; /* when the last EV_PROGRESS went out */
   int progress_due;      /* bytes came since: one more goes out by progress_at + PROGRESS_MS */
   int drained;           /* the last capture_readable emptied the pipe (EAGAIN) */
+  int tee_fd;                /* --tee-*: where every byte also goes, -1: none (or its reader went away) */
+  const unsigned char *tee_p; /* bytes read but not yet taken by tee_fd (in ring or buf) */
+  size_t tee_n;
 };
 
 /* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
@@ -111,6 +125,7 @@ void capture_open(struct guardian *g, int i) {
   uint64_t want = g->o->tail_bytes + 1;
   if (want < CAPTURE_READ) want = CAPTURE_READ;
   c->cap = (size_t)want;
+  c->tee_fd = g->o->tee_fd[i];
   if (g->s[i].spill_fd >= 0) c->buf = malloc(CAPTURE_READ); /* the ring waits for a spill failure */
   else c->ring = malloc(c->cap);
   if (c->buf == NULL && c->ring == NULL) abort();
@@ -153,6 +168,37 @@ uint64_t capture_line_feeds(struct stream *s) {
   if (c == NULL) return 0;
   if (s->spill_fd >= 0 && c->ring == NULL) count_spilled(s, c, s->spilled);
   return c->line_feeds;
+}
+
+/*
+ * Writes what the tee has pending; 1 when all of it went (or the tee is
+ * gone: EPIPE or any other failure ends the tee, never the capture), 0 when
+ * FD is full (non-blocking: its reader is slower than the child).
+ */
+static int tee_flush(struct capture *c) {
+  while (c->tee_n > 0 && c->tee_fd >= 0) {
+    ssize_t w = write(c->tee_fd, c->tee_p, c->tee_n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+    if (w <= 0) {
+      close(c->tee_fd);
+      c->tee_fd = -1;
+      break;
+    }
+    c->tee_p += w;
+    c->tee_n -= (size_t)w;
+  }
+  c->tee_n = 0;
+  return 1;
+}
+
+int capture_tee_waiting(const struct guardian *g, int i) {
+  const struct capture *c = g->s[i].capture;
+  return c != NULL && c->tee_n > 0 && c->tee_fd >= 0 ? c->tee_fd : -1;
+}
+
+void capture_tee_writable(struct guardian *g, int i) {
+  if (g->s[i].capture != NULL) (void)tee_flush(g->s[i].capture);
 }
 
 /* The head part of a read: framed live, as an uncaptured stream's would be. */
@@ -201,11 +247,12 @@ int capture_readable(struct guardian *g, int i, int discard) {
   }
 #endif
   c->drained = 0;
+  if (!tee_flush(c)) return 1; /* the last bytes still wait for the tee: the pipe waits too */
   /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
   for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
     if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
 #ifdef __linux__
-    if (s->spill_fd >= 0 && c->ring == NULL && !c->no_splice && s->total >= g->o->head_bytes) {
+    if (s->spill_fd >= 0 && c->ring == NULL && !c->no_splice && c->tee_fd < 0 && s->total >= g->o->head_bytes) {
       ssize_t m = splice(s->fd, NULL, s->spill_fd, NULL, CAPTURE_READ, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (m < 0 && errno == EINVAL) { c->no_splice = 1; continue; } /* read and write instead */
       if (m < 0 && errno == EINTR) continue;
@@ -267,6 +314,11 @@ int capture_readable(struct guardian *g, int i, int discard) {
       s->total += n;
       c->after_head += n;
       c->pos = (c->pos + n) % c->cap;
+    }
+    if (c->tee_fd >= 0) {
+      c->tee_p = into; /* stays put until taken: no read happens before that */
+      c->tee_n = n;
+      if (!tee_flush(c)) break;
     }
   }
   c->progress_due = !discard;
@@ -356,6 +408,11 @@ void capture_settle(struct guardian *g) {
     struct stream *s = &g->s[i];
     if (s->capture == NULL) continue;
     for (int k = 0; k < 16 && s->fd >= 0 && s->capture != NULL; k++) {
+      int tee = capture_tee_waiting(g, i);
+      if (tee >= 0) {
+        struct pollfd p = {tee, POLLOUT, 0};
+        (void)poll(&p, 1, 50); /* a stalled reader of corral's output delays the receipt a little, not for ever */
+      }
       capture_readable(g, i, 0);
       if (s->capture != NULL && s->capture->drained) break;
     }

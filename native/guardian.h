@@ -87,6 +87,7 @@ struct options {
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes, tail_bytes;
   int capture[3];    /* --capture-stdout/--capture-stderr: head + tail ring + lines kept here (capture.c) */
+  int tee_fd[3];     /* --tee-stdout/--tee-stderr FD: a captured stream is also written there (collect --live), else -1 */
   int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */
   int direct_fd[3];  /* set at start: the descriptor a direct stream gets, else -1 */
   char *const *argv;

@@ -245,7 +245,7 @@ static void timers(struct guardian *g, long long now) {
 static void serve(struct guardian *g) {
   struct pollfd p[8];
   while (!g->quit) {
-    int n = 0, i_listen = -1, i_conn = -1, i_in = -1, i_s[3] = {-1, -1, -1};
+    int n = 0, i_listen = -1, i_conn = -1, i_in = -1, i_s[3] = {-1, -1, -1}, i_tee[3] = {-1, -1, -1};
     /* A broken self-pipe is not polled (fd -1 is skipped by poll): the flags are checked on the timer. */
     p[n] = (struct pollfd){g->sig_pipe_broken ? -1 : g->sig_pipe[0], POLLIN, 0}; n++;
     i_listen = n; p[n++] = (struct pollfd){g->listen_fd, POLLIN, 0};
@@ -258,7 +258,11 @@ static void serve(struct guardian *g) {
     /* Unowned (--adoptable): output is read at the child's pace and kept only in the rings (orphan.c). */
     int discard = (g->conn_fd < 0 && g->exit_after_term) || orphaned(g);
     for (int i = 1; i < 3; i++) {
-      if (g->s[i].fd >= 0 && (discard || bytes_len(&g->out) < OUT_LIMIT)) {
+      /* collect --live (capture.c): while the tee's reader has not taken the last bytes, the pipe waits. */
+      int tee = capture_tee_waiting(g, i);
+      if (tee >= 0) {
+        i_tee[i] = n; p[n++] = (struct pollfd){tee, POLLOUT, 0};
+      } else if (g->s[i].fd >= 0 && (discard || bytes_len(&g->out) < OUT_LIMIT)) {
         i_s[i] = n; p[n++] = (struct pollfd){g->s[i].fd, POLLIN, 0};
       }
     }
@@ -308,6 +312,7 @@ static void serve(struct guardian *g) {
       if (i_listen >= 0 && p[i_listen].revents & POLLIN) owner_accept(g);
       for (int i = 1; i < 3; i++) {
         if (i_s[i] >= 0 && g->s[i].fd >= 0 && p[i_s[i]].revents) stream_readable(g, i, discard);
+        if (i_tee[i] >= 0 && p[i_tee[i]].revents) capture_tee_writable(g, i);
       }
       if (i_in >= 0 && g->c.in_fd >= 0 && p[i_in].revents) stdin_writable(g);
     }
@@ -341,7 +346,8 @@ int guardian_run(struct options *o) {
   g.rbuf = malloc(o->max_payload + 4);
   if (g.rbuf == NULL) return 1;
 #ifdef __linux__
-  prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); /* orphans of the tree come back to us, findable */
+  /* orphans of the tree come back to us, findable */
+  g.subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 #endif
   if (setup_signals(&g) != 0 || setup_socket(&g) != 0) return 1;
   if (o->ready_fd >= 0) {

@@ -11,7 +11,7 @@
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
  *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES]
- *     [--capture-stdout] [--capture-stderr]
+ *     [--capture-stdout] [--capture-stderr] [--tee-stdout FD] [--tee-stderr FD]
  *     -- COMMAND [ARGS...]
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
@@ -67,6 +67,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->cols = 80;
   o->ready_fd = -1;
   o->direct_fd[0] = o->direct_fd[1] = o->direct_fd[2] = -1;
+  o->tee_fd[0] = o->tee_fd[1] = o->tee_fd[2] = -1;
   o->linger_ms = 0;
   o->drain_ms = 500;
   o->grace_ms = 2000;
@@ -119,6 +120,7 @@ int options_parse(struct options *o, int argc, char **argv) {
       long min = 0, max = 86400000L;
       long *dst = NULL;
       if (strcmp(a, "--ready-fd") == 0) { max = 1 << 20; min = 3; }
+      else if (strcmp(a, "--tee-stdout") == 0 || strcmp(a, "--tee-stderr") == 0) { max = 1 << 20; min = 1; }
       else if (strcmp(a, "--linger") == 0) dst = &o->linger_ms;
       else if (strcmp(a, "--drain") == 0) dst = &o->drain_ms;
       else if (strcmp(a, "--grace") == 0) dst = &o->grace_ms;
@@ -133,6 +135,8 @@ int options_parse(struct options *o, int argc, char **argv) {
       if (parse_long(v, min, max, &n) != 0) return usage("value out of range for", a);
       if (dst) *dst = n;
       else if (strcmp(a, "--ready-fd") == 0) o->ready_fd = (int)n;
+      else if (strcmp(a, "--tee-stdout") == 0) o->tee_fd[STREAM_STDOUT] = (int)n;
+      else if (strcmp(a, "--tee-stderr") == 0) o->tee_fd[STREAM_STDERR] = (int)n;
       else if (strcmp(a, "--max-payload") == 0) o->max_payload = (size_t)n;
       else if (strcmp(a, "--head-bytes") == 0) o->head_bytes = (uint64_t)n;
       else if (strcmp(a, "--orphan-buffer") == 0) o->orphan_buffer = (size_t)n;
@@ -149,6 +153,9 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->adoptable && (o->spill_path[1] || o->spill_path[2] || o->capture[1] || o->capture[2])) return usage("--adoptable cannot be combined with spill files or --capture-*", NULL);
   if ((o->capture[1] && o->io[1] != IO_PIPE) || (o->capture[2] && o->io[2] != IO_PIPE) || (o->pty && (o->capture[1] || o->capture[2]))) {
     return usage("--capture-stdout/--capture-stderr need --mode pipe and that stream a pipe", NULL);
+  }
+  if ((o->tee_fd[1] >= 0 && !o->capture[1]) || (o->tee_fd[2] >= 0 && !o->capture[2])) {
+    return usage("--tee-stdout/--tee-stderr need --capture-stdout/--capture-stderr", NULL);
   }
   if (o->spill_direct && (o->capture[1] || o->capture[2])) return usage("--capture-* and --spill-direct do not go together", NULL);
   if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);

@@ -72,6 +72,7 @@ struct guardian {
   uint32_t term_ids[MAX_WAITERS];
   int n_term_ids;
   int quit;
+  int subreaper;             /* PR_SET_CHILD_SUBREAPER took: every member of the tree descends from us */
   int stopped;                /* the child is stopped (last WUNTRACED/WCONTINUED event) */
   long long orphan_deadline;  /* --adoptable and unowned: when the wait for a new owner ends (0: none) */
 
@@ -113,6 +114,8 @@ void capture_free(struct stream *s);
 uint64_t capture_line_feeds(struct stream *s); /* counts what was spliced and not counted yet */
 void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
 long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
+int capture_tee_waiting(const struct guardian *g, int i); /* the tee's fd while bytes wait for it, else -1 */
+void capture_tee_writable(struct guardian *g, int i);
 void capture_settle(struct guardian *g);                 /* before a terminate's receipt: read what the tree left */
 
 /* terminate.c */

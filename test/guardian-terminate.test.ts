@@ -132,3 +132,28 @@ test("terminate with a first signal: SIGINT alone reaches the tree (no SIGTERM b
   assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
   assert.equal(readFileSync(log, "utf8"), "INT\n");
 });
+
+// After the child's exit the guardian skips the census when it has no child
+// left at all (issue 9, start-up): the tree is provably empty. An orphan of
+// the tree is the guardian's child (subreaper), so it must still be found.
+test("the child exited leaving a setsid orphan: terminate after the exit still finds and kills it", { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const pidfile = path.join(dir, "orphan.pid");
+  const script = `setsid sh -c 'trap "" TERM; echo $$ > "$0.tmp"; mv "$0.tmp" "$0"; exec sleep 300' "${pidfile}" & exit 0`;
+  const g = startGuardian(t, { argv: ["sh", "-c", script], mode: "pipe" }, bin.plain, dir);
+  assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
+  const orphan = await waitFor(() => readPid(pidfile), { what: "the orphan's pid file" });
+  assert.equal(isAlive(orphan), true);
+  const receipt = await g.terminate(200);
+  assert.equal(receipt.status, "confirmed", JSON.stringify(receipt));
+  assert.deepEqual(receipt.members.map((m) => m.pid), [orphan], "the orphan is the one member");
+  assert.equal(isAlive(orphan), false);
+});
+
+test("the child exited and left nothing: terminate confirms an empty tree", { timeout: 120_000 }, async (t) => {
+  const g = startGuardian(t, { argv: ["true"], mode: "pipe" }, bin.plain);
+  assert.deepEqual(await g.exited, { code: 0, signal: null, core: false });
+  const receipt = await g.terminate(5000);
+  assert.deepEqual({ status: receipt.status, forced: receipt.forced, members: receipt.members, uncertain: receipt.uncertain },
+    { status: "confirmed", forced: false, members: [], uncertain: [] });
+});

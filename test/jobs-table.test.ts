@@ -6,13 +6,13 @@ import assert from "node:assert/strict";
 import { BoundedStore } from "../lib/output/bounded-store.ts";
 import { JobIdError, parseJobRef } from "../lib/jobs/job-id.ts";
 import { Job } from "../lib/jobs/job.ts";
-import type { JobProcess, JobProcessEvents } from "../lib/jobs/job-process.ts";
+import type { SupervisedTree, SupervisedTreeEvents } from "../lib/supervise/handle.ts";
 import { JobTable, MAX_DONE_KEPT, UnknownJobError } from "../lib/jobs/job-table.ts";
 
 /** A process that does nothing but let the test fire its events. */
 function fakeProcess(pid: number) {
-  const listeners: { [K in keyof JobProcessEvents]?: JobProcessEvents[K][] } = {};
-  const proc: JobProcess = {
+  const listeners: { [K in keyof SupervisedTreeEvents]?: SupervisedTreeEvents[K][] } = {};
+  const proc: SupervisedTree = {
     pid,
     backend: "guardian",
     on(event, listener) {
@@ -20,13 +20,13 @@ function fakeProcess(pid: number) {
     },
     write() {},
     resize() {},
-    continueAll: () => Promise.resolve(),
-    stopAll: () => Promise.resolve(),
+    signal: () => Promise.resolve(),
     terminate: () => Promise.resolve({ status: "confirmed", forced: false, reason: null }),
     pause() {},
     resume() {},
+    dispose() {},
   };
-  const fire = <K extends keyof JobProcessEvents>(event: K, ...args: Parameters<JobProcessEvents[K]>) => {
+  const fire = <K extends keyof SupervisedTreeEvents>(event: K, ...args: Parameters<SupervisedTreeEvents[K]>) => {
     for (const l of listeners[event] ?? []) (l as (...a: unknown[]) => void)(...args);
   };
   return { proc, fire };

@@ -1,7 +1,7 @@
 // Shared by the pty-*.test.ts files: sessions that are always closed when the
 // test ends, the backends available here, and small programs with known output.
 import type { TestContext } from "node:test";
-import type { PtyBackendName } from "../lib/supervise/pty-handle.ts";
+import type { PtyBackendName } from "../lib/supervise/handle.ts";
 import { availablePtyBackends } from "../lib/supervise/pty-backend-choice.ts";
 import { PtySession, type PtySessionSpec } from "../lib/pty/session.ts";
 

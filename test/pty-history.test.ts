@@ -4,10 +4,8 @@
 // step, the screen and cursor tmux gives with its history. `screen` still
 // shows the visible grid only unless asked for scrollback.
 import { test } from "node:test";
+import { scratchDir } from "./support/scratch-dir.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { PtySession } from "../lib/pty/session.ts";
 import { TmuxReference, normalizeRows } from "./support/tmux-reference.ts";
 import { waitFor } from "./support/wait.ts";
@@ -40,7 +38,7 @@ const OUTPUTS: readonly { name: string; command: string; last: string }[] = [
 for (const backend of backends) {
   for (const output of OUTPUTS) {
     test(`[${backend}] ${output.name}: 80x24 -> 80x30 -> 40x10 -> 100x30 as tmux with its history`, async (t) => {
-      const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-history-"));
+      const dir = scratchDir(t, "corral-pty-history-");
       const argv = ["bash", "--norc", "--noprofile"];
       const tmux = new TmuxReference();
       t.after(() => tmux.kill());

@@ -7,7 +7,7 @@
 // itself never reads the screen it is testing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Screen } from "../lib/pty/screen.ts";
@@ -119,6 +119,7 @@ async function runQueries(
   options: { cases?: Case[]; waitForEnter?: boolean; printFirst?: number; before?: (s: PtySession) => Promise<void>; poll?: boolean },
 ): Promise<Run> {
   const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-queries-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
   const results = path.join(dir, "results.txt");
   const specFile = path.join(dir, "spec.json");
   const all = options.cases ?? cases();

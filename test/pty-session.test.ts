@@ -4,9 +4,9 @@
 // case run on every backend; to be split by concern when the tests mirror
 // lib/ (issue 10).
 import { test } from "node:test";
+import { scratchDir } from "./support/scratch-dir.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { SpawnError } from "../lib/supervise/spawn-error.ts";
 import { UnknownKeyError } from "../lib/pty/keys.ts";
@@ -324,8 +324,8 @@ for (const backend of backends) {
   });
 }
 
-test("open refuses what cannot start, with typed errors and nothing left running", async () => {
-  const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-"));
+test("open refuses what cannot start, with typed errors and nothing left running", async (t) => {
+  const dir = scratchDir(t, "corral-pty-");
   const script = path.join(dir, "not-executable.sh");
   writeFileSync(script, "echo hi\n", { mode: 0o644 });
   const env = { ...process.env };

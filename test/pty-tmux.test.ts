@@ -3,10 +3,10 @@
 // (`capture-pane -p`). Normalization: trailing spaces and trailing empty rows
 // only, which capture-pane drops itself.
 import { test } from "node:test";
+import { scratchDir } from "./support/scratch-dir.ts";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import type { PtySession } from "../lib/pty/session.ts";
 import { waitFor } from "./support/wait.ts";
@@ -84,7 +84,7 @@ async function assertSameScreen(session: PtySession, tmux: TmuxReference, step: 
 }
 
 function sampleFile(): { dir: string; file: string } {
-  const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-tmux-"));
+  const dir = scratchDir(undefined, "corral-pty-tmux-");
   const lines: string[] = [];
   for (let i = 1; i <= 60; i++) lines.push(`line ${i}: the quick brown fox jumps over the lazy dog`);
   lines[4] = "a long line that wraps: " + "0123456789".repeat(12);

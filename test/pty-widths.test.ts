@@ -5,9 +5,9 @@
 // itself departs from wcwidth (it joins a ZWJ sequence into one 2-column
 // cell, bash counts 6), corral follows wcwidth, which is what bash draws by.
 import { test } from "node:test";
+import { scratchDir } from "./support/scratch-dir.ts";
 import assert from "node:assert/strict";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { charWidth } from "../lib/pty/char-width.ts";
 import { libcTable, libcWidths } from "./support/libc-wcwidth.ts";
@@ -71,13 +71,10 @@ const CURSOR_PROBE = [
   JSON.stringify(CASES.map((c) => c.text)),
 ];
 
-function scratchDir(): string {
-  return mkdtempSync(path.join(tmpdir(), "corral-pty-widths-"));
-}
 
 for (const backend of backends) {
   test(`[${backend}] written raw at line start: the cursor is where wcwidth says, the screen as tmux's`, async (t) => {
-    const dir = scratchDir();
+    const dir = scratchDir(t, "corral-pty-widths-");
     const tmux = new TmuxReference();
     t.after(() => tmux.kill());
     tmux.start(CURSOR_PROBE, { cols: 80, rows: 24, cwd: dir, env: ENV });
@@ -99,7 +96,7 @@ for (const backend of backends) {
   });
 
   test(`[${backend}] edited in bash (insert after, backspace over): the cursor where wcwidth says, the screen as tmux's`, async (t) => {
-    const dir = scratchDir();
+    const dir = scratchDir(t, "corral-pty-widths-");
     const argv = ["bash", "--norc", "--noprofile"];
     const tmux = new TmuxReference();
     t.after(() => tmux.kill());
@@ -152,7 +149,7 @@ for (const backend of backends) {
   });
 
   test(`[${backend}] shown and edited in vim: the same screen and cursor as tmux, the cursor where wcwidth says`, async (t) => {
-    const dir = scratchDir();
+    const dir = scratchDir(t, "corral-pty-widths-");
     writeFileSync(path.join(dir, "wide.txt"), CASES.map((c) => `a${c.text}b`).join("\n") + "\n");
     const argv = ["vim", "-u", "NONE", "-i", "NONE", "-n", "wide.txt"];
     const tmux = new TmuxReference();

@@ -4,6 +4,16 @@
 
 /** A config file that cannot be used (missing, unreadable, bad YAML, bad key or value). */
 export class ConfigError extends Error {
+  /**
+   * By brand, not by class: the built CLI's hot commands load the YAML reader
+   * (from-yaml.ts) as a file of its own with its own copy of this class
+   * (cli/hot/build.mjs), and its errors must still be ConfigErrors.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === "object" && value !== null && (value as { isConfigError?: unknown }).isConfigError === true;
+  }
+
+  readonly isConfigError = true;
   override readonly name = "ConfigError";
   /** The file at fault. */
   readonly file: string;

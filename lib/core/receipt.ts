@@ -12,23 +12,10 @@ export interface Receipt {
   readonly reason: string | null;
 }
 
-/**
- * What terminating a tree found, before it is told as a Receipt: the pids
- * that could not be confirmed gone are kept as numbers, for `run`'s stderr
- * line and the exit facts. Every handle (pipe or terminal, any backend)
- * returns this from terminate.
- */
-export interface TerminationReport {
-  /** SIGKILL was needed: something outlived the first signal and the grace. */
-  readonly forced: boolean;
-  /** Pids still present after SIGKILL: could not be confirmed gone ("uncertain"), never a guess. */
-  readonly uncertain: readonly number[];
-}
-
-/** A report told as a receipt (no census: only the pids are known). */
-export function receiptOfReport(report: TerminationReport): Receipt {
-  if (report.uncertain.length === 0) return { status: "confirmed", forced: report.forced, reason: null };
-  return { status: "uncertain", forced: report.forced, reason: `still present after SIGKILL: pids ${report.uncertain.join(", ")}` };
+/** A receipt from the pids still present after SIGKILL (a sweep without a census: only the pids are known). */
+export function receiptOfLeftovers(forced: boolean, left: readonly number[]): Receipt {
+  if (left.length === 0) return { status: "confirmed", forced, reason: null };
+  return { status: "uncertain", forced, reason: `still present after SIGKILL: pids ${left.join(", ")}` };
 }
 
 /** A receipt for something that could not be checked at all. */

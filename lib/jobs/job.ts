@@ -7,7 +7,7 @@ import type { BoundedStore } from "../output/bounded-store.ts";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import { exitStatusOf } from "../runtime/signals.ts";
 import type { JobMode, JobState, Receipt } from "./job-info.ts";
-import type { JobProcess } from "./job-process.ts";
+import type { SupervisedTree } from "../supervise/handle.ts";
 
 /** What changed, for whoever holds the job's terminal. */
 export type JobChange = "stopped" | "continued" | "done";
@@ -19,7 +19,7 @@ export interface JobParts {
   readonly argv: readonly string[];
   readonly mode: JobMode;
   readonly store: BoundedStore;
-  readonly process: JobProcess;
+  readonly process: SupervisedTree;
   /** Gets every output chunk from the first (a terminal attaching as the job starts). */
   readonly firstOutputListener?: (bytes: Uint8Array) => void;
   /** A re-adopted job keeps the start time its first agent gave it (issue 11). */
@@ -33,7 +33,7 @@ export class Job {
   readonly argv: readonly string[];
   readonly mode: JobMode;
   readonly store: BoundedStore;
-  readonly process: JobProcess;
+  readonly process: SupervisedTree;
   readonly startedAt: number;
   /** Resolves once the job is done and its output store is closed (spill flushed). */
   readonly settled: Promise<void>;

@@ -5,7 +5,7 @@
 // Records whose agent still runs are that agent's business and are skipped.
 import process from "node:process";
 import { connectGuardian } from "../native/guardian-launch.ts";
-import { type GuardianRecord, readRecords, removeRecord } from "./guardian-records.ts";
+import { type GuardianRecord, readRecords, removeRecord } from "../supervise/guardian/records.ts";
 import { jobLabel, type Receipt } from "./job-info.ts";
 import { stillRuns } from "../proc/identity.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";

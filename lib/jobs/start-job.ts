@@ -1,25 +1,21 @@
 // Starting a job: check the program and directory first (127/126 with a
-// message naming it), open the bounded store, pick the backend (the one
-// decision of lib/supervise/backend-choice.ts: the guardian when built and not
-// refused by the config or $CORRAL_GUARDIAN; otherwise the process group,
-// which cannot do a PTY job), and
-// enter the job in the table. Everything that can be refused is refused
-// before anything runs.
-import process from "node:process";
+// message naming it), ask lib/supervise which supervisor the tree gets (the
+// one decision: the guardian when built and not refused by the config or
+// $CORRAL_GUARDIAN; otherwise the process group, which cannot do a PTY job),
+// open the bounded store, start the tree, and enter the job in the table.
+// Everything that can be refused is refused before anything runs.
 import { BoundedStore } from "../output/bounded-store.ts";
 import type { GuardianMode } from "../config/schema.ts";
-import { type BackendDecision, decideBackend, GuardianUnavailableError } from "../supervise/backend-choice.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { SpawnError } from "../supervise/spawn-error.ts";
-import { startGroupJob } from "./group-job.ts";
-import { startGuardianJob } from "./guardian-job.ts";
+import { chooseSupervisor, type SupervisorChoice, startSupervised } from "../supervise/start.ts";
 import { Job } from "./job.ts";
-import type { JobLaunch, JobProcess } from "./job-process.ts";
+import type { SupervisedTree, TreeLaunch } from "../supervise/handle.ts";
 import type { JobTable } from "./job-table.ts";
 import { CorralError } from "../core/corral-error.ts";
 
 /** A job to start: the launch plus its name and output limits. */
-export interface JobRequest extends Omit<JobLaunch, "argv"> {
+export interface JobRequest extends Omit<TreeLaunch, "argv"> {
   readonly argv: readonly string[];
   readonly name: string | null;
   readonly headBytes: number;
@@ -54,16 +50,12 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   }
   checkWorkingDirectory(request.cwd);
   resolveExecutable(program, request.env["PATH"], request.cwd);
-  let decision: BackendDecision;
+  let choice: SupervisorChoice;
   try {
-    decision = decideBackend(request.guardian ?? "auto", process.env);
+    choice = chooseSupervisor({ mode: request.mode, sweep: "on-exit", guardian: request.guardian ?? "auto" });
   } catch (error) {
-    if (error instanceof GuardianUnavailableError) throw new JobRefusedError("spawn_failed", error.message);
+    if (error instanceof SpawnError && error.failure === "backend-unavailable") throw new JobRefusedError("spawn_failed", error.message);
     throw error;
-  }
-  const guardian = decision.guardian;
-  if (guardian === null && request.mode === "pty") {
-    throw new JobRefusedError("spawn_failed", `--tty jobs need the guardian, and ${decision.missing ?? decision.why}`);
   }
   const store = await BoundedStore.open({
     headBytes: request.headBytes,
@@ -72,8 +64,8 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
   });
   const id = table.nextId();
   const { firstOutputListener, guardian: _mode, ...launchFields } = request;
-  const launch: JobLaunch = { ...launchFields, argv: [program, ...args] };
-  let started: JobProcess;
+  const launch: TreeLaunch = { ...launchFields, argv: [program, ...args] };
+  let started: SupervisedTree;
   try {
     // The agent's jobs outlive the agent (issue 11): what a new agent needs to take one over is recorded.
     const facts = {
@@ -85,7 +77,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
       graceMs: request.graceMs,
       startedAt: Date.now(),
     };
-    started = guardian !== null ? await startGuardianJob(launch, id, guardian, facts) : await startGroupJob(launch);
+    started = await startSupervised(choice, { launch, jobId: id, facts });
   } catch (error) {
     await store.close().catch(() => {});
     throw error;

@@ -22,7 +22,7 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
   const child = spawn(binary, guardianArgv(launch, socketPath, 3), {
     env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
-    stdio: [io(launch.stdin), io(launch.stdout), launch.stderr === "inherit" ? "inherit" : "pipe", "pipe"],
+    stdio: [io(launch.stdin), io(launch.stdout), launch.stderr === "inherit" ? "inherit" : "pipe", "pipe", ...teeStdio(launch)],
   });
   const guardian = new Guardian(socketPath, token, child);
   let diagnostics = "";
@@ -48,6 +48,12 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     }
   });
   return guardian;
+}
+
+/** Descriptors 4 and 5 of the guardian: collect --live's tee targets (TEE_STDOUT_FD, TEE_STDERR_FD), when asked. */
+function teeStdio(launch: GuardianLaunch): ("ignore" | number)[] {
+  if (launch.teeStdout === undefined && launch.teeStderr === undefined) return [];
+  return [launch.teeStdout ?? "ignore", launch.teeStderr ?? "ignore"];
 }
 
 /** Connects to a running guardian (e.g. after the agent restarted) with its socket path and token. */

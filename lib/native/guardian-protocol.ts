@@ -103,6 +103,12 @@ export interface GuardianLaunch {
    */
   readonly captureStdout?: boolean;
   readonly captureStderr?: boolean;
+  /**
+   * collect --live: a descriptor of ours the guardian also writes every byte
+   * of the captured stream to (tee). It gets it as TEE_STDOUT_FD/TEE_STDERR_FD.
+   */
+  readonly teeStdout?: number;
+  readonly teeStderr?: number;
   /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
@@ -121,6 +127,10 @@ export interface GuardianLaunch {
   /** Extra environment for the child; by default it gets the owner's environment as given in `env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
+
+/** Where the guardian finds the tee descriptors (after the ready descriptor, 3). */
+export const TEE_STDOUT_FD = 4;
+export const TEE_STDERR_FD = 5;
 
 /** The guardian's argv (after the binary) for a launch, socket path and ready descriptor. */
 export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd: number): string[] {
@@ -145,6 +155,8 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   if (launch.spillDirect) args.push("--spill-direct");
   if (launch.captureStdout) args.push("--capture-stdout");
   if (launch.captureStderr) args.push("--capture-stderr");
+  if (launch.teeStdout !== undefined) args.push("--tee-stdout", String(TEE_STDOUT_FD));
+  if (launch.teeStderr !== undefined) args.push("--tee-stderr", String(TEE_STDERR_FD));
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
   if (launch.adoptable) args.push("--adoptable");

@@ -32,6 +32,12 @@ export interface BoundedStoreOptions {
    * supervisor that does not.
    */
   readonly nativeCapture?: boolean;
+  /**
+   * With nativeCapture or externalSpill: a descriptor the supervisor keeping
+   * the stream also writes every byte to, as it comes (collect --live under
+   * the guardian: the stream never passes through JavaScript).
+   */
+  readonly teeFd?: number;
   /** Spill bytes queued in memory above which write() asks the producer to pause. Default 4 MiB. */
   readonly highWaterMark?: number;
 }
@@ -54,6 +60,7 @@ export class BoundedStore {
   readonly #externalSpill: string | null;
   readonly #highWater: number;
   readonly #nativeCapture: boolean;
+  #teeFd: number | null = null;
   #externalError: SpillError | null = null;
   /** What the supervisor keeping the stream said it got so far (nativeCapture). */
   #captured: { total: number; lineFeeds: number; last: Uint8Array } | null = null;
@@ -78,11 +85,18 @@ export class BoundedStore {
     }
     if (options.externalSpill === true) {
       if (options.spillPath === undefined) throw new RangeError("externalSpill needs a spillPath");
-      return new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true);
+      return BoundedStore.#teeing(new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true), options);
     }
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
     // A spill this store writes needs every byte: nobody else may keep the stream.
-    return new BoundedStore(window, spill, highWater, null, spill === null && options.nativeCapture === true);
+    return BoundedStore.#teeing(new BoundedStore(window, spill, highWater, null, spill === null && options.nativeCapture === true), options);
+  }
+
+  static #teeing(store: BoundedStore, options: BoundedStoreOptions): BoundedStore {
+    if (options.teeFd === undefined) return store;
+    if (!store.#nativeCapture && store.#externalSpill === null) throw new RangeError("teeFd needs nativeCapture or externalSpill");
+    store.#teeFd = options.teeFd;
+    return store;
   }
 
   /**
@@ -146,6 +160,11 @@ export class BoundedStore {
   /** True when another writer fills the spill file (see externalSpill). */
   get spillIsExternal(): boolean {
     return this.#externalSpill !== null;
+  }
+
+  /** The descriptor the keeping supervisor also writes every byte to (see teeFd), or null. */
+  get teeFd(): number | null {
+    return this.#teeFd;
   }
 
   /** True when the supervisor may keep the stream and hand over its end (see nativeCapture). */

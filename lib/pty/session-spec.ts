@@ -1,9 +1,9 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
-import type { PtyBackend, PtySpawnRequest } from "../supervise/pty-handle.ts";
+import type { PtyBackend, PtySpawnRequest } from "../supervise/handle.ts";
 import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
 import type { GuardianMode } from "../config/schema.ts";
-import { checkCwd, resolveCommand } from "../supervise/command-path.ts";
+import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
 
 /** What opening a session takes. */
@@ -53,8 +53,8 @@ export interface ScreenReadOptions {
 /** The spawn request for `spec`; throws SpawnError for a bad cwd or command. */
 export function spawnRequestOf(spec: PtySessionSpec): PtySpawnRequest {
   const cwd = spec.cwd ?? process.cwd();
-  checkCwd(cwd);
-  const file = resolveCommand(spec.argv[0] ?? "", spec.env.PATH, cwd);
+  checkWorkingDirectory(cwd);
+  const file = resolveExecutable(spec.argv[0] ?? "", spec.env.PATH, cwd);
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(spec.env)) if (value !== undefined) env[key] = value;
   env.TERM = spec.term ?? DEFAULT_TERM;

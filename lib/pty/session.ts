@@ -1,10 +1,10 @@
 // A terminal session as the agent holds it: a program on a PTY (through a
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
-// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; splitting it waits for the one supervisor (issue 10).
+// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { GuardianLink, PtyExit, PtyHandle } from "../supervise/pty-handle.ts";
-import type { TerminationReport } from "../core/receipt.ts";
+import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
+import type { Receipt } from "../core/receipt.ts";
 import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
@@ -46,11 +46,11 @@ export class PtySession {
   readonly name: string | null;
   readonly argv: readonly string[];
   readonly createdAt: number;
-  #handle: PtyHandle;
+  #handle: SupervisedTree;
   #screen: Screen;
   #exit: ExitFacts | null = null;
-  #exitRaw: PtyExit | undefined;
-  #termination: TerminationReport | undefined;
+  #exitRaw: TreeExit | undefined;
+  #termination: Receipt | undefined;
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();
@@ -67,7 +67,7 @@ export class PtySession {
   /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
   #approximate = false;
 
-  private constructor(spec: PtySessionSpec, handle: PtyHandle, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
+  private constructor(spec: PtySessionSpec, handle: SupervisedTree, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
     this.createdAt = adopted?.createdAt ?? Date.now();
     if (adopted !== undefined) {
       this.#stream.startAt(adopted.position - adopted.backlog.length);
@@ -81,7 +81,7 @@ export class PtySession {
     this.#screen = screen;
     this.#cols = cols;
     this.#rows = rows;
-    handle.onData((bytes) => {
+    handle.on("output", (bytes) => {
       // The screen first: a wait that the stream ends reads a screen holding these bytes.
       screen.feed(bytes);
       this.#stream.feed(bytes);
@@ -89,7 +89,7 @@ export class PtySession {
       for (const listener of this.#outputListeners) listener(bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
-      handle.onExit((exit) => {
+      handle.on("exit", (exit) => {
         this.#exitRaw = exit;
         // Exit facts appear only once every byte before the exit is on the screen.
         void screen.settled().then(() => {
@@ -114,7 +114,7 @@ export class PtySession {
         adoptable: spec.adoptable === true,
         ...(spec.orphanWaitMs !== undefined ? { orphanWaitMs: spec.orphanWaitMs } : {}),
       });
-    let handle: PtyHandle | undefined;
+    let handle: SupervisedTree | undefined;
     const screen = await Screen.create({
       cols,
       rows,
@@ -137,7 +137,7 @@ export class PtySession {
    * terminal queries are not answered again: the program had its answers),
    * and the output position continues where the guardian counts it.
    */
-  static async adopt(spec: PtySessionSpec, handle: PtyHandle, adopted: AdoptedOutput): Promise<PtySession> {
+  static async adopt(spec: PtySessionSpec, handle: SupervisedTree, adopted: AdoptedOutput): Promise<PtySession> {
     const cols = clampDimension(spec.cols, 80);
     const rows = clampDimension(spec.rows, 24);
     let replaying = true;
@@ -332,7 +332,7 @@ export class PtySession {
         if (options.force === true) {
           this.#termination = await this.#handle.terminate(0);
         } else {
-          this.#handle.signal("SIGHUP", "tree");
+          void this.#handle.signal("SIGHUP", "tree");
           if (!(await this.#exitedWithin(graceMs))) this.#termination = await this.#handle.terminate(graceMs);
         }
       }

@@ -2,7 +2,7 @@
 // listing entry, and the one error class sessions throw. Plain data, so the
 // agent can put them on the wire as they are.
 import type { ExitFacts } from "../core/exit-facts.ts";
-import type { PtyBackendName } from "../supervise/pty-handle.ts";
+import type { SupervisorName } from "../supervise/handle.ts";
 import type { ScreenGrid } from "./screen-grid.ts";
 import type { StyleRun } from "./screen-styles.ts";
 
@@ -40,7 +40,7 @@ export interface SessionInfo {
   readonly exit: ExitFacts | null;
   /** Epoch milliseconds. */
   readonly createdAt: number;
-  readonly backend: PtyBackendName;
+  readonly backend: SupervisorName;
   /** Bytes the program has written to the terminal so far. */
   readonly outputBytes: number;
   /** The output position: bytes the program has written, monotonic from 0 (DESIGN.md 4.8). */

@@ -1,12 +1,13 @@
-// The seam between "what to run" and "how it is supervised". run, collect
-// and jobs talk to a SpawnBackend; the process-group backend (pure
-// JavaScript) is the default, and a guardian-backed one can replace it
-// without those callers changing.
+// The stdio view of a pipe tree, for `run` and `collect`: a SupervisedTree
+// (handle.ts) whose child's streams follow the SpawnSpec (inherited, piped
+// to the caller, or written into a sink with backpressure) and whose end is
+// one promise with the exit facts. A SpawnBackend (process group, guardian)
+// starts it; start.ts startPipeTree picks the backend by the one decision.
 import type { Readable, Writable } from "node:stream";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
-import type { TerminateOptions } from "./process-group/terminate.ts";
-import type { TerminationReport } from "../core/receipt.ts";
+import type { Receipt } from "../core/receipt.ts";
+import type { SupervisedTree } from "./handle.ts";
 
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {
@@ -16,8 +17,12 @@ export interface ResolvedSpawn {
   readonly cwd: string;
 }
 
-/** A started child and everything it leaves in its tree. */
-export interface SupervisedProcess {
+/**
+ * A started child and everything it leaves in its tree. Its output goes
+ * where the spec says, so the tree's `output` event carries nothing; `exit`
+ * and `done` come with `exited`, `stopped`/`continued` from the guardian.
+ */
+export interface SupervisedProcess extends SupervisedTree {
   readonly pid: number;
   /** The child's stdin when the spec asked for `pipe`, else null. */
   readonly stdin: Writable | null;
@@ -35,10 +40,11 @@ export interface SupervisedProcess {
    */
   readonly exited: Promise<SupervisionResult>;
   /**
-   * TERM (or `options.signal`) to the tree, the grace, KILL; resolves when the
-   * tree is gone. Idempotent: later calls get the first call's promise.
+   * TERM (or `firstSignal`) to the tree, the grace (default: the spec's),
+   * KILL; resolves when the tree is gone. Idempotent: later calls get the
+   * first call's promise.
    */
-  terminate(options?: Partial<TerminateOptions>): Promise<TerminationReport>;
+  terminate(graceMs?: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
 }
 
 /** The facts plus what cleaning up the tree found. */

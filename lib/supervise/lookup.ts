@@ -1,6 +1,9 @@
 // Executable lookup done before spawning, like execvp(3), so "not found"
 // (127) and "found but not executable" (126) are told apart with a message
 // that names the command, instead of a bare ENOENT/EACCES after the fact.
+// The one lookup for pipes, terminals and jobs: a PTY backend forks before it
+// execs, so without it a missing program would be a session whose screen says
+// "execvp failed" and exits 1.
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
 import { SpawnError } from "./spawn-error.ts";

@@ -1,15 +1,9 @@
-// Which PTY backend a session gets: under "auto", the one backend decision
-// (backend-choice.ts: the config key `guardian` and $CORRAL_GUARDIAN) says
-// whether the guardian is used (no output lost at exit, stop/continue, census
-// terminate); without it, node-pty. Tests and `probe` can ask for one by name.
-import type { PtyBackend, PtyBackendName } from "./pty-handle.ts";
-import { SpawnError } from "./spawn-error.ts";
-import { createGuardianBackend } from "./guardian/pty-backend.ts";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
-import { nodePtyBackend } from "./node-pty/pty-backend.ts";
+// Which PTY backend a session gets: the one decision of start.ts
+// (chooseSupervisor, a terminal swept by its owner) as a PtyBackend the
+// session starts its program with. Tests and `probe` can ask for one by name.
+import type { PtyBackend, PtyBackendName } from "./handle.ts";
 import type { GuardianMode } from "../config/schema.ts";
-import { type BackendDecision, decideBackend, nodePtyWorksHere } from "./backend-choice.ts";
-
+import { chooseSupervisor, ptyBackendOf } from "./start.ts";
 
 /** "auto" picks the guardian when available, else node-pty. */
 export type PtyBackendPreference = "auto" | PtyBackendName;
@@ -27,28 +21,22 @@ export interface BackendChoiceOptions {
   readonly orphanWaitMs?: number;
 }
 
-/** The backend to use for new sessions; rejects when the one asked for is unavailable. */
+/** The backend to use for new sessions; rejects (SpawnError) when the one asked for is unavailable. */
 export function choosePtyBackend(preference: PtyBackendPreference = "auto", options: BackendChoiceOptions = {}): Promise<PtyBackend> {
-  switch (preference) {
-    case "auto": {
-      let decision: BackendDecision;
-      try {
-        decision = decideBackend(options.guardian ?? "auto", options.env ?? process.env);
-      } catch (error) {
-        return Promise.reject(new SpawnError("backend-unavailable", (error as Error).message));
-      }
-      if (decision.guardian !== null) return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true, options.orphanWaitMs));
-      if (!nodePtyWorksHere()) return Promise.reject(new SpawnError("backend-unavailable", `under Bun, terminal sessions need the guardian: ${decision.missing ?? decision.why}`));
-      return Promise.resolve(nodePtyBackend);
-    }
-    case "guardian": {
-      const found = locateGuardian();
-      if (!found.built) return Promise.reject(new SpawnError("backend-unavailable", `${missingGuardian(found)}; or use node-pty`));
-      return Promise.resolve(createGuardianBackend(options.stateDir, options.adoptable === true, options.orphanWaitMs));
-    }
-    case "node-pty":
-      if (!nodePtyWorksHere()) return Promise.reject(new SpawnError("backend-unavailable", "node-pty does not work under Bun; use the guardian"));
-      return Promise.resolve(nodePtyBackend);
+  try {
+    return ptyBackendOf(chooseSupervisor({
+      mode: "pty",
+      sweep: "by-owner",
+      prefer: preference,
+      ...(options.guardian !== undefined ? { guardian: options.guardian } : {}),
+      ...(options.env !== undefined ? { env: options.env } : {}),
+    }), {
+      ...(options.stateDir !== undefined ? { stateDir: options.stateDir } : {}),
+      adoptable: options.adoptable === true,
+      ...(options.orphanWaitMs !== undefined ? { orphanWaitMs: options.orphanWaitMs } : {}),
+    });
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 

@@ -1,9 +1,9 @@
 // The one translation of the guardian's terminate receipt (its census) into
-// corral's TerminationReport and Receipt (lib/core/receipt.ts): confirmed, or
-// uncertain with the reason, never a guess. Pipe, terminal and job handles
-// under the guardian all go through here.
+// corral's Receipt (lib/core/receipt.ts): confirmed, or uncertain with the
+// reason, never a guess. Pipe, terminal and job handles under the guardian
+// all go through here.
 import type { TerminateReceipt } from "../native/guardian-protocol.ts";
-import type { Receipt, TerminationReport } from "../core/receipt.ts";
+import type { Receipt } from "../core/receipt.ts";
 
 /** From a guardian census: uncertain members are named with their reasons. */
 export function receiptOfCensus(receipt: TerminateReceipt): Receipt {
@@ -15,10 +15,14 @@ export function receiptOfCensus(receipt: TerminateReceipt): Receipt {
   };
 }
 
-/** From a guardian census, the pids only: a note without one (/proc unreadable) is the caller's fault line. */
-export function reportOfCensus(receipt: TerminateReceipt): TerminationReport {
-  const pids = receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
-  return { forced: receipt.forced, uncertain: receipt.status === "confirmed" ? [] : pids };
+/**
+ * From a guardian census, the pids it could not confirm gone, for `run`'s
+ * stderr line and SupervisionResult.uncertain; a note without a pid (/proc
+ * unreadable) is the caller's fault line.
+ */
+export function pidsLeftByCensus(receipt: TerminateReceipt): readonly number[] {
+  if (receipt.status === "confirmed") return [];
+  return receipt.uncertain.flatMap((u) => (u.pid === null ? [] : [u.pid]));
 }
 
-export { confirmed, receiptOfReport, uncertain } from "../core/receipt.ts";
+export { confirmed, receiptOfLeftovers, uncertain } from "../core/receipt.ts";

@@ -5,7 +5,8 @@
 // its time on 1 GiB) and a JavaScript owner reading the same pipe into the
 // file (what a spill costs without the fast path). The capture row is what
 // collect --spill uses since issue 12: splice, line feeds counted in the page cache
-// (native/capture.c), so no `wc -l` pass follows. Same run, best of 3.
+// (native/capture.c), so no `wc -l` pass follows. The tee row is collect
+// --live since issue 12: read, written to F and to corral's stdout. Same run, best of 3.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024).
 import { spawn } from "node:child_process";
 import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync, statSync, writeSync } from "node:fs";
@@ -37,12 +38,15 @@ async function catToFile(): Promise<number> {
   return performance.now() - t;
 }
 
-async function guardianSpill(direct = false, capture = false): Promise<number> {
+async function guardianSpill(direct = false, capture = false, tee = false): Promise<number> {
   const found = locateGuardian();
   if (!found.built) throw new Error(found.why);
   rmSync(out, { force: true });
+  // collect --live: the guardian also writes every byte to corral's stdout (here /dev/null).
+  const teeFd = tee ? openSync("/dev/null", "w") : undefined;
   const t = performance.now();
-  const g = spawnGuardian({ argv: ["cat", big], mode: "pipe", stdin: "null", stderr: "null", spillStdout: out, spillDirect: direct, captureStdout: capture, headBytes: 64 * 1024, tailBytes: 1024 * 1024 }, { stateDir: dir, binary: found.path });
+  const g = spawnGuardian({ ...(teeFd === undefined ? {} : { teeStdout: teeFd }), argv: ["cat", big], mode: "pipe", stdin: "null", stderr: "null", spillStdout: out, spillDirect: direct, captureStdout: capture, headBytes: 64 * 1024, tailBytes: 1024 * 1024 }, { stateDir: dir, binary: found.path });
+  if (teeFd !== undefined) closeSync(teeFd);
   let tail = 0;
   g.on("tail", (_s, b) => (tail += b.length));
   const total = new Promise<number>((resolve) => g.on("spilled", (e) => resolve(e.total)));
@@ -75,6 +79,7 @@ const fast = await best(() => guardianSpill(false));
 const direct = await best(() => guardianSpill(true));
 // What collect --spill uses: splice, line feeds counted through mmap (native/capture.c).
 const counted = await best(() => guardianSpill(false, true));
+const teed = await best(() => guardianSpill(false, true, true));
 const js = await best(jsPipeToFile);
 const mbps = (ms: number) => (bytes / 1048576 / (ms / 1000)).toFixed(0);
 process.stdout.write(`spill of ${sizeMb} MiB, best of ${RUNS}:\n`);
@@ -82,5 +87,6 @@ process.stdout.write(`  cat BIG > F                     ${base.toFixed(0).padSta
 process.stdout.write(`  guardian spill (splice)         ${fast.toFixed(0).padStart(6)} ms  ${mbps(fast).padStart(5)} MiB/s  ratio ${(fast / base).toFixed(2)}\n`);
 process.stdout.write(`  guardian spill (direct file)    ${direct.toFixed(0).padStart(6)} ms  ${mbps(direct).padStart(5)} MiB/s  ratio ${(direct / base).toFixed(2)}\n`);
 process.stdout.write(`  guardian spill (capture: splice, count via mmap) ${counted.toFixed(0).padStart(6)} ms  ${mbps(counted).padStart(5)} MiB/s  ratio ${(counted / base).toFixed(2)}\n`);
+process.stdout.write(`  guardian capture + tee (--live: read, write F, write /dev/null) ${teed.toFixed(0).padStart(6)} ms  ${mbps(teed).padStart(5)} MiB/s  ratio ${(teed / base).toFixed(2)}\n`);
 process.stdout.write(`  JS pipe -> file (no fast path)  ${js.toFixed(0).padStart(6)} ms  ${mbps(js).padStart(5)} MiB/s  ratio ${(js / base).toFixed(2)}\n`);
 rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { TeeSink } from "../../../lib/output/tee-sink.ts";
 import type { CollectFlags } from "./flags.ts";
 import { jsonReport, liveSummary, plainReport, writeAll } from "./report.ts";
-import { closeCollectStores, type CollectStores, openCollectStores } from "./stores.ts";
+import { closeCollectStores, type CollectStores, openCollectStores, type TeeDescriptors } from "./stores.ts";
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
@@ -16,6 +16,7 @@ import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
 import { spillsNatively } from "../../../lib/supervise/backend-choice.ts";
+import { currentRuntime } from "../../../lib/runtime/self-command.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -39,22 +40,31 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const factsTarget = checkFactsTarget(flags.facts, flags.live);
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
-  // Under the guardian the spill file is the child's own stdout (no copy
-  // through JavaScript); --live needs to see every byte, so it takes the pipe.
-  const external = flags.spill !== undefined && !flags.live && spillsNatively(config.guardian, env);
-  // Without --live nobody needs the bytes as they come: the guardian may keep
-  // head, tail and line counts itself (native/capture.c), so the output never
-  // passes through JavaScript; the heartbeat and the status line read its
-  // progress events. --live must see (and tee) every byte.
+  const native = spillsNatively(config.guardian, env);
+  // --live under the guardian: it writes every byte to our own stdout/stderr
+  // itself (tee, native/capture.c), so the stream never passes through
+  // JavaScript and memory stays bounded whatever the volume. Without a
+  // descriptor to hand down (an in-process caller's streams), without the
+  // guardian, or on Deno (its child_process does not pass a descriptor
+  // number in `stdio` past the third: the guardian would get none),
+  // JavaScript tees (TeeSink).
+  const tee = flags.live && native && currentRuntime() !== "deno" ? teeDescriptors(stdout, stderr, flags.merge) : null;
+  // Under the guardian the spill file is written by it (no copy through
+  // JavaScript); a JavaScript tee needs to see every byte, so it takes the pipe.
+  const external = flags.spill !== undefined && (!flags.live || tee !== null) && native;
+  // Unless JavaScript tees, nobody needs the bytes as they come: the guardian
+  // may keep head, tail and line counts itself (native/capture.c); the
+  // heartbeat and the status line read its progress events.
   const statusLine = stderr.isTTY === true && !flags.live;
-  const nativeCapture = !flags.live;
-  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture });
+  const nativeCapture = !flags.live || tee !== null;
+  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture, tee });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;
   const group = flags.group === undefined ? null : groupMarkers(flags.group, env);
   if (group !== null) await writeAll(markerStream, [encode(group.start)]);
-  const outSink = flags.live ? new TeeSink(stores.stdout, stdout) : stores.stdout;
-  const errSink = stores.stderr === null ? null : flags.live ? new TeeSink(stores.stderr, stderr) : stores.stderr;
+  const jsTee = flags.live && tee === null;
+  const outSink = jsTee ? new TeeSink(stores.stdout, stdout) : stores.stdout;
+  const errSink = stores.stderr === null ? null : jsTee ? new TeeSink(stores.stderr, stderr) : stores.stderr;
   const prepared = {
     ...checked,
     spec: {
@@ -94,6 +104,18 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   await reportFacts(this, flags, result.facts, factsTarget);
   dieIfKilledBy(this, result.forwarded, result.facts);
   if (!flags.json) noteDroppedEnv(this, result.facts, checked.dropped, flags.explain);
+}
+
+/** Our stdout's (and, unless merged, stderr's) descriptors, when both streams have one to hand down. */
+function teeDescriptors(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, merge: boolean): TeeDescriptors | null {
+  const fdOf = (stream: NodeJS.WriteStream) => {
+    const fd = (stream as { fd?: unknown }).fd;
+    return typeof fd === "number" && Number.isInteger(fd) && fd >= 0 ? fd : null;
+  };
+  const out = fdOf(stdout);
+  const err = merge ? null : fdOf(stderr);
+  if (out === null || (!merge && err === null)) return null;
+  return { stdout: out, stderr: err };
 }
 
 function storeList(stores: CollectStores): BoundedStore[] {

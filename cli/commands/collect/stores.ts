@@ -22,13 +22,22 @@ export interface StoreLimits {
   readonly external?: boolean;
   /** The guardian may keep head, tail and counts itself (nothing to stream through JavaScript). */
   readonly nativeCapture?: boolean;
+  /** --live under the guardian: the descriptors it also writes each stream to (tee). */
+  readonly tee?: TeeDescriptors | null;
+}
+
+/** corral's own stdout and stderr descriptors (stderr null with --merge). */
+export interface TeeDescriptors {
+  readonly stdout: number;
+  readonly stderr: number | null;
 }
 
 /** Opens the stores; an unusable spill path is a usage error (exit 2). */
 export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
-  const open = (spillPath: string | undefined) => {
+  const open = (spillPath: string | undefined, teeFd: number | null | undefined) => {
+    const tee = teeFd === null || teeFd === undefined ? {} : { teeFd };
     if (limits.external !== true || spillPath === undefined) {
-      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, nativeCapture: limits.nativeCapture === true });
+      return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, nativeCapture: limits.nativeCapture === true, ...tee });
     }
     // Created here so a bad path is still a usage error before the child runs.
     try {
@@ -37,13 +46,13 @@ export async function openCollectStores(limits: StoreLimits): Promise<CollectSto
     } catch (error) {
       throw new SpillError(spillPath, "open", error);
     }
-    return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, externalSpill: true });
+    return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, externalSpill: true, ...tee });
   };
   const { spill, merge } = limits;
   try {
-    if (merge) return { stdout: await open(spill), stderr: null };
-    const stdout = await open(spill === undefined ? undefined : `${spill}.stdout`);
-    const stderr = await open(spill === undefined ? undefined : `${spill}.stderr`);
+    if (merge) return { stdout: await open(spill, limits.tee?.stdout), stderr: null };
+    const stdout = await open(spill === undefined ? undefined : `${spill}.stdout`, limits.tee?.stdout);
+    const stderr = await open(spill === undefined ? undefined : `${spill}.stderr`, limits.tee?.stderr);
     return { stdout, stderr };
   } catch (error) {
     if (error instanceof SpillError) throw new UsageError(`--spill: ${error.message}`);

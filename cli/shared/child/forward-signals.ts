@@ -26,7 +26,7 @@ export class SignalForwarder {
   /** The child now exists: deliver a signal that came while it started. */
   attach(child: SupervisedProcess): void {
     this.#child = child;
-    if (this.#forwarded !== null) void child.terminate({ signal: this.#forwarded });
+    if (this.#forwarded !== null) void child.terminate(undefined, this.#forwarded);
   }
 
   /** Restores the runtime's default handling. */
@@ -37,6 +37,6 @@ export class SignalForwarder {
   #received(signal: NodeJS.Signals): void {
     // terminate() is idempotent: later signals neither restart nor shorten it.
     this.#forwarded ??= signal;
-    void this.#child?.terminate({ signal: this.#forwarded });
+    void this.#child?.terminate(undefined, this.#forwarded);
   }
 }

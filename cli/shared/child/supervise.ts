@@ -3,8 +3,7 @@
 // signals to corral are forwarded, and pids that could not be confirmed gone
 // are named rather than guessed about.
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
-import { supervise } from "../../../lib/supervise/supervise.ts";
-import { chooseSpawnBackend, GuardianUnavailableError } from "../../../lib/supervise/backend-choice.ts";
+import { chooseSupervisor, startPipeTree } from "../../../lib/supervise/start.ts";
 import type { SupervisionResult } from "../../../lib/supervise/backend.ts";
 import type { CorralContext } from "../../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
@@ -27,16 +26,12 @@ export async function runSupervised(
   let child;
   let backendWhy = "";
   try {
-    const choice = chooseSpawnBackend(prepared.config.guardian, context.process.env);
+    const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: prepared.config.guardian, env: context.process.env });
     backendWhy = choice.why;
-    child = await supervise(prepared.spec, choice.backend);
+    child = await startPipeTree(choice, prepared.spec);
   } catch (error) {
     forwarder.remove();
-    if (error instanceof GuardianUnavailableError) {
-      stderr.write(errorLine(error.message));
-      context.process.exitCode = 125;
-      return null;
-    }
+    // A guardian required but unusable is a backend-unavailable SpawnError: 125.
     if (!(error instanceof SpawnError)) throw error;
     stderr.write(errorLine(error.message));
     context.process.exitCode = error.exitStatus;

@@ -58,7 +58,7 @@ export class JobTerminal implements AttachMode {
     if (message === null || job.state === "done") return;
     if (message.op === "job-signal") {
       // Ctrl-Z at a terminal that is not the job's own (a pipe job in fg): stop it, as a shell would.
-      if (message.signal === "SIGTSTP") void job.process.stopAll().catch(() => {});
+      if (message.signal === "SIGTSTP") void job.process.signal("SIGSTOP", "tree").catch(() => {});
       // The person's corral got SIGTERM/SIGHUP/SIGINT/SIGQUIT: the foreground job goes, whole
       // tree, that signal first (so corral can die of the same signal when the job did).
       else void job.process.terminate(this.graceMs, message.signal);

@@ -6,7 +6,7 @@ import type { AgentSession, OpenSpec, ScreenFollower, SessionFactory, ScreenSnap
 import { PtySession } from "../../pty/session.ts";
 import type { GuardianMode } from "../../config/schema.ts";
 import { CorralError } from "../../core/corral-error.ts";
-import type { GuardianLink, PtyHandle } from "../../supervise/pty-handle.ts";
+import type { GuardianLink, SupervisedTree } from "../../supervise/handle.ts";
 import { PtySessionError } from "../../pty/snapshot.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "../protocol/messages.ts";
@@ -187,7 +187,7 @@ export interface AdoptSpec {
 }
 
 /** A session rebuilt around a guardian a previous agent started (its screen replayed from the raw tail). */
-export async function adoptPtySession(handle: PtyHandle, spec: AdoptSpec): Promise<AgentSession> {
+export async function adoptPtySession(handle: SupervisedTree, spec: AdoptSpec): Promise<AgentSession> {
   const pty = await PtySession.adopt(
     { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term },
     handle,

@@ -3,7 +3,7 @@
 // tests plug in a tiny fake, so the agent's routing, framing and lifetime
 // rules are tested without a terminal emulator.
 import type { ExitFacts } from "../../core/exit-facts.ts";
-import type { GuardianLink } from "../../supervise/pty-handle.ts";
+import type { GuardianLink } from "../../supervise/handle.ts";
 import type { ForegroundView, RecordingSpec, RecordingStatus, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";
 

@@ -13,13 +13,15 @@ import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult 
 import type { ByteSink, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
 import type { TerminateOptions } from "../process-group/terminate.ts";
-import type { TerminationReport } from "../../core/receipt.ts";
+import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
+import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import { TreeEvents } from "../tree-events.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { Guardian } from "../../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
-import { reportOfCensus } from "../receipts.ts";
+import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -40,6 +42,8 @@ interface ExternalSpillSink extends ByteSink {
   readonly tailBytes: number;
   /** The guardian may keep the stream (capture) though no spill file is involved. */
   readonly capturesNatively?: boolean;
+  /** collect --live: a descriptor the guardian also writes every byte to (tee), or null. */
+  readonly teeFd?: number | null;
   adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
   /** How far the captured stream got while it runs (for a heartbeat); optional. */
   captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
@@ -90,6 +94,8 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
     ...(outCapture ? { captureStdout: true } : {}),
     ...(errCapture ? { captureStderr: true } : {}),
+    ...(typeof outCapture?.teeFd === "number" ? { teeStdout: outCapture.teeFd } : {}),
+    ...(typeof errCapture?.teeFd === "number" ? { teeStderr: errCapture.teeFd } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -165,6 +171,8 @@ class StreamRoute {
 }
 
 class GuardianProcess implements SupervisedProcess {
+  readonly backend = "guardian" as const;
+  readonly #events = new TreeEvents();
   pid = 0;
   readonly stdin: Writable | null;
   readonly stdout: Readable | null;
@@ -174,8 +182,11 @@ class GuardianProcess implements SupervisedProcess {
   /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
   readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
   readonly #spilled: Partial<Record<StreamId, SpilledPicture>> = {};
-  #termination: Promise<TerminationReport> | null = null;
+  /** The census of the first terminate; null: the guardian did not answer it. */
+  #termination: Promise<TerminateReceipt | null> | null = null;
   #receipt: TerminateReceipt | undefined;
+  /** The census told as a Receipt, once. */
+  #told: Promise<Receipt> | undefined;
   #timedOut = false;
   /** Failed syscalls the guardian reported, and receipt notes without a pid. */
   readonly #faults: string[] = [];
@@ -192,6 +203,8 @@ class GuardianProcess implements SupervisedProcess {
     this.stdout = this.#routes[1]?.readable ?? null;
     this.stderr = this.#routes[2]?.readable ?? null;
     guardian.on("output", (stream, bytes) => this.#routes[stream]?.push(bytes));
+    guardian.on("stopped", (signal) => this.#events.stopped(signal));
+    guardian.on("continued", () => this.#events.continued());
     guardian.on("eof", (stream) => {
       const route = this.#routes[stream];
       if (route) route.eofReported = true;
@@ -224,15 +237,21 @@ class GuardianProcess implements SupervisedProcess {
       : null;
   }
 
-  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
+  terminate(graceMs?: number, firstSignal?: NodeJS.Signals): Promise<Receipt> {
+    const options: Partial<TerminateOptions> = { ...(graceMs !== undefined ? { graceMs } : {}), ...(firstSignal !== undefined ? { signal: firstSignal } : {}) };
+    this.#told ??= this.#census(options).then((census) => census === null ? uncertain("the guardian did not answer a terminate") : receiptOfCensus(census));
+    return this.#told;
+  }
+
+  /** Idempotent: later calls get the first call's census. */
+  #census(options: Partial<TerminateOptions> = {}): Promise<TerminateReceipt | null> {
     this.#termination ??= (async () => {
       // The first signal rides in the terminate request itself: a separate signal followed by
       // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
       const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
       const receipt = await this.#answered(this.guardian.terminate(graceMs, options.signal ?? "SIGTERM"), graceMs);
-      this.#receipt = receipt;
-      return this.#reportOf(receipt);
-    })().catch(() => ({ forced: false, uncertain: [] }));
+      return this.#noted(receipt);
+    })().catch(() => null);
     return this.#termination;
   }
 
@@ -242,12 +261,9 @@ class GuardianProcess implements SupervisedProcess {
    * receipt, so this saves terminate-then-shutdown(0)'s second census of
    * /proc and a round trip (some 3 ms of every run).
    */
-  #terminateAndExit(): Promise<TerminationReport> {
+  #terminateAndExit(): Promise<TerminateReceipt | null> {
     const graceMs = this.resolved.spec.graceMs;
-    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => {
-      this.#receipt = receipt;
-      return this.#reportOf(receipt);
-    }).catch(() => ({ forced: false, uncertain: [] }));
+    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => this.#noted(receipt)).catch(() => null);
     return this.#termination;
   }
 
@@ -272,15 +288,47 @@ class GuardianProcess implements SupervisedProcess {
     }
   }
 
-  #reportOf(receipt: TerminateReceipt): TerminationReport {
+  /** Keeps the census for the exit facts; its notes without a pid become fault lines. */
+  #noted(receipt: TerminateReceipt): TerminateReceipt {
+    this.#receipt = receipt;
     for (const u of receipt.uncertain) {
       if (u.pid === null) this.#faults.push(`terminate: ${u.reason}`);
     }
-    return reportOfCensus(receipt);
+    return receipt;
   }
 
+  /** Output goes where the spec says; `exit` and `done` come with `exited`. */
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
+  }
+
+  /** Into the child's stdin when the spec piped it; otherwise dropped. */
+  write(data: Uint8Array | string): void {
+    this.stdin?.write(data);
+  }
+
+  /** No terminal. */
+  resize(): void {}
+
+  /** Rejects when the guardian could not give it. */
+  signal(signal: string, target: SignalTarget): Promise<void> {
+    return this.guardian.signal(signal, target);
+  }
+
+  /** Flow control is the route's backpressure (StreamRoute) or the sink's. */
+  pause(): void {}
+
+  resume(): void {}
+
+  /** The guardian exits by itself once the tree is swept (#supervise). */
+  dispose(): void {}
+
   supervise(): void {
-    this.exited = this.#supervise();
+    this.exited = this.#supervise().then((result) => {
+      const receipt = this.#receipt !== undefined ? receiptOfCensus(this.#receipt) : receiptOfLeftovers(result.facts.forced, result.uncertain);
+      this.#events.done(result.facts, receipt);
+      return result;
+    });
   }
 
   async #supervise(): Promise<SupervisionResult> {
@@ -291,15 +339,15 @@ class GuardianProcess implements SupervisedProcess {
     disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
     const outputComplete = await this.#waitForEof(graceMs);
-    let report: TerminationReport = { forced: false, uncertain: [] };
+    let census: TerminateReceipt | null = null;
     let answered = true;
     if (this.#termination !== null) {
-      report = await this.terminate();
+      census = await this.#census();
       answered = await this.guardian.shutdown(0).then(() => true, () => false);
     } else if (leaveRunning === true) {
       answered = await this.guardian.release().then(() => true, () => false);
     } else {
-      report = await this.#terminateAndExit();
+      census = await this.#terminateAndExit();
       answered = this.#receipt !== undefined;
     }
     // The child's exit is known, but the guardian died before it cleaned up.
@@ -317,7 +365,7 @@ class GuardianProcess implements SupervisedProcess {
     }
     const complete = outputComplete && !this.#outputFault;
     const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete: complete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
-    return { facts: { ...facts, forced: report.forced }, uncertain: report.uncertain, ...this.#faultList() };
+    return { facts: { ...facts, forced: census?.forced ?? false }, uncertain: census === null ? [] : pidsLeftByCensus(census), ...this.#faultList() };
   }
 
   #faultList(): { faults?: readonly string[] } {

@@ -9,36 +9,36 @@ import { locateGuardian, missingGuardian } from "../../native/guardian-binary.ts
 import { type Guardian, GuardianError } from "../../native/guardian-client.ts";
 import { spawnGuardian } from "../../native/guardian-launch.ts";
 import { signalName } from "../../runtime/signals.ts";
-import {
-  type PtyBackend,
-  type PtyExit,
-  type PtyHandle,
-  type PtySpawnRequest,
-  type SignalTarget,
-  type GuardianLink,
-} from "../pty-handle.ts";
+import type {
+  GuardianLink,
+  PtyBackend,
+  PtySpawnRequest,
+  SignalTarget,
+  SupervisedTree,
+  SupervisedTreeEvents,
+} from "../handle.ts";
 import { SpawnError } from "../spawn-error.ts";
-import type { TerminationReport } from "../../core/receipt.ts";
-import { EarlyOutput } from "../early-output.ts";
-import { reportOfCensus } from "../receipts.ts";
+import type { Receipt } from "../../core/receipt.ts";
+import { TreeEvents } from "../tree-events.ts";
+import { confirmed, receiptOfCensus } from "../receipts.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
 
-class GuardianPtyHandle implements PtyHandle {
+class GuardianPtyHandle implements SupervisedTree {
   readonly backend = "guardian" as const;
-  #exitListener: ((exit: PtyExit) => void) | undefined;
-  #exit: PtyExit | undefined;
+  /** Output that arrives before anyone listens is held (it can come in the same read as "started"). */
+  readonly #events = new TreeEvents();
   #eof = false;
   #shutdown: Promise<unknown> | undefined;
-  /** Output that arrived before onData was called (it can come in the same read as "started"). */
-  readonly #output = new EarlyOutput();
   pid = 0;
   link: GuardianLink | undefined;
 
   /** Listens from the start: events are dispatched before an `await guardian.started` resumes. */
   constructor(private readonly guardian: Guardian) {
-    guardian.on("output", (_stream, bytes) => this.#output.push(bytes));
+    guardian.on("output", (_stream, bytes) => this.#events.output(bytes));
+    guardian.on("stopped", (signal) => this.#events.stopped(signal));
+    guardian.on("continued", () => this.#events.continued());
     guardian.on("eof", () => {
       this.#eof = true;
     });
@@ -50,22 +50,15 @@ class GuardianPtyHandle implements PtyHandle {
   }
 
   #exited(code: number | null, signal: string | null): void {
-    if (this.#exit !== undefined) return;
-    this.#exit = { code, signal, outputComplete: this.#eof };
-    this.#exitListener?.(this.#exit);
+    this.#events.exit({ code, signal, outputComplete: this.#eof });
   }
 
-  onData(listener: (bytes: Uint8Array) => void): void {
-    this.#output.listen(listener);
-  }
-
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.#exitListener = listener;
-    if (this.#exit !== undefined) listener(this.#exit);
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
   }
 
   write(data: Uint8Array | string): void {
-    if (this.#exit === undefined) this.guardian.write(data);
+    if (this.#events.exited === undefined) this.guardian.write(data);
   }
 
   inputDrained(): Promise<void> {
@@ -73,19 +66,20 @@ class GuardianPtyHandle implements PtyHandle {
   }
 
   resize(cols: number, rows: number): void {
-    if (this.#exit === undefined) this.guardian.resize(rows, cols).catch(() => {});
+    if (this.#events.exited === undefined) this.guardian.resize(rows, cols).catch(() => {});
   }
 
-  signal(signal: string, target: SignalTarget): void {
-    this.guardian.signal(signal, target).catch(() => {});
+  /** Silently nothing when the guardian is gone. */
+  signal(signal: string, target: SignalTarget): Promise<void> {
+    return this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number): Promise<TerminationReport> {
+  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     try {
-      return reportOfCensus(await this.guardian.terminate(graceMs));
+      return receiptOfCensus(await this.guardian.terminate(graceMs, firstSignal));
     } catch (error) {
       // The guardian is gone: with it went its subreaper role, nothing to confirm.
-      if (error instanceof GuardianError && error.code === "closed") return { forced: false, uncertain: [] };
+      if (error instanceof GuardianError && error.code === "closed") return confirmed();
       throw error;
     }
   }
@@ -125,9 +119,9 @@ export function guardianAvailable(): boolean {
 /**
  * A session's handle over a guardian a previous agent started (already
  * connected with its token): created before the welcome is awaited, so no
- * live output after the backlog is missed (it is held until onData).
+ * live output after the backlog is missed (it is held until an output listener).
  */
-export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): PtyHandle {
+export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): SupervisedTree {
   const handle = new GuardianPtyHandle(guardian);
   handle.pid = link.child.pid;
   handle.link = link;
@@ -142,7 +136,7 @@ export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): P
 export function createGuardianBackend(stateDir?: string, adoptable = false, orphanWaitMs?: number): PtyBackend {
   return {
     name: "guardian",
-    async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+    async spawn(request: PtySpawnRequest): Promise<SupervisedTree> {
       const found = locateGuardian();
       if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
       const guardian = spawnGuardian(

@@ -4,29 +4,37 @@
 // the few milliseconds before leaves one behind, which the next run removes:
 // the name carries the creator's pid, and a dir of ours whose creator is
 // gone is stale.
-import { lstatSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { lstatSync, mkdtempSync, rmSync } from "node:fs";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import process from "node:process";
 import { socketBaseDir } from "../../native/socket-base-dir.ts";
 
 const PREFIX = "corral-run-";
 
-/** Creates the dir (0700, mkdtemp) after sweeping stale ones. */
+/** Creates the dir (0700, mkdtemp), and starts sweeping stale ones. */
 export function makeRunSocketDir(): string {
-  sweepStaleRunDirs();
+  void sweepStaleRunDirs();
   return mkdtempSync(path.join(socketBaseDir(), `${PREFIX}${process.pid}-`));
 }
 
-/** Removes stale dirs: ours (owner), named with a pid that no longer runs. */
-export function sweepStaleRunDirs(tmp: string = socketBaseDir()): void {
+/**
+ * Removes stale dirs: ours (owner), named with a pid that no longer runs.
+ * It lists the whole temp dir, thousands of entries on a busy machine (5-20
+ * ms of the kernel's time here, issue 9): the listing runs in libuv's thread
+ * pool while the guardian and the child start, and the pending read keeps
+ * the process alive until the sweep is done. Never rejects.
+ */
+export async function sweepStaleRunDirs(tmp: string = socketBaseDir()): Promise<void> {
   let names: string[];
   try {
-    names = readdirSync(tmp);
+    names = await readdir(tmp);
   } catch {
     return;
   }
   const uid = typeof process.getuid === "function" ? process.getuid() : -1;
   for (const name of names) {
+    if (!name.startsWith(PREFIX)) continue;
     const pid = Number(/^corral-run-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || isRunning(pid)) continue;
     const dir = path.join(tmp, name);

@@ -6,15 +6,10 @@
 // found by a /proc census rather than the guardian's subreaper.
 import { closeSync, constants, openSync } from "node:fs";
 import type { IPty } from "@lydell/node-pty";
-import {
-  type PtyBackend,
-  type PtyExit,
-  type PtyHandle,
-  type PtySpawnRequest,
-  type SignalTarget,
-} from "../pty-handle.ts";
+import type { PtyBackend, PtySpawnRequest, SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { EarlyOutput } from "../early-output.ts";
+import { TreeEvents } from "../tree-events.ts";
+import type { Receipt } from "../../core/receipt.ts";
 import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
 import { PtyInputPump } from "./input-pump.ts";
@@ -47,14 +42,12 @@ function loadNodePty(): Promise<NodePtyModule> {
   return loaded;
 }
 
-class NodePtyHandle implements PtyHandle {
+class NodePtyHandle implements SupervisedTree {
   readonly backend = "node-pty" as const;
   readonly pid: number;
-  #exitListener: ((exit: PtyExit) => void) | undefined;
-  #exit: PtyExit | undefined;
   #paused = false;
-  /** Output before onData was called; kept rather than dropped. */
-  readonly #output = new EarlyOutput();
+  /** Output before anyone listens is kept rather than dropped. No stop/continue: node-pty does not report them. */
+  readonly #events = new TreeEvents();
   /** Every pid a census has seen in this session (see terminateSession). */
   #known = new Set<number>();
 
@@ -75,7 +68,7 @@ class NodePtyHandle implements PtyHandle {
     // With encoding null node-pty hands over Buffers, typed as string in its d.ts.
     pty.onData((chunk: string | Uint8Array) => {
       const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      this.#output.push(bytes);
+      this.#events.output(bytes);
     });
     pty.onExit(({ exitCode, signal }) => {
       this.#input?.close();
@@ -90,22 +83,16 @@ class NodePtyHandle implements PtyHandle {
         closeSync(this.#slave);
       }
       this.#slave = undefined;
-      this.#exit = { code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused };
-      this.#exitListener?.(this.#exit);
+      this.#events.exit({ code: sig === null ? exitCode : null, signal: sig, outputComplete: !this.#paused });
     });
   }
 
-  onData(listener: (bytes: Uint8Array) => void): void {
-    this.#output.listen(listener);
-  }
-
-  onExit(listener: (exit: PtyExit) => void): void {
-    this.#exitListener = listener;
-    if (this.#exit !== undefined) listener(this.#exit);
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
   }
 
   write(data: Uint8Array | string): void {
-    if (this.#exit !== undefined) return;
+    if (this.#events.exited !== undefined) return;
     if (this.#input !== undefined) {
       this.#input.push(typeof data === "string" ? Buffer.from(data, "utf8") : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
       return;
@@ -120,11 +107,17 @@ class NodePtyHandle implements PtyHandle {
   }
 
   resize(cols: number, rows: number): void {
-    if (this.#exit === undefined) this.pty.resize(cols, rows);
+    if (this.#events.exited === undefined) this.pty.resize(cols, rows);
   }
 
-  signal(signal: string, target: SignalTarget): void {
-    if (this.#exit !== undefined) return;
+  /** Silently nothing when the program is gone. */
+  signal(signal: string, target: SignalTarget): Promise<void> {
+    this.#signal(signal, target);
+    return Promise.resolve();
+  }
+
+  #signal(signal: string, target: SignalTarget): void {
+    if (this.#events.exited !== undefined) return;
     const pids = target === "tree" ? sessionMembers(this.pid, this.#heldTerminal()) : [];
     for (const pid of pids) this.#known.add(pid);
     const group = foregroundGroup(this.pid);
@@ -143,8 +136,8 @@ class NodePtyHandle implements PtyHandle {
     }
   }
 
-  terminate(graceMs: number) {
-    return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known);
+  terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known, firstSignal);
   }
 
   /** The terminal's path while we still hold it: only then is the number surely ours. */
@@ -177,7 +170,7 @@ class NodePtyHandle implements PtyHandle {
 /** node-pty as a PtyBackend. */
 export const nodePtyBackend: PtyBackend = {
   name: "node-pty",
-  async spawn(request: PtySpawnRequest): Promise<PtyHandle> {
+  async spawn(request: PtySpawnRequest): Promise<SupervisedTree> {
     let mod: NodePtyModule;
     try {
       mod = await loadNodePty();

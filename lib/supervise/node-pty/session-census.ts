@@ -5,7 +5,7 @@
 // recycled pid is possible in theory) and documented as such.
 import { readlinkSync } from "node:fs";
 import { setTimeout as delay } from "node:timers/promises";
-import type { TerminationReport } from "../../core/receipt.ts";
+import { confirmed, type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import { liveStats as allStats, readStat } from "../../proc/stat.ts";
 
 // Holds the terminal open: a setsid() child of a background job is
@@ -94,16 +94,17 @@ export async function terminateSession(
   terminal: HeldTerminal,
   graceMs: number,
   known = new Set<number>(),
-): Promise<TerminationReport> {
+  firstSignal: NodeJS.Signals = "SIGTERM",
+): Promise<Receipt> {
   for (const pid of sessionMembers(leader, terminal())) known.add(pid);
-  sendAll([...known], "SIGTERM");
+  sendAll([...known], firstSignal);
   let alive = await goneWithin(leader, terminal, graceMs, known);
-  if (alive.length === 0) return { forced: false, uncertain: [] };
+  if (alive.length === 0) return confirmed();
   sendAll(alive, "SIGKILL");
   // Newcomers forked during the grace are in `known` now; kill until none is left.
   for (let round = 0; round < 10 && alive.length > 0; round++) {
     alive = await goneWithin(leader, terminal, 200, known);
     sendAll(alive, "SIGKILL");
   }
-  return { forced: true, uncertain: alive };
+  return receiptOfLeftovers(true, alive);
 }

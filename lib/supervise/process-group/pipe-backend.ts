@@ -9,8 +9,11 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import { OutputPump, waitForEof } from "../output-pump.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
-import { terminateGroup, type TerminateOptions } from "./terminate.ts";
-import type { TerminationReport } from "../../core/receipt.ts";
+import { type GroupSweep, terminateGroup } from "./terminate.ts";
+import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import { TreeEvents } from "../tree-events.ts";
+import { signalGroup } from "../runtime-quirks.ts";
+import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 
@@ -72,13 +75,16 @@ interface ChildExit {
 }
 
 class GroupProcess implements SupervisedProcess {
+  readonly backend = "process-group" as const;
   readonly pid: number;
+  readonly #events = new TreeEvents();
   readonly stdin;
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
   readonly exited: Promise<SupervisionResult>;
   readonly #spec: SpawnSpec;
-  #termination: Promise<TerminationReport> | null = null;
+  #termination: Promise<GroupSweep> | null = null;
+  #receipt: Promise<Receipt> | undefined;
   #timedOut = false;
 
   constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number) {
@@ -91,10 +97,43 @@ class GroupProcess implements SupervisedProcess {
     this.exited = this.#supervise(exit, pumps, startedAt);
   }
 
-  terminate(options: Partial<TerminateOptions> = {}): Promise<TerminationReport> {
-    this.#termination ??= terminateGroup(this.pid, { graceMs: this.#spec.graceMs, ...options });
+  terminate(graceMs = this.#spec.graceMs, firstSignal?: NodeJS.Signals): Promise<Receipt> {
+    this.#receipt ??= this.#sweep(graceMs, firstSignal).then((sweep) => receiptOfLeftovers(sweep.forced, sweep.left));
+    return this.#receipt;
+  }
+
+  /** Idempotent: later calls get the first call's sweep. */
+  #sweep(graceMs = this.#spec.graceMs, firstSignal?: NodeJS.Signals): Promise<GroupSweep> {
+    this.#termination ??= terminateGroup(this.pid, { graceMs, ...(firstSignal !== undefined ? { signal: firstSignal } : {}) });
     return this.#termination;
   }
+
+  /** Output goes where the spec says; `exit` and `done` come with `exited`. No stop events: a group cannot report them. */
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.#events.on(event, listener);
+  }
+
+  /** Into the child's stdin when the spec piped it; otherwise dropped. */
+  write(data: Uint8Array | string): void {
+    this.stdin?.write(data);
+  }
+
+  /** No terminal. */
+  resize(): void {}
+
+  /** The whole group either way: a pipe tree has no foreground job of its own. */
+  signal(signal: string, _target: SignalTarget): Promise<void> {
+    signalGroup(this.pid, signal as NodeJS.Signals);
+    return Promise.resolve();
+  }
+
+  /** Flow control is the sink's backpressure (spec.ts ByteSink) or the caller's stream. */
+  pause(): void {}
+
+  resume(): void {}
+
+  /** Nothing held beyond the pipes, which close with the child. */
+  dispose(): void {}
 
   async #supervise(
     exit: Promise<ChildExit>,
@@ -106,18 +145,19 @@ class GroupProcess implements SupervisedProcess {
     const durationMs = Math.round(monotonicMs() - startedAt);
     disarm();
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
-    let report: TerminationReport = { forced: false, uncertain: [] };
-    if (this.#termination !== null || this.#spec.leaveRunning !== true) report = await this.terminate();
+    let sweep: GroupSweep = { forced: false, left: [] };
+    if (this.#termination !== null || this.#spec.leaveRunning !== true) sweep = await this.#sweep();
     for (const pump of pumps) pump.abandon();
     const facts: ExitFacts = {
       code,
       signal,
       timedOut: this.#timedOut,
-      forced: report.forced,
+      forced: sweep.forced,
       durationMs,
       outputComplete,
     };
-    return { facts, uncertain: report.uncertain };
+    this.#events.done(facts, receiptOfLeftovers(sweep.forced, sweep.left));
+    return { facts, uncertain: sweep.left };
   }
 }
 

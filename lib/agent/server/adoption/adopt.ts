@@ -6,10 +6,10 @@
 // A guardian that is gone or does not answer is never silently dropped: its
 // record is kept, marked lost with the reason, for `reap` and `agent status`.
 import process from "node:process";
-import { type GuardianRecord, readRecords, writeRecord } from "../../../jobs/guardian-records.ts";
+import { type GuardianRecord, readRecords, writeRecord } from "../../../supervise/guardian/records.ts";
 import { identityOf, stillRuns } from "../../../proc/identity.ts";
 import { adoptedGuardianHandle } from "../../../supervise/guardian/pty-backend.ts";
-import type { PtyHandle } from "../../../supervise/pty-handle.ts";
+import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { adoptPtySession } from "../pty-sessions.ts";
 import { forgetAtExit } from "./session-record.ts";
@@ -78,7 +78,7 @@ async function adoptSession(ctx: AgentContext, record: GuardianRecord): Promise<
   const facts = record.session!;
   const child = record.child;
   if (child === null) throw new LostGuardian("its record names no child");
-  let handle: PtyHandle | undefined;
+  let handle: SupervisedTree | undefined;
   const link = { guardianPid: record.guardian.pid, socket: record.socket, token: record.token, child };
   const found = await reconnect(record, (guardian) => (handle = adoptedGuardianHandle(guardian, link)));
   const backlog = found.backlog.get(1) ?? new Uint8Array(0);

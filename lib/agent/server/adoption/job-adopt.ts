@@ -9,11 +9,11 @@
 import { statSync } from "node:fs";
 import process from "node:process";
 import { BoundedStore } from "../../../output/bounded-store.ts";
-import { type GuardianRecord, writeRecord, removeRecord } from "../../../jobs/guardian-records.ts";
+import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian/records.ts";
 import { identityOf } from "../../../proc/identity.ts";
-import { adoptGuardianJob } from "../../../jobs/guardian-job.ts";
+import { adoptGuardianJob } from "../../../supervise/guardian/job-tree.ts";
 import { Job } from "../../../jobs/job.ts";
-import type { JobProcess } from "../../../jobs/job-process.ts";
+import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
 
@@ -23,7 +23,7 @@ export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promi
   const id = record.job as number;
   const child = record.child;
   if (child === null) throw new LostGuardian("its record names no child");
-  let process_: JobProcess | undefined;
+  let process_: SupervisedTree | undefined;
   const launch = { mode: facts.mode, graceMs: facts.graceMs, stateDir: ctx.stateDir };
   const found = await reconnect(record, (guardian) => (process_ = adoptGuardianJob(guardian, child, launch, facts.startedAt)));
   // Pipe jobs merge stderr into stdout; a PTY job's output is stream 1.

@@ -5,7 +5,7 @@
 import { connectGuardian } from "../../../native/guardian-launch.ts";
 import type { Guardian } from "../../../native/guardian-client.ts";
 import type { AdoptFacts, StreamId, WelcomeEvent } from "../../../native/guardian-protocol.ts";
-import type { GuardianRecord } from "../../../jobs/guardian-records.ts";
+import type { GuardianRecord } from "../../../supervise/guardian/records.ts";
 import { stillRuns } from "../../../proc/identity.ts";
 
 /** How long a guardian may take to answer its token and send its tail. */

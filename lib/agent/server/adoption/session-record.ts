@@ -4,8 +4,8 @@
 // name (issue 11). The size and the output position are not recorded: the
 // guardian itself reports them when it is re-adopted, so they are never stale.
 import process from "node:process";
-import type { GuardianLink } from "../../../supervise/pty-handle.ts";
-import { removeRecord, writeRecord, type GuardianRecord } from "../../../jobs/guardian-records.ts";
+import type { GuardianLink } from "../../../supervise/handle.ts";
+import { removeRecord, writeRecord, type GuardianRecord } from "../../../supervise/guardian/records.ts";
 import { identityOf } from "../../../proc/identity.ts";
 import type { SessionEntry } from "../session-registry.ts";
 

@@ -12,7 +12,7 @@ export async function handleBg(ctx: AgentContext, request: BgRequest): Promise<R
   if (job.state === "stopped") {
     ctx.jobs.touch(job);
     const continued = jobChange(job, "continued", 2000);
-    await job.process.continueAll();
+    await job.process.signal("SIGCONT", "tree");
     await continued;
   }
   return { job: ctx.jobs.info(job) };

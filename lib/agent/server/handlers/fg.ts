@@ -20,6 +20,6 @@ export async function handleFg(ctx: AgentContext, request: FgRequest, target: Jo
     job.process.resize(clampSize(request.cols), clampSize(request.rows));
   }
   target.attachMode(new JobTerminal(job, ctx.jobs, target.socket, job.store.totalBytes, ctx.defaults.closeGraceMs));
-  if (job.state === "stopped") await job.process.continueAll();
+  if (job.state === "stopped") await job.process.signal("SIGCONT", "tree");
   return { job: ctx.jobs.info(job), attached: true };
 }

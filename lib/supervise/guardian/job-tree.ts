@@ -1,24 +1,24 @@
-// A job supervised by its own guardian (native/): a PTY through the job
-// shim, or one merged pipe. The guardian gives exact stop/continue events,
+// A tree that sweeps itself, under its own guardian (native/): what a job
+// holds. A PTY through the job shim, or one merged pipe. The guardian gives exact stop/continue events,
 // drains a PTY before reporting the exit, and terminates the whole tree by
 // census with a receipt. Each guardian is recorded in the state dir so that
 // `reap` can find it if this agent dies; it lingers a while without its
 // owner, then cleans up by itself.
 import process from "node:process";
-import { GuardianError, type Guardian } from "../native/guardian-client.ts";
-import { spawnGuardian } from "../native/guardian-launch.ts";
-import { exitFactsOf } from "../native/guardian-facts.ts";
-import type { ExitedEvent, StartedEvent } from "../native/guardian-protocol.ts";
-import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
-import { SpawnError } from "../supervise/spawn-error.ts";
-import { EarlyOutput } from "../supervise/early-output.ts";
-import { type JobFacts, removeRecord, writeRecord } from "./guardian-records.ts";
-import type { Receipt } from "./job-info.ts";
-import type { JobLaunch, JobProcess, JobProcessEvents } from "./job-process.ts";
+import { GuardianError, type Guardian } from "../../native/guardian-client.ts";
+import { spawnGuardian } from "../../native/guardian-launch.ts";
+import { exitFactsOf } from "../../native/guardian-facts.ts";
+import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
+import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
+import { SpawnError } from "../spawn-error.ts";
+import { TreeEvents } from "../tree-events.ts";
+import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
+import type { Receipt } from "../../core/receipt.ts";
+import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
 import { locateJobShim } from "./job-shim.ts";
-import { identityOf } from "../proc/identity.ts";
-import { receiptOfCensus, uncertain } from "../supervise/receipts.ts";
+import { identityOf } from "../../proc/identity.ts";
+import { receiptOfCensus, uncertain } from "../receipts.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -30,38 +30,20 @@ export const JOB_LINGER_MS = 60_000;
 /** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
 const UNANSWERED_MARGIN_MS = 10_000;
 
-type Listeners = { [K in keyof JobProcessEvents]: JobProcessEvents[K][] };
-
-class GuardianJob implements JobProcess {
+class GuardianJob implements SupervisedTree {
   readonly backend = "guardian" as const;
   pid = 0;
-  #listeners: Listeners = { output: [], stopped: [], continued: [], done: [] };
+  readonly events = new TreeEvents();
 
   constructor(readonly guardian: Guardian) {
-    guardian.on("output", (_stream, bytes) => this.output(bytes));
+    guardian.on("output", (_stream, bytes) => this.events.output(bytes));
   }
 
-  /** Output that arrives before anyone listens is held, not dropped. */
-  readonly #output = new EarlyOutput();
-
-  #ended: Parameters<JobProcessEvents["done"]> | null = null;
-
-  on<K extends keyof JobProcessEvents>(event: K, listener: JobProcessEvents[K]): void {
-    this.#listeners[event].push(listener);
-    if (event === "output") this.#output.listen((bytes) => this.emit("output", bytes));
-    if (event === "done" && this.#ended !== null) (listener as JobProcessEvents["done"])(...this.#ended);
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
+    this.events.on(event, listener);
   }
 
-  output(bytes: Uint8Array): void {
-    this.#output.push(bytes);
-  }
-
-  emit<K extends keyof JobProcessEvents>(event: K, ...args: Parameters<JobProcessEvents[K]>): void {
-    if (event === "done") this.#ended = args as Parameters<JobProcessEvents["done"]>;
-    for (const listener of this.#listeners[event]) (listener as (...a: unknown[]) => void)(...args);
-  }
-
-  write(bytes: Uint8Array): void {
+  write(bytes: Uint8Array | string): void {
     this.guardian.write(bytes);
   }
 
@@ -69,15 +51,19 @@ class GuardianJob implements JobProcess {
     this.guardian.resize(rows, cols).catch(() => {});
   }
 
-  async continueAll(): Promise<void> {
-    await this.guardian.signal("SIGCONT", "tree");
+  /** Rejects when the guardian could not give it (gone, refused). */
+  async signal(signal: string, target: SignalTarget): Promise<void> {
+    await this.guardian.signal(signal, target);
   }
 
-  async stopAll(): Promise<void> {
-    await this.guardian.signal("SIGSTOP", "tree");
-  }
+  /** The first receipt that saw the tree gone. */
+  #gone: Receipt | undefined;
 
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    // A tree seen gone stays gone: a later terminate is answered with that
+    // receipt, as the guardian has exited since and could not be asked.
+    const gone = this.#gone ?? this.events.swept;
+    if (gone?.status === "confirmed") return gone;
     // A guardian that does not answer within the grace plus a margin is
     // killed: its connection closes and the loss path (afterLoss) cleans up.
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -88,7 +74,9 @@ class GuardianJob implements JobProcess {
       }, graceMs + UNANSWERED_MARGIN_MS);
     });
     try {
-      return receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
+      const receipt = receiptOfCensus(await Promise.race([this.guardian.terminate(graceMs, firstSignal), stuck]));
+      if (receipt.status === "confirmed") this.#gone = receipt;
+      return receipt;
     } catch (error) {
       return uncertain(`the guardian did not answer: ${(error as Error).message}`);
     } finally {
@@ -103,6 +91,9 @@ class GuardianJob implements JobProcess {
   resume(): void {
     this.guardian.resume();
   }
+
+  /** Nothing to release: the guardian exits by itself once it swept the tree (wireEvents). */
+  dispose(): void {}
 }
 
 /**
@@ -110,7 +101,7 @@ class GuardianJob implements JobProcess {
  * program cannot start. With `facts`, the guardian is adoptable: it outlives
  * this agent and a new one takes the job over (issue 11).
  */
-export async function startGuardianJob(launch: JobLaunch, jobId: number, binary: string, facts?: JobFacts): Promise<JobProcess> {
+export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary: string, facts?: JobFacts): Promise<SupervisedTree> {
   const shim = launch.mode === "pty" ? locateJobShim(binary) : null;
   const startedAt = performance.now();
   const guardian = spawnGuardian({
@@ -166,14 +157,14 @@ export async function startGuardianJob(launch: JobLaunch, jobId: number, binary:
  * connected, not yet read from): the process side of a re-adopted job.
  * Output after the guardian's backlog is held until the Job listens.
  */
-export function adoptGuardianJob(guardian: Guardian, child: StartedEvent, launch: Pick<JobLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): JobProcess {
+export function adoptGuardianJob(guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): SupervisedTree {
   const job = new GuardianJob(guardian);
   job.pid = child.pid;
   wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
   return job;
 }
 
-function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<JobLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {
+function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {
   let eof = launch.mode === "pty";
   let ended = false;
   let exitSeen = false;
@@ -181,14 +172,14 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<JobLaunch
   guardian.on("eof", () => (eof = true));
   // A stream's read failed in the guardian (issue 15): its EOF does not make the output complete.
   guardian.on("fault", (f) => (faulted ||= f.stream !== 0));
-  guardian.on("stopped", (signal) => job.emit("stopped", signal));
-  guardian.on("continued", () => job.emit("continued"));
+  guardian.on("stopped", (signal) => job.events.stopped(signal));
+  guardian.on("continued", () => job.events.continued());
   const finish = (facts: ExitFacts, receipt: Receipt) => {
     if (ended) return;
     ended = true;
     // The tree is accounted for: the record is no longer needed, even if this agent exits before the guardian does.
     removeRecord(launch.stateDir, guardian.pid);
-    job.emit("done", facts, receipt);
+    job.events.done(facts, receipt);
   };
   guardian.on("exited", (exited: ExitedEvent) => {
     exitSeen = true;

@@ -1,0 +1,6 @@
+// `corral collect` in a bundle of its own (dist/hot/collect.mjs; hot-app.ts says why).
+import { collectCommand } from "../commands/collect/command.ts";
+import { hotApp } from "./hot-app.ts";
+
+export const TARGETS = { collect: collectCommand };
+export const runApp = hotApp(TARGETS);

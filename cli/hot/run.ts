@@ -1,0 +1,6 @@
+// `corral run` in a bundle of its own (dist/hot/run.mjs; hot-app.ts says why).
+import { runCommand } from "../commands/run/command.ts";
+import { hotApp } from "./hot-app.ts";
+
+export const TARGETS = { run: runCommand };
+export const runApp = hotApp(TARGETS);

@@ -1,0 +1,17 @@
+// The root route map over some of corral's commands: all of them (the
+// registry, for help, suggestions and completions) or only the one being run
+// (the registry's lazy path, and the one-command bundles of cli/hot/).
+// Apart from the registry so that a one-command bundle does not pull in the
+// registry's imports of every other command.
+import { buildRouteMap, type RouteMap } from "@stricli/core";
+import type { CorralContext } from "./context.ts";
+
+/** A top-level command's definition: a command or a group of subcommands. */
+export type CommandTarget = Parameters<typeof buildRouteMap<string, CorralContext>>[0]["routes"][string];
+
+const BRIEF = "Run and supervise processes and terminal sessions: nothing lost, nothing left running.";
+
+/** The root route map over `targets` (name to definition, in the order help lists them). */
+export function routeMapOf(targets: Readonly<Record<string, CommandTarget>>): RouteMap<CorralContext> {
+  return buildRouteMap<string, CorralContext>({ routes: { ...targets }, docs: { brief: BRIEF } });
+}

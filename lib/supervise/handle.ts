@@ -1,0 +1,127 @@
+// The one handle for a supervised process tree (issue 10), pipe or terminal:
+// PTY sessions and jobs hold one of these and never know which supervisor is
+// behind it (the guardian for pipes and terminals, the process group for
+// pipes, node-pty for terminals). One event vocabulary, one terminate that
+// returns the one Receipt (DESIGN.md 4.2), so a fix to termination has one
+// contract to honour (test/supervise-handle.test.ts runs it against each).
+// `run` and `collect` read Node streams instead (backend.ts
+// SupervisedProcess): they need the pipes as streams with backpressure into
+// the bounded store and their own exit-time sweep.
+import type { ExitFacts } from "../core/exit-facts.ts";
+import type { Receipt } from "../core/receipt.ts";
+
+/** A tree's child speaks through pipes (stdout and stderr merged) or a terminal. */
+export type TreeMode = "pipe" | "pty";
+
+/** Who supervises a tree; `probe`, `pty list` and `jobs` report it. */
+export type SupervisorName = "guardian" | "process-group" | "node-pty";
+
+/** The supervisors that can hold a terminal. */
+export type PtyBackendName = Extract<SupervisorName, "guardian" | "node-pty">;
+
+/** Whom a signal is aimed at: the terminal's foreground job, or everything in the tree. */
+export type SignalTarget = "foreground" | "tree";
+
+/** How the program ended, as its supervisor saw it. */
+export interface TreeExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Every byte the program wrote reached the output listener before this exit was reported. */
+  readonly outputComplete: boolean;
+}
+
+/**
+ * How to reach the guardian that owns a tree again (issue 11): a new agent
+ * re-adopts it with these. Only adoptable guardian handles have one.
+ */
+export interface GuardianLink {
+  readonly guardianPid: number;
+  readonly socket: string;
+  readonly token: string;
+  readonly child: { readonly pid: number; readonly pgid: number; readonly sid: number; readonly startTime: number };
+}
+
+/** What a supervised tree reports. Output before the first listener is held (early-output.ts), not dropped. */
+export interface SupervisedTreeEvents {
+  /** Bytes in order: the terminal's, or the merged pipe's. */
+  output(bytes: Uint8Array): void;
+  /** The program stopped (Ctrl-Z, SIGSTOP); `signal` is the stop signal's number. Only the guardian reports it. */
+  stopped(signal: number): void;
+  continued(): void;
+  /** Once: the program exited, after the last output event (`outputComplete` says if nothing was lost). */
+  exit(exit: TreeExit): void;
+  /**
+   * Once, for trees that sweep themselves when the program exits (jobs):
+   * the exit facts and the receipt of terminating what the program left
+   * running. A terminal session sweeps by calling terminate instead.
+   */
+  done(facts: ExitFacts, receipt: Receipt): void;
+}
+
+/** One supervised process tree, whichever supervisor holds it. */
+export interface SupervisedTree {
+  readonly pid: number;
+  readonly backend: SupervisorName;
+  /** Present when the tree's guardian outlives this process and can be re-adopted. */
+  readonly link?: GuardianLink | undefined;
+  on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void;
+  /** Bytes for the terminal; a pipe tree without stdin drops them. */
+  write(data: Uint8Array | string): void;
+  /** Resolves once the input written so far is on its way (bounded buffering); absent: no backpressure (node-pty). */
+  inputDrained?(): Promise<void>;
+  /** The terminal's size; nothing for a pipe tree. */
+  resize(cols: number, rows: number): void;
+  /**
+   * Sends `signal` (e.g. "SIGHUP") to the target. A terminal handle does
+   * nothing when the tree is gone; a job's handle rejects when the signal
+   * cannot be given (the process group refuses stop signals: without stop
+   * events nobody would learn that it stopped).
+   */
+  signal(signal: string, target: SignalTarget): Promise<void>;
+  /**
+   * SIGTERM (or `firstSignal`: a signal the person's corral forwards) to the
+   * whole tree, SIGKILL what is left after `graceMs`; resolves when the tree
+   * is gone, or says which members could not be confirmed gone. Safe to
+   * call again: a tree already gone answers confirmed.
+   */
+  terminate(graceMs: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
+  /** Stop reading the tree's output (flow control) until resume(). */
+  pause(): void;
+  resume(): void;
+  /** Releases the terminal or the guardian's connection; the program must have exited. */
+  dispose(): void;
+}
+
+/** A tree that sweeps itself when its program exits (a job): everything needed to start it. */
+export interface TreeLaunch {
+  readonly argv: readonly [string, ...string[]];
+  readonly cwd: string;
+  /** The child's whole environment, already scrubbed. */
+  readonly env: Readonly<Record<string, string>>;
+  readonly mode: TreeMode;
+  readonly cols: number;
+  readonly rows: number;
+  /** SIGTERM to SIGKILL, for the sweep after the exit. */
+  readonly graceMs: number;
+  /** Directory for guardian sockets and records (the agent's state dir). */
+  readonly stateDir: string;
+  /** How long an adoptable guardian waits for a new agent (config `agent.orphan-wait`); absent: as long as the program lives. */
+  readonly orphanWaitMs?: number;
+}
+
+/** What a terminal backend needs to start a program on a new PTY. */
+export interface PtySpawnRequest {
+  readonly argv: readonly string[];
+  readonly cwd: string;
+  /** The complete environment of the child (already scrubbed, TERM set). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cols: number;
+  readonly rows: number;
+}
+
+/** A way of starting programs on PTYs. */
+export interface PtyBackend {
+  readonly name: PtyBackendName;
+  /** Rejects with SpawnError (spawn-error.ts) when the program cannot be started. */
+  spawn(request: PtySpawnRequest): Promise<SupervisedTree>;
+}
