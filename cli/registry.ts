@@ -4,7 +4,7 @@
 // definition of run only, and each definition loads its implementation
 // lazily in turn; `corral --help`, an unknown command and the completion
 // generator load the whole table. The hottest commands also have a bundle of
-// their own (cli/hot/, used by the built CLI; test/hot-bundles.test.ts checks
+// their own (cli/hot/, used by the built CLI; test/cli/hot-bundles.test.ts checks
 // that they hold these same definitions).
 import type { RouteMap } from "@stricli/core";
 import type { CorralContext } from "./context.ts";

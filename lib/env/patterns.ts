@@ -3,7 +3,7 @@
 // whole words, so `*TOKEN*` drops GITHUB_TOKEN and keeps
 // TOKENIZERS_PARALLELISM). Listed once: the scrubber and the config defaults
 // both read this. Names that glue words together (NGROK_AUTHTOKEN,
-// PGPASSWORD) are listed as such; test/env-scrub.test.ts holds the table of
+// PGPASSWORD) are listed as such; test/lib/env/env-scrub.test.ts holds the table of
 // real names from well-known tools' documentation that must go or stay.
 
 export const DEFAULT_SCRUB_PATTERNS: readonly string[] = [

@@ -10,7 +10,7 @@
 // `rows` CR LFs. Only with a full-screen scroll region: any other escape
 // sequence or SO/SI ends a run, and a sequence that could change the region
 // or the modes ends skipping for the rest of the batch.
-// test/pty-scroll-skip.test.ts compares skipped and full parsing byte for byte.
+// test/lib/pty/pty-scroll-skip.test.ts compares skipped and full parsing byte for byte.
 
 /** What the emulator's state must be for skipping to be exact. */
 export interface SkipContext {

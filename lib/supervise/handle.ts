@@ -3,7 +3,7 @@
 // behind it (the guardian for pipes and terminals, the process group for
 // pipes, node-pty for terminals). One event vocabulary, one terminate that
 // returns the one Receipt (DESIGN.md 4.2), so a fix to termination has one
-// contract to honour (test/supervise-handle.test.ts runs it against each).
+// contract to honour (test/lib/supervise/supervise-handle.test.ts runs it against each).
 // `run` and `collect` read Node streams instead (backend.ts
 // SupervisedProcess): they need the pipes as streams with backpressure into
 // the bounded store and their own exit-time sweep.

@@ -1,7 +1,7 @@
 // How much RSS a bounded store costs whatever the volume (DESIGN.md 4.3):
 // 512 MiB through a store without a spill, and 256 MiB spilled by a producer
 // that honours write()'s backpressure; peak RSS growth, the store's own peak,
-// and the throughput. test/output-memory.test.ts checks the same bounds on
+// and the throughput. test/lib/output/output-memory.test.ts checks the same bounds on
 // the store's own counters with smaller volumes.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

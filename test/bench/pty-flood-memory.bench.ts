@@ -2,7 +2,7 @@
 // nobody reads, on each backend: RSS after the first 1.5 s and over the next
 // 3 s, against the megabytes that flowed meanwhile (the figures the README's
 // bounded-memory claim rests on), with growth per megabyte flowed, which
-// compares across loads better than the raw figures. test/pty-programs.test.ts
+// compares across loads better than the raw figures. test/lib/pty/pty-programs.test.ts
 // reads the screen after such a flood; the bound is measured here only.
 import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
 import { PtySession } from "../../lib/pty/session.ts";

@@ -1,7 +1,7 @@
 // What an idle session costs the process that holds it, on each backend:
 // heap+external per bash session at its prompt before its screen was read,
 // just after, and once the idle emulator was dropped again (the README's
-// figures). test/pty-idle-memory.test.ts checks the behaviour (no emulator
+// figures). test/lib/pty/pty-idle-memory.test.ts checks the behaviour (no emulator
 // until read, dropped when idle, rebuilt on demand) without the numbers.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { privateAgent } from "../support/agent-harness.ts";
-import { terminalWithAgent } from "../jobs-fixture.ts";
+import { terminalWithAgent } from "../support/jobs-fixture.ts";
 
 test("run --bg, collect --job --follow, jobs --json, reap", async (t) => {
   const agent = privateAgent("smoke-jobs");

@@ -34,21 +34,21 @@ function testFiles(dir: string): string[] {
  * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
-  "test/install.test.ts",
-  "test/install-git-dependency.test.ts",
-  "test/jobs-cli.test.ts",
-  "test/install-build.test.ts",
+  "test/cli/install.test.ts",
+  "test/cli/install-git-dependency.test.ts",
+  "test/cli/jobs/jobs-cli.test.ts",
+  "test/lib/native/install-build.test.ts",
   "test/scripts/scripts-1.test.ts",
   "test/scripts/scripts-2.test.ts",
   "test/scripts/scripts-3.test.ts",
   "test/scripts/scripts-4.test.ts",
-  "test/pty-queries.test.ts",
-  "test/collect-capture.test.ts",
-  "test/collect-ci.test.ts",
-  "test/agent-programs.test.ts",
-  "test/agent-sessions.test.ts",
-  "test/pty-widths.test.ts",
-  "test/tty-jobs.test.ts",
+  "test/lib/pty/pty-queries.test.ts",
+  "test/cli/collect/collect-capture.test.ts",
+  "test/cli/collect/collect-ci.test.ts",
+  "test/lib/agent/agent-programs.test.ts",
+  "test/lib/agent/agent-sessions.test.ts",
+  "test/lib/pty/pty-widths.test.ts",
+  "test/cli/jobs/tty-jobs.test.ts",
 ];
 
 function longestFirst(files: readonly string[]): string[] {
@@ -117,7 +117,7 @@ function stage(runtime: string, files: string[]): Promise<void> {
   });
 }
 
-// The guardian test files each run `make all sanitize` (test/guardian-fixture.ts);
+// The guardian test files each run `make all sanitize` (test/support/guardian-fixture.ts);
 // built once here, those are no-ops, and two files running at once never
 // write the same binary while the other runs it. Without a compiler the
 // fixture says why itself.

@@ -4,7 +4,7 @@
 # -1, "not printable", counts as 1 as tmux counts it). Programs size text with
 # wcwidth, so a screen that agrees with it draws their lines where they think.
 # Usage: python3 test/support/wcwidth-table.py > lib/pty/wcwidth-table.ts
-# test/pty-widths.test.ts checks the committed table against the C library.
+# test/lib/pty/pty-widths.test.ts checks the committed table against the C library.
 import ctypes
 import locale
 import platform

@@ -1,0 +1,70 @@
+// The hottest commands have a bundle of their own in the built CLI
+// (cli/hot/, issue 9 start-up): it must hold the very definitions the
+// registry holds, for every name cli/main.ts sends it, and answer as the
+// whole-table path does (help and usage errors compared byte for byte).
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { HOT_BUNDLES } from "../../cli/hot/bundles.ts";
+import { COMMANDS } from "../../cli/registry.ts";
+import type { CommandTarget } from "../../cli/route-map.ts";
+import { corral, repoRoot } from "../support/corral-cli.ts";
+import { corralInProcess } from "../support/corral-in-process.ts";
+
+const bundles = [...new Set(Object.values(HOT_BUNDLES))];
+
+async function targetsOf(bundle: string): Promise<Readonly<Record<string, CommandTarget>>> {
+  return ((await import(`../cli/hot/${bundle}.ts`)) as { TARGETS: Record<string, CommandTarget> }).TARGETS;
+}
+
+test("each name sent to a bundle is the registry's definition, and each bundle answers only its names", async () => {
+  for (const [name, bundle] of Object.entries(HOT_BUNDLES)) {
+    const loader = COMMANDS[name];
+    assert.ok(loader, `${name} is in the registry`);
+    assert.equal((await targetsOf(bundle))[name], await loader(), `${name}: the bundle ${bundle} holds the registry's definition`);
+  }
+  for (const bundle of bundles) {
+    for (const name of Object.keys(await targetsOf(bundle))) {
+      assert.equal(HOT_BUNDLES[name], bundle, `${name} (in cli/hot/${bundle}.ts) is sent to that bundle by cli/main.ts`);
+    }
+  }
+});
+
+test("the build holds one file per bundle", () => {
+  for (const bundle of bundles) {
+    const file = path.join(repoRoot, "dist", "hot", `${bundle}.mjs`);
+    assert.ok(existsSync(file), `${file} exists (npm run build:ts)`);
+  }
+});
+
+test("through its bundle, each hot command answers help and a bad flag as the whole table does", { timeout: 300_000 }, async () => {
+  for (const name of Object.keys(HOT_BUNDLES)) {
+    for (const args of [[name, "--help"], [name, "--no-such-flag"]]) {
+      const built = await corral(args);
+      const table = await corralInProcess(args);
+      const what = `corral ${args.join(" ")}`;
+      assert.equal(built.code, table.code, `${what}: exit status`);
+      assert.equal(built.stdout.toString("utf8"), table.stdout.toString("utf8"), `${what}: stdout`);
+      assert.equal(built.stderr, table.stderr, `${what}: stderr`);
+    }
+  }
+});
+
+// The YAML reader and the regex engine are files of their own beside the
+// bundles (cli/hot/build.mjs): their errors must still be usage errors.
+test("through the bundles, a bad config file and a bad --regex are still usage errors (2)", { timeout: 120_000 }, async (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "corral-hot-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const config = path.join(dir, "config.yaml");
+  writeFileSync(config, "nonsense: 3\n");
+  for (const args of [["run", "--", "true"], ["collect", "--", "true"]]) {
+    const result = await corral(args, { env: { CORRAL_CONFIG: config, CORRAL_STATE_DIR: dir } });
+    assert.equal(result.code, 2, `corral ${args.join(" ")} with a bad config: ${result.stderr}`);
+    assert.match(result.stderr, /config\.yaml:1: nonsense: unknown key/);
+  }
+  const regex = await corral(["pty", "wait", "no-such-session", "--regex", "("], { env: { CORRAL_STATE_DIR: dir } });
+  assert.equal(regex.code, 2, `pty wait --regex "(": ${regex.stderr}`);
+  assert.match(regex.stderr, /not a valid RE2 regular expression/);
+});

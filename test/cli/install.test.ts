@@ -1,0 +1,172 @@
+// Issue 9, as a new user installs corral: the package is packed once (what
+// `npm publish` would upload), then installed from the tarball into private
+// prefixes with `npm install -g --prefix`, and used from that PATH: the
+// guardian is in use with no extra command; with --ignore-scripts the first
+// command that needs it builds it; with no C compiler on PATH the install
+// still succeeds and `probe` says degraded (status 3) with the absolute fix.
+// (A git dependency installs through `prepare`: test/cli/install-git-dependency.test.ts,
+// a file of its own so the suite runs it beside this one.)
+// Runtime dependencies come from npm's cache (--prefer-offline: `npm ci`
+// filled it). Slow (installs, compiles), so the cases share one tarball.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { repoRoot } from "../support/corral-cli.ts";
+import { cleanEnv } from "../support/npm-env.ts";
+import { waitFor } from "../support/wait.ts";
+
+const work = mkdtempSync(path.join(tmpdir(), "corral-install-"));
+let tarball = "";
+
+interface Installed {
+  readonly prefix: string;
+  readonly bin: string;
+  readonly env: Record<string, string>;
+  readonly npm: { status: number | null; output: string };
+}
+
+/** `npm install -g --prefix` of the tarball; `env` gets PATH with the prefix's bin first and private state and cache dirs. */
+function install(name: string, npmArgs: readonly string[], pathDirs: string = process.env.PATH ?? ""): Installed {
+  const prefix = path.join(work, name);
+  const npm = spawnSync("npm", ["install", "-g", "--prefix", prefix, "--prefer-offline", "--no-audit", "--no-fund", ...npmArgs, tarball], {
+    env: cleanEnv({ PATH: pathDirs }),
+    encoding: "utf8",
+    timeout: 600_000,
+  });
+  const state = path.join(work, `${name}-state`);
+  const env = cleanEnv({
+    PATH: `${path.join(prefix, "bin")}:${pathDirs}`,
+    CORRAL_STATE_DIR: state,
+    CORRAL_CACHE_DIR: path.join(work, `${name}-cache`),
+  });
+  return { prefix, bin: path.join(prefix, "bin", "corral"), env, npm: { status: npm.status, output: `${npm.stdout}${npm.stderr}${npm.error ?? ""}` } };
+}
+
+function corralIn(where: Installed, args: readonly string[]) {
+  const r = spawnSync("corral", args, { env: where.env, encoding: "utf8", timeout: 300_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Stops the agent an installed copy started, so nothing outlives the test. */
+function stopAgent(where: Installed): void {
+  spawnSync("corral", ["agent", "stop", "--force"], { env: where.env, timeout: 60_000 });
+}
+
+before(() => {
+  // --ignore-scripts: dist/ is already built by the suite, and `prepare` would rebuild it under running tests.
+  const out = execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], { cwd: repoRoot, env: cleanEnv({}), encoding: "utf8" });
+  tarball = path.join(work, (JSON.parse(out) as { filename: string }[])[0]!.filename);
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test("the package holds what runs and builds, and no tests, CI files, sources or node_modules", { timeout: 120_000 }, () => {
+  const out = execFileSync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], { cwd: repoRoot, env: cleanEnv({}), encoding: "utf8" });
+  const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
+    assert.ok(files.includes(wanted), `${wanted} is missing from the package`);
+  }
+  if (existsSync(path.join(repoRoot, "schemas"))) assert.ok(files.some((f) => f.startsWith("schemas/")), "schemas/ is missing from the package");
+  const stray = files.filter((f) => /^(test|\.ci|cli|lib|node_modules)\/|node_modules\/|^tsconfig\.json$|^deno\.json$|^native\/build\//.test(f));
+  assert.deepEqual(stray, []);
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+  // Everything else is bundled into dist/; node-pty is a native addon esbuild
+  // leaves external, and @xterm/xterm's browser files are served by `pty view`.
+  assert.deepEqual(Object.keys(manifest.dependencies), ["@lydell/node-pty", "@xterm/xterm"]);
+});
+
+test("npm install -g of the tarball: the guardian is in use; run --tty in a real terminal; pty open/send/wait/close", { timeout: 900_000 }, async (t) => {
+  const it = install("global", []);
+  assert.equal(it.npm.status, 0, it.npm.output);
+  t.after(() => stopAgent(it));
+  const probe = corralIn(it, ["probe", "--json"]);
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
+  const report = JSON.parse(probe.stdout);
+  assert.equal(report.status, "ok");
+  assert.equal(report.guardian.source, "package");
+  assert.equal(realpathSync(report.guardian.path), realpathSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build", "corral-guardian")));
+  assert.equal(report.pty.backend, "guardian");
+  // Deno and Bun run the same shipped bundle (README "Installing").
+  const bundle = path.join(it.prefix, "lib", "node_modules", "corral", "dist", "corral.mjs");
+  const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
+  for (const [name, argv] of [["bun", [devBin("bun"), bundle]], ["deno", [devBin("deno"), "run", "--allow-all", "--quiet", "--node-modules-dir=manual", bundle]]] as const) {
+    const r = spawnSync(argv[0], [...argv.slice(1), "probe", "--json"], { env: it.env, encoding: "utf8", timeout: 300_000 });
+    assert.equal(r.status, 0, `${name}: ${r.stdout}${r.stderr}`);
+    const seen = JSON.parse(r.stdout);
+    assert.equal(seen.runtime.name, name);
+    assert.equal(seen.guardian.source, "package");
+  }
+
+  const open = corralIn(it, ["pty", "open", "--name", "c", "--", "cat"]);
+  assert.equal(open.code, 0, open.stderr);
+  assert.equal(corralIn(it, ["pty", "send", "c", "typed-into-cat", "--key", "Enter"]).code, 0);
+  const wait = corralIn(it, ["pty", "wait", "c", "--text", "typed-into-cat", "--timeout", "60s"]);
+  assert.equal(wait.code, 0, wait.stdout + wait.stderr);
+  assert.equal(corralIn(it, ["pty", "close", "c"]).code, 0);
+
+  // run --tty needs a terminal: a private tmux server runs it and writes the status to a file.
+  const socket = path.join(work, "tmux.sock");
+  const done = path.join(work, "tty-status");
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-S", socket, "-f", "/dev/null", ...args], { env: it.env, encoding: "utf8" });
+  t.after(() => spawnSync("tmux", ["-S", socket, "kill-server"]));
+  const script = `corral run --tty -- sh -c 'test -t 0 && test -t 1 && echo child-on-a-tty'; echo "$?" > ${done}.tmp && mv ${done}.tmp ${done}; exec sleep 600`;
+  tmux("new-session", "-d", "-x", "80", "-y", "24", "sh", "-c", script);
+  const status = await waitFor(() => (existsSync(done) ? readFileSync(done, "utf8").trim() : undefined), { what: "run --tty to finish in tmux", timeoutMs: 120_000 });
+  assert.equal(status, "0", tmux("capture-pane", "-p"));
+  assert.match(tmux("capture-pane", "-p"), /^child-on-a-tty$/m);
+});
+
+test("--ignore-scripts: the first command that needs the guardian builds it, once, into the per-user cache", { timeout: 900_000 }, (t) => {
+  const it = install("ignored", ["--ignore-scripts"]);
+  assert.equal(it.npm.status, 0, it.npm.output);
+  t.after(() => stopAgent(it));
+  assert.equal(existsSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build")), false);
+  const run = corralIn(it, ["run", "--", "sh", "-c", "echo ran"]);
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stdout, "ran\n");
+  assert.match(run.stderr, /^corral: building the guardian into \S+ \(once; npm's install script did not build it\)$/m);
+  const probe = corralIn(it, ["probe", "--json"]);
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
+  assert.equal(probe.stderr, "", "built once");
+  const after = JSON.parse(probe.stdout);
+  assert.equal(after.status, "ok");
+  assert.equal(after.guardian.source, "cache");
+  assert.ok(after.guardian.path.startsWith(it.env.CORRAL_CACHE_DIR), after.guardian.path);
+});
+
+test("--ignore-scripts, then probe first: probe builds it too (no extra command)", { timeout: 900_000 }, (t) => {
+  const it = install("ignored-probe", ["--ignore-scripts"]);
+  assert.equal(it.npm.status, 0, it.npm.output);
+  t.after(() => stopAgent(it));
+  const probe = corralIn(it, ["probe", "--json"]);
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
+  assert.match(probe.stderr, /^corral: building the guardian into /m);
+  assert.equal(JSON.parse(probe.stdout).guardian.source, "cache");
+});
+
+test("no C compiler on PATH: the install succeeds, probe says degraded (status 3), lists what is lost and the fix", { timeout: 900_000 }, (t) => {
+  // A PATH with only what npm and corral themselves need: node, npm, sh (no cc, gcc, clang, make).
+  const bin = path.join(work, "no-cc-bin");
+  mkdirSync(bin);
+  for (const tool of ["node", "npm", "sh"]) {
+    const found = execFileSync("sh", ["-c", `command -v ${tool}`], { encoding: "utf8" }).trim();
+    symlinkSync(realpathSync(found), path.join(bin, tool));
+  }
+  const it = install("no-cc", ["--foreground-scripts"], bin);
+  assert.equal(it.npm.status, 0, it.npm.output);
+  t.after(() => stopAgent(it));
+  assert.match(it.npm.output, /corral: the guardian was not built \(no C compiler found .*\); corral works without it/);
+  const probe = corralIn(it, ["probe"]);
+  assert.equal(probe.code, 3, probe.stdout + probe.stderr);
+  assert.match(probe.stdout, /^degraded: corral works here without the guardian; lost:$/m);
+  for (const name of ["tty-jobs", "escapee-kill", "exit-drain"]) assert.match(probe.stdout, new RegExp(`^ {2}${name} `, "m"));
+  assert.match(probe.stdout, new RegExp(`^fix: /\\S+ ${it.bin} probe --build$`, "m"));
+  assert.match(probe.stdout, /needs a C compiler on PATH first/);
+  // Everything else still runs, on the fallbacks, and nothing is built behind the user's back.
+  const run = corralIn(it, ["run", "--", "sh", "-c", "exit 7"]);
+  assert.equal(run.code, 7, run.stderr);
+  assert.equal(existsSync(it.env.CORRAL_CACHE_DIR!), false);
+});
