@@ -16,7 +16,7 @@ import { corralInProcess } from "../support/corral-in-process.ts";
 const bundles = [...new Set(Object.values(HOT_BUNDLES))];
 
 async function targetsOf(bundle: string): Promise<Readonly<Record<string, CommandTarget>>> {
-  return ((await import(`../cli/hot/${bundle}.ts`)) as { TARGETS: Record<string, CommandTarget> }).TARGETS;
+  return ((await import(`../../cli/hot/${bundle}.ts`)) as { TARGETS: Record<string, CommandTarget> }).TARGETS;
 }
 
 test("each name sent to a bundle is the registry's definition, and each bundle answers only its names", async () => {
