@@ -6,7 +6,7 @@
 
 corral run --bg --name flood --spill flood.spill -- sh -c 'echo start; while [ ! -e go ]; do sleep 0.05; done; head -c 8388608 /dev/zero | tr "\0" x; echo; echo end' >/dev/null
 job_bytes() { corral jobs --json | jq '.jobs[0].bytes'; }
-wait_until 30 test "$(job_bytes)" = 6
+wait_until 30 output_is 6 job_bytes
 job_pid=$(corral jobs --json | jq '.jobs[0].pid')
 agent=$(corral agent status --json | jq .pid)
 kill -KILL "$agent"

@@ -28,7 +28,7 @@ assert_contains "$(corral config)" "  orphan-wait: 2s"
 corral pty open --name bounded -- sh -c 'echo ready; exec sleep 601' >/dev/null
 corral pty wait bounded --text ready >/dev/null
 corral run --bg --name bounded-job -- sleep 602 >/dev/null
-wait_until 30 test "$(records)" = 2
+wait_until 30 output_is 2 records
 session_pid=$(corral pty list --json | jq '.sessions[] | select(.name == "bounded") | .pid')
 job_pid=$(corral jobs --json | jq '.jobs[] | select(.name == "bounded-job") | .pid')
 session_guardian=$(guardian_of 'echo ready; exec sleep 601')
@@ -57,7 +57,7 @@ assert_contains "$(corral config)" "  orphan-wait: off"
 corral pty open --name unbounded -- sh -c 'echo ready; exec sleep 603' >/dev/null
 corral pty wait unbounded --text ready >/dev/null
 corral run --bg --name unbounded-job -- sleep 604 >/dev/null
-wait_until 30 test "$(records)" = 2
+wait_until 30 output_is 2 records
 session_pid=$(corral pty list --json | jq '.sessions[] | select(.name == "unbounded") | .pid')
 for g in "$(guardian_of 'echo ready; exec sleep 603')" "$(guardian_of 604)"; do
   line=$(cmdline "$g")

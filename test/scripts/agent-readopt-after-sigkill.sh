@@ -19,7 +19,7 @@ corral pty send sh 'PS1="$ "; X=42; echo set-$X' --key Enter --wait-text 'set-42
 corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; while [ ! -e go ]; do sleep 0.05; done; seq 2001 5000' >/dev/null
 first=$(seq 1 2000 | wc -c)
 job_bytes() { corral jobs --json | sed 's/.*"bytes":\([0-9]*\).*/\1/'; }
-wait_until 30 test "$(job_bytes)" = "$first"
+wait_until 30 output_is "$first" job_bytes
 job_pid=$(corral jobs --json | sed 's/.*"pid":\([0-9]*\).*/\1/')
 
 # The same keys to both vims.

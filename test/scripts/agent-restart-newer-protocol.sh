@@ -36,7 +36,8 @@ corral pty open --name sh -- bash --norc --noprofile >/dev/null
 corral pty send sh 'PS1="$ "; X=42; echo set-$X' --key Enter --wait-text 'set-42' >/dev/null
 corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; while [ ! -e go ]; do sleep 0.05; done; seq 2001 5000' >/dev/null
 first=$(seq 1 2000 | wc -c)
-wait_until 30 test "$(corral jobs --json | jq '.jobs[0].bytes')" = "$first"
+job_bytes() { corral jobs --json | jq '.jobs[0].bytes'; }
+wait_until 30 output_is "$first" job_bytes
 old_agent=$(corral agent status --json | jq .pid)
 
 # The newer corral meets the old agent: one line, naming both versions and the way out.

@@ -23,6 +23,14 @@ wait_until() {
   done
 }
 
+# output_is EXPECTED COMMAND...: COMMAND's output, taken anew at each call, is EXPECTED.
+# For wait_until: `wait_until 30 test "$(f)" = 6` would expand $(f) once, before the wait.
+output_is() {
+  local want=$1
+  shift
+  [ "$("$@")" = "$want" ]
+}
+
 assert_eq() {
   [[ "$1" == "$2" ]] || fail "${3:-values differ}: expected [$2], got [$1]"
 }
