@@ -36,13 +36,25 @@ function install(name: string, npmArgs: readonly string[], pathDirs: string = pr
     encoding: "utf8",
     timeout: 600_000,
   });
-  const state = path.join(work, `${name}-state`);
+  return user({ prefix, bin: path.join(prefix, "bin", "corral"), env: {}, npm: { status: npm.status, output: `${npm.stdout}${npm.stderr}${npm.error ?? ""}` } }, name, pathDirs);
+}
+
+/** The same installed copy as a user of its own: private state and cache dirs named `name`. */
+function user(it: Installed, name: string, pathDirs: string = process.env.PATH ?? ""): Installed {
   const env = cleanEnv({
-    PATH: `${path.join(prefix, "bin")}:${pathDirs}`,
-    CORRAL_STATE_DIR: state,
+    PATH: `${path.join(it.prefix, "bin")}:${pathDirs}`,
+    CORRAL_STATE_DIR: path.join(work, `${name}-state`),
     CORRAL_CACHE_DIR: path.join(work, `${name}-cache`),
   });
-  return { prefix, bin: path.join(prefix, "bin", "corral"), env, npm: { status: npm.status, output: `${npm.stdout}${npm.stderr}${npm.error ?? ""}` } };
+  return { ...it, env };
+}
+
+// The --ignore-scripts cases build the guardian into their user's cache,
+// never into the prefix: they share one install (an npm install is seconds of CPU).
+let ignoredScripts: Installed | undefined;
+function installedIgnoringScripts(): Installed {
+  ignoredScripts ??= install("ignored", ["--ignore-scripts"]);
+  return ignoredScripts;
 }
 
 function corralIn(where: Installed, args: readonly string[]) {
@@ -120,7 +132,7 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
 });
 
 test("--ignore-scripts: the first command that needs the guardian builds it, once, into the per-user cache", { timeout: 900_000 }, (t) => {
-  const it = install("ignored", ["--ignore-scripts"]);
+  const it = user(installedIgnoringScripts(), "ignored");
   assert.equal(it.npm.status, 0, it.npm.output);
   t.after(() => stopAgent(it));
   assert.equal(existsSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build")), false);
@@ -138,7 +150,7 @@ test("--ignore-scripts: the first command that needs the guardian builds it, onc
 });
 
 test("--ignore-scripts, then probe first: probe builds it too (no extra command)", { timeout: 900_000 }, (t) => {
-  const it = install("ignored-probe", ["--ignore-scripts"]);
+  const it = user(installedIgnoringScripts(), "ignored-probe");
   assert.equal(it.npm.status, 0, it.npm.output);
   t.after(() => stopAgent(it));
   const probe = corralIn(it, ["probe", "--json"]);

@@ -4,7 +4,9 @@
 # where the first agent left it; the offsets after the gap are exact.
 . "$SCRIPT_LIB"
 
-corral run --bg --name flood --spill flood.spill -- sh -c 'echo start; while [ ! -e go ]; do sleep 0.05; done; head -c 8388608 /dev/zero | tr "\0" x; echo; echo end' >/dev/null
+# The job waits on a FIFO this script opens when it is time (no sleep loop in the job).
+mkfifo go
+corral run --bg --name flood --spill flood.spill -- sh -c 'echo start; read _ < go; head -c 8388608 /dev/zero | tr "\0" x; echo; echo end' >/dev/null
 job_bytes() { corral jobs --json | jq '.jobs[0].bytes'; }
 wait_until 30 output_is 6 job_bytes
 job_pid=$(corral jobs --json | jq '.jobs[0].pid')
@@ -12,7 +14,7 @@ agent=$(corral agent status --json | jq .pid)
 kill -KILL "$agent"
 wait_until 30 sh -c "! kill -0 $agent 2>/dev/null"
 spilled=$(stat -c %s flood.spill)
-touch go
+timeout 60 sh -c ': > go' || fail "the job never opened its gate"
 # 8 MiB with nobody reading the guardian: the program finishes only if it never blocks.
 wait_until 120 sh -c "! kill -0 $job_pid 2>/dev/null"
 

@@ -16,7 +16,9 @@ corral pty open --name sh -- bash --norc --noprofile >/dev/null
 corral pty send sh 'PS1="$ "; X=42; echo set-$X' --key Enter --wait-text 'set-42' >/dev/null
 
 # The job writes 2000 lines, then (once told) 3000 more: those are written while no agent runs.
-corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; while [ ! -e go ]; do sleep 0.05; done; seq 2001 5000' >/dev/null
+# The job waits on a FIFO this script opens when it is time (no sleep loop in the job).
+mkfifo go
+corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; read _ < go; seq 2001 5000' >/dev/null
 first=$(seq 1 2000 | wc -c)
 job_bytes() { corral jobs --json | sed 's/.*"bytes":\([0-9]*\).*/\1/'; }
 wait_until 30 output_is "$first" job_bytes
@@ -39,7 +41,7 @@ before=$(corral pty list --json | jq -c '[.sessions[] | {id, name, size, positio
 agent=$(corral agent status --json | jq .pid)
 kill -KILL "$agent"
 wait_until 30 sh -c "! kill -0 $agent 2>/dev/null"
-touch go
+timeout 60 sh -c ': > go' || fail "the job never opened its gate"
 # The job's program finishes while no agent holds it: its guardian reads everything.
 wait_until 60 sh -c "! kill -0 $job_pid 2>/dev/null"
 

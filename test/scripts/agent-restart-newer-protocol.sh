@@ -34,7 +34,9 @@ corral pty wait vi --text 'notes.txt' >/dev/null
 for k in G k k d d; do tmx send-keys "$k"; corral pty send vi --key "$k" >/dev/null; done
 corral pty open --name sh -- bash --norc --noprofile >/dev/null
 corral pty send sh 'PS1="$ "; X=42; echo set-$X' --key Enter --wait-text 'set-42' >/dev/null
-corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; while [ ! -e go ]; do sleep 0.05; done; seq 2001 5000' >/dev/null
+# The job waits on a FIFO this script opens when it is time (no sleep loop in the job).
+mkfifo go
+corral run --bg --name gen --spill gen.spill -- sh -c 'seq 1 2000; read _ < go; seq 2001 5000' >/dev/null
 first=$(seq 1 2000 | wc -c)
 job_bytes() { corral jobs --json | jq '.jobs[0].bytes'; }
 wait_until 30 output_is "$first" job_bytes
@@ -51,7 +53,7 @@ assert_contains "$(cat mismatch.err)" "speaks protocol $old_version and this cor
 restarted=$(newer_corral agent restart)
 assert_contains "$restarted" "(replaced agent $old_agent); re-adopted sessions 1 (vi), 2 (sh) and job %1 (gen)"
 assert_eq "$(newer_corral agent status --json | jq .protocolVersion)" "$new_version"
-touch go
+timeout 60 sh -c ': > go' || fail "the job never opened its gate"
 
 # vim: the same screen as tmux after a redraw.
 tmx send-keys C-l

@@ -5,8 +5,8 @@
 # A session that exits 3 by itself, one killed by a signal.
 corral pty open --name three -- sh -c 'exit 3' >/dev/null
 corral pty open --name killed -- sh -c 'kill -TERM $$' >/dev/null
-wait_until 30 sh -c 'corral pty list | grep -q "exit 3"'
-wait_until 30 sh -c 'corral pty list | grep -q "killed by SIGTERM"'
+corral pty wait three --exit --timeout 30s >/dev/null
+corral pty wait killed --exit --timeout 30s >/dev/null
 list=$(corral pty list)
 assert_contains "$list" "exit 3" "pty list: a session that exited 3"
 assert_contains "$list" "killed by SIGTERM" "pty list: a session killed by SIGTERM"

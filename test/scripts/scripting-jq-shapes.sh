@@ -26,7 +26,8 @@ closed=$(corral pty close shapes --json | jq -c ".session | $session + {code: .e
 assert_eq "$(jq -r '"\(.alive) \(.code)"' <<<"$closed")" "false 4"
 
 job=$(corral run --bg -- sh -c 'exit 0')
-wait_until 30 bash -c "[[ \$(corral jobs --json | jq -r '.jobs[] | select(.id == \"$job\") | .state') == done ]]"
+corral jobs wait "$job" --timeout 30s >/dev/null
+assert_eq "$(corral jobs --json | jq -r --arg j "$job" '.jobs[] | select(.id == $j) | .state')" done "the job once jobs wait returned"
 assert_eq "$(corral jobs --json | jq -r --arg j "$job" '.jobs[] | select(.id == $j) | "\(.number) \(.exit.code)"')" "${job#%} 0"
 # reap answers with the same job object and session object, plus a receipt.
 reaped=$(corral reap --json)

@@ -6,7 +6,7 @@ tmux_private
 id=$(corral pty open --cols 80 --rows 24 -- sh -c 'seq 1 50; exec cat')
 tmx -f /dev/null new-session -d -x 80 -y 24 "seq 1 50; exec cat"
 tmx set -g status off
-wait_until 15 sh -c "corral pty screen $id | grep -qx 50"
+corral pty wait "$id" --regex '^50$' --timeout 15s >/dev/null
 wait_until 15 sh -c "tmux -S $TMUX_SOCKET capture-pane -p | grep -qx 50"
 
 same_screen() {

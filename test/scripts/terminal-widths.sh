@@ -14,7 +14,7 @@ libc.wcswidth.argtypes = [ctypes.c_wchar_p, ctypes.c_size_t]
 print(libc.wcswidth(sys.argv[1], len(sys.argv[1])))' "$1"
 }
 cursor_col() {
-  corral pty screen "$1" --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["screen"]["cursor"]["col"])'
+  corral pty screen "$1" --json | jq .screen.cursor.col
 }
 first_row() {
   corral pty screen "$1" | head -1
@@ -24,14 +24,14 @@ export LANG=C.UTF-8
 id=$(corral pty open --env PS1='$ ' --env HISTFILE=/dev/null -- bash --norc --noprofile)
 tmx -f /dev/null new-session -d -x 80 -y 24 "env PS1='\$ ' HISTFILE=/dev/null bash --norc --noprofile"
 tmx set -g status off
-wait_until 15 sh -c "corral pty screen $id | grep -q '^\\$'"
+corral pty wait "$id" --regex '^\$' --timeout 15s >/dev/null
 
 text='echo x😀🚀中文é'
 corral pty send "$id" "$text"
 tmx send-keys -l "$text"
-wait_until 15 sh -c "corral pty screen $id | head -1 | grep -q 'e'"
+corral pty wait "$id" --regex '^\$ e' --timeout 15s >/dev/null
 want=$(wcswidth "\$ $text")
-wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"screen\"][\"cursor\"][\"col\"])')\" = $want ]"
+wait_until 15 output_is "$want" cursor_col "$id"
 assert_eq "$(cursor_col "$id")" "$want" "cursor after the typed text"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET capture-pane -p | head -1)\" = \"\$(corral pty screen $id | head -1)\" ]"
 
@@ -40,10 +40,10 @@ corral pty send "$id" --key BSpace --key BSpace --key Left
 tmx send-keys BSpace BSpace Left
 corral pty send "$id" Q
 tmx send-keys -l Q
-wait_until 15 sh -c "corral pty screen $id | head -1 | grep -q Q"
+corral pty wait "$id" --regex '^\$ .*Q' --timeout 15s >/dev/null
 after='$ echo x😀🚀Q'
 want=$(wcswidth "$after")
-wait_until 15 sh -c "[ \"\$(corral pty screen $id --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[\"screen\"][\"cursor\"][\"col\"])')\" = $want ]"
+wait_until 15 output_is "$want" cursor_col "$id"
 assert_eq "$(first_row "$id")" '$ echo x😀🚀Q中' "the line after the edits"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET capture-pane -p | head -1)\" = \"\$(corral pty screen $id | head -1)\" ]"
 wait_until 15 sh -c "[ \"\$(tmux -S $TMUX_SOCKET display -p '#{cursor_x}')\" = $want ]"

@@ -62,13 +62,15 @@ test("job ids: malformed is exit 2, unknown is exit 1, fg of a finished job prin
   const agent = withAgent(t, "jobs-ids");
   await agent.ok(["run", "--bg", "--", "sh", "-c", "exit 4"]);
   await waitFor(async () => (await jobs(agent))[0]?.state === "done", { what: "%1 done" });
+  // The ids' statuses and messages in-process (the agent is asked as by a
+  // child); fg's own exit status below goes through a real process.
   for (const args of [["fg", "%x!"], ["bg", "0"], ["collect", "--job", "%%%"], ["fg", "1.5"]]) {
-    const r = await agent.run(args);
+    const r = await corralInProcess(args, { env: agent.env });
     assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, /^corral: .*bad job id .*; use N or %N/);
   }
   for (const args of [["fg", "%9"], ["bg", "9"], ["collect", "--job", "nosuch"]]) {
-    const r = await agent.run(args);
+    const r = await corralInProcess(args, { env: agent.env });
     assert.equal(r.code, 1, `${args.join(" ")}: ${r.stderr}`);
     assert.match(r.stderr, /^corral: no job .*; corral jobs lists them\n$/);
   }

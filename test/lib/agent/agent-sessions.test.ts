@@ -32,8 +32,18 @@ after(async () => {
   await agent.stop();
 });
 
+// Once a CLI run has started the agent, reads and the statuses of refusals
+// run in-process (the agent is asked as by a child, without a runtime start
+// each); opening, sending and waiting keep going through the real CLI.
+async function inProcess(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const r = await corralInProcess(args, { env: agent.env });
+  return { code: r.code, stdout: r.stdout.toString("utf8"), stderr: r.stderr };
+}
+
 async function screen(id: string, ...flags: string[]): Promise<Screen> {
-  return JSON.parse(await agent.ok(["pty", "screen", id, "--json", ...flags])).screen as Screen;
+  const r = await inProcess(["pty", "screen", id, "--json", ...flags]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).screen as Screen;
 }
 
 test("bash: open by name, send, wait, screen, changed/hash, resize, close, list", async () => {
@@ -116,14 +126,14 @@ test("--new ignores what was on the screen when the wait began; --after a send's
 });
 
 test("unknown ids exit 1, unknown keys exit 2 and send nothing, bad values exit 2", async () => {
+  const id = (await agent.ok(["pty", "open", "--", "cat"])).trim();
   for (const args of [["pty", "screen", "nope"], ["pty", "send", "99999", "x"], ["pty", "close", "ghost"], ["pty", "wait", "ghost", "--exit"]]) {
-    const result = await agent.run(args);
+    const result = await inProcess(args);
     assert.equal(result.code, 1, args.join(" "));
     assert.match(result.stderr, /^corral: no session "[^"]+"; see corral pty list/);
   }
-  const id = (await agent.ok(["pty", "open", "--", "cat"])).trim();
   const before = await screen(id);
-  const badKey = await agent.run(["pty", "send", id, "typed", "--key", "Enter", "--key", "NoSuchKey"]);
+  const badKey = await inProcess(["pty", "send", id, "typed", "--key", "Enter", "--key", "NoSuchKey"]);
   assert.equal(badKey.code, 2);
   assert.match(badKey.stderr, /NoSuchKey/);
   const after = await screen(id);
@@ -147,11 +157,11 @@ test("a crash inside: exit facts in screen --json and list", async () => {
   assert.equal(shot.alive, false);
   assert.equal(shot.exit?.signal, "SIGSEGV");
   assert.ok(shot.lines.includes("about-to-crash"), "output before the crash is kept");
-  const list = JSON.parse(await agent.ok(["pty", "list", "--json"])).sessions as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
+  const list = JSON.parse((await inProcess(["pty", "list", "--json"])).stdout).sessions as Array<{ name: string; alive: boolean; exit: { signal: string } }>;
   assert.equal(list.find((s) => s.name === "crasher")?.exit.signal, "SIGSEGV");
-  const text = await agent.ok(["pty", "list"]);
+  const text = (await inProcess(["pty", "list"])).stdout;
   assert.match(text, /crasher .*killed by SIGSEGV/);
-  const send = await agent.run(["pty", "send", "crasher", "x"]);
+  const send = await inProcess(["pty", "send", "crasher", "x"]);
   assert.equal(send.code, 1);
   assert.match(send.stderr, /has exited/);
   const late = await agent.run(["pty", "wait", "crasher", "--text", "never-printed", "--timeout", "60s"]);

@@ -7,7 +7,8 @@
 // itself never reads the screen it is testing.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Screen } from "../../../lib/pty/screen.ts";
@@ -116,13 +117,13 @@ function resultsOf(file: string): Run | undefined {
 async function runQueries(
   t: import("node:test").TestContext,
   backend: (typeof backends)[number],
-  options: { cases?: Case[]; waitForEnter?: boolean; printFirst?: number; before?: (s: PtySession) => Promise<void>; poll?: boolean },
+  options: { waitForEnter?: boolean; printFirst?: number; before?: (s: PtySession) => Promise<void>; poll?: boolean },
 ): Promise<Run> {
   const dir = mkdtempSync(path.join(tmpdir(), "corral-pty-queries-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const results = path.join(dir, "results.txt");
   const specFile = path.join(dir, "spec.json");
-  const all = options.cases ?? cases();
+  const all = cases();
   writeFileSync(specFile, JSON.stringify({
     cases: all,
     waitForEnter: options.waitForEnter ?? false,
@@ -175,6 +176,51 @@ function merged(runs: readonly Run[]): Run {
 // fresh session, so every one meets a screen that nobody has read yet.
 const FRESH_AT_ONCE = 6;
 
+// The fresh pass opens a session per case (105 per backend): its program is
+// a relay, not python3 (a python3 start costs ~0.15 s of CPU, a sh and two
+// cats a few ms). One cat copies a FIFO the test writes the pieces into onto
+// the terminal, in raw mode as the query program's; the other copies what the
+// terminal sends the program (the replies) into a file the test reads. The
+// test still never reads the screen it is testing.
+const RELAY = `stty raw -echo || exit 1; cat "$1" & : >"$3"; exec cat >"$2"`;
+
+async function runFreshCase(t: import("node:test").TestContext, backend: (typeof backends)[number], c: Case, dir: string): Promise<Run> {
+  const fifo = path.join(dir, "pieces");
+  const replies = path.join(dir, "replies");
+  const ready = path.join(dir, "ready");
+  // Read-write, so the open never waits for the relay and the relay's cat never sees the end.
+  const pieces = openSync(fifo, "r+");
+  const s = await openSession(t, backend, { argv: ["sh", "-c", RELAY, "sh", fifo, replies, ready], cwd: dir, cols: 80, rows: 24 });
+  try {
+    await waitFor(() => existsSync(ready), { timeoutMs: 60_000, what: "the relay to start" });
+    // As the query program did: a line first, and once it is on the terminal
+    // the relay's cat is reading, so each piece arrives as its own read.
+    writeSync(pieces, "\r\n");
+    await waitFor(() => s.info().outputBytes >= 2, { timeoutMs: 60_000, what: "the relay's first line" });
+    assert.equal(s.info().hydrated, false, "nobody has read the screen");
+    const pattern = new RegExp(c.reply.replace(/\\x1b/g, "\x1b"));
+    const start = Date.now();
+    for (const [i, piece] of c.pieces.entries()) {
+      if (i > 0) await new Promise((resolve) => setTimeout(resolve, 20)); // pacing, so each piece is its own write
+      writeSync(pieces, Buffer.from(piece, "latin1"));
+    }
+    const got = () => (existsSync(replies) ? readFileSync(replies).toString("latin1") : "");
+    let match: RegExpMatchArray | null = null;
+    try {
+      // Generous: a loaded machine must not fail the test; how long replies took is reported.
+      match = await waitFor(() => got().match(pattern) ?? undefined, { timeoutMs: 20_000, intervalMs: 10, what: `a reply to ${c.name}` });
+    } catch {
+      // reported as a FAIL line below, as the query program does
+    }
+    const ms = Date.now() - start;
+    const line = match === null ? `FAIL ${c.name}: no reply in ${ms} ms, got ${JSON.stringify(got())}` : `OK ${ms} ${c.name}: ${JSON.stringify(match[0])}`;
+    return { lines: [line, "DONE 0"], failures: match === null ? [line] : [], slowest: match === null ? 0 : ms, overOneSecond: match !== null && ms > 1000 ? 1 : 0 };
+  } finally {
+    await s.close({ force: true });
+    closeSync(pieces);
+  }
+}
+
 test("a screen nobody reads answers each query cut anywhere into three writes", async () => {
   const encode = (text: string) => Uint8Array.from(text, (ch) => ch.charCodeAt(0));
   let tried = 0;
@@ -207,9 +253,15 @@ test("XTVERSION names corral at its package version", () => {
 for (const backend of backends) {
   test(`[${backend}] queries answered on a session nobody reads (each case on a fresh session)`, async (t) => {
     const all = cases();
+    const root = mkdtempSync(path.join(tmpdir(), "corral-pty-queries-fresh-"));
+    t.after(() => rmSync(root, { recursive: true, force: true }));
+    const dirs = all.map((_, i) => path.join(root, String(i)));
+    for (const dir of dirs) mkdirSync(dir);
+    const made = spawnSync("mkfifo", dirs.map((dir) => path.join(dir, "pieces")), { encoding: "utf8" });
+    assert.equal(made.status, 0, `mkfifo: ${made.stderr}`);
     const runs: Run[] = [];
     for (let at = 0; at < all.length; at += FRESH_AT_ONCE) {
-      runs.push(...await Promise.all(all.slice(at, at + FRESH_AT_ONCE).map((c) => runQueries(t, backend, { cases: [c] }))));
+      runs.push(...await Promise.all(all.slice(at, at + FRESH_AT_ONCE).map((c, i) => runFreshCase(t, backend, c, dirs[at + i]!))));
     }
     const run = merged(runs);
     report(t, run);
