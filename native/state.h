@@ -122,6 +122,11 @@ void capture_settle(struct guardian *g);                 /* before a terminate's
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);
 void terminate_step(struct guardian *g);
 void signal_target(struct guardian *g, uint32_t id, int target, int signo);
+void tree_scan(struct guardian *g, struct census *cs);
+
+/* tree-stop.c: SIGSTOP and SIGCONT to the whole tree, in order */
+void tree_stop(struct guardian *g, struct census *cs);
+void tree_continue(struct census *cs);
 
 /* orphan.c */
 int orphaned(const struct guardian *g);
