@@ -14,6 +14,7 @@ import { connectGuardian } from "../../../lib/native/guardian-launch.ts";
 import { Ev, Req, decodeJson, encodeRequest, type GuardianErrorEvent } from "../../../lib/native/guardian-protocol.ts";
 import { buildGuardian, startGuardian, tempDir } from "../../support/guardian-fixture.ts";
 import { isAlive } from "../../support/processes.ts";
+import { seededRandom } from "../../support/seeded-random.ts";
 import { waitFor } from "../../support/wait.ts";
 
 const bin = buildGuardian();
@@ -109,24 +110,27 @@ test("guardian (sanitizer build): random bytes before auth are refused and close
 });
 
 test("guardian (sanitizer build): random frames from an authenticated owner end in a clean close and cleanup", { timeout: 120_000 }, async (t) => {
+  const random = seededRandom();
   for (let round = 0; round < 20; round++) {
+    // Replay: CORRALTEST_FUZZ_SEED=<seed> (the input of every round follows from it).
+    const at = `round ${round}, seed ${random.seed}`;
     const g = await rawGuardian(t);
     const chunks: Uint8Array[] = [encodeFrame(Req.auth, new TextEncoder().encode(g.token))];
     for (let k = 0; k < 1 + (round % 7); k++) {
-      let tag = Math.floor(Math.random() * 12);
+      let tag = random.below(12);
       if (tag === Req.release) tag = 0x7f; // release would leave `sleep` running on purpose
       if (tag === Req.terminate || tag === Req.shutdown) {
-        chunks.push(encodeFrame(tag, encodeRequest.idGrace(k, Math.floor(Math.random() * 50))));
+        chunks.push(encodeFrame(tag, encodeRequest.idGrace(k, random.below(50))));
       } else {
-        chunks.push(encodeFrame(tag, randomBytes(Math.floor(Math.random() * 12))));
+        chunks.push(encodeFrame(tag, random.bytes(random.below(12))));
       }
     }
-    if (round % 3 === 0) chunks.push(encodeFrame(0x99, randomBytes(10)).subarray(0, 7)); // truncated at the end
+    if (round % 3 === 0) chunks.push(encodeFrame(0x99, random.bytes(10)).subarray(0, 7)); // truncated at the end
     const result = await throwAt(g.socketPath, chunks);
-    assert.equal(result.tags[0], Ev.welcome, `round ${round}`);
-    for (const e of result.errors) assert.match(e.code, /^(unknown-tag|bad-body|truncated)$/);
-    assert.equal(await g.exit, 0, g.stderr());
-    assert.equal(g.stderr(), "", `round ${round}`);
+    assert.equal(result.tags[0], Ev.welcome, `${at}: tags ${JSON.stringify(result.tags)}`);
+    for (const e of result.errors) assert.match(e.code, /^(unknown-tag|bad-body|truncated)$/, at);
+    assert.equal(await g.exit, 0, `${at}: ${g.stderr()}`);
+    assert.equal(g.stderr(), "", at);
   }
 });
 
