@@ -134,6 +134,44 @@ test("guardian (sanitizer build): random frames from an authenticated owner end 
   }
 });
 
+test("guardian (sanitizer build): an owner still writing after its protocol error gets every frame, then EOF, no reset", { timeout: 120_000 }, async (t) => {
+  // The guardian used to close at once after the error frame: the owner's next write got EPIPE
+  // (or its unread input reset the connection), and Node dropped the frames it had not read yet,
+  // the welcome too. Now it half-closes and drops what still comes until the owner's EOF.
+  for (let round = 0; round < 5; round++) {
+    const g = await rawGuardian(t);
+    const result = await new Promise<{ tags: number[]; errors: GuardianErrorEvent[]; failure: string | null }>((resolve) => {
+      const decoder = new FrameDecoder(8 * 1024 * 1024);
+      const tags: number[] = [];
+      const errors: GuardianErrorEvent[] = [];
+      let failure: string | null = null;
+      let wrote = false;
+      const socket = net.createConnection({ path: g.socketPath }, () => {
+        socket.write(encodeFrame(Req.auth, new TextEncoder().encode(g.token)));
+        socket.write(encodeFrame(0x7e, new Uint8Array(3))); // unknown tag: the protocol error
+      });
+      socket.on("data", (c: Buffer) => {
+        for (const f of decoder.push(c)) {
+          tags.push(f.tag);
+          if (f.tag === Ev.error) errors.push(decodeJson<GuardianErrorEvent>(f.body));
+        }
+        // The error frame is here: the guardian is closing. Keep writing, as a busy owner would.
+        if (errors.length > 0 && !wrote) {
+          wrote = true;
+          socket.write(encodeFrame(Req.input, new Uint8Array(4096)), () => socket.end());
+        }
+      });
+      socket.on("error", (e) => (failure = e.message));
+      socket.on("close", () => resolve({ tags, errors, failure }));
+    });
+    assert.equal(result.failure, null, `round ${round}: the owner's socket failed`);
+    assert.equal(result.tags[0], Ev.welcome, `round ${round}: tags ${JSON.stringify(result.tags)}`);
+    assert.deepEqual(result.errors.map((e) => e.code), ["unknown-tag"], `round ${round}`);
+    assert.equal(await g.exit, 0, g.stderr());
+    assert.equal(g.stderr(), "", `round ${round}`);
+  }
+});
+
 test("reconnect: with a linger the guardian waits for its owner to come back with the token", { timeout: 120_000 }, async (t) => {
   const g = startGuardian(t, { argv: ["sleep", "1000"], mode: "pipe", lingerMs: 60_000 }, bin.asan);
   const started = await g.started;
