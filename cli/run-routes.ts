@@ -11,6 +11,7 @@ import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
 export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[]): Promise<void> {
+  colourOnlyTerminals();
   const corralProcess: CorralProcess = {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -20,6 +21,18 @@ export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly
   process.exitCode = await runCommandLineOver(routes, args, corralProcess);
 
   if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
+}
+
+/**
+ * stricli colours its messages when a stream's getColorDepth() says so, and
+ * Deno's node:tty says 4 colour levels for a pipe or a file too: a script
+ * capturing corral's stderr under Deno got escape codes. Only a terminal
+ * gets colour, on every runtime.
+ */
+function colourOnlyTerminals(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    if (!stream.isTTY) stream.getColorDepth = () => 1;
+  }
 }
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
