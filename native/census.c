@@ -247,25 +247,27 @@ static int member_gone(struct member *m) {
   return st != m->start_time || state == 'Z' || state == 'X';
 }
 
-void census_signal(struct census *cs, int sig) {
-  for (size_t i = 0; i < cs->n; i++) {
-    struct member *m = &cs->m[i];
-    if (m->gone) continue;
-    if (sig == SIGKILL) m->killed = 1;
-    int rc = 0;
-    if (m->pidfd >= 0) {
-      rc = pidfd_signal_compat(m->pidfd, sig);
-      /* pidfd_send_signal refused (EPERM from a seccomp filter, ENOSYS): kill(2), the start time checked first. */
-      if (rc != 0 && errno != ESRCH) {
-        cs->signal_errno = errno;
-        rc = member_gone(m) ? 0 : kill(m->pid, sig);
-      }
-    } else if (!member_gone(m)) {
-      /* No pidfd here: the start time was just checked; the window is the best POSIX offers. */
-      rc = kill(m->pid, sig);
+void census_signal_one(struct census *cs, size_t i, int sig) {
+  struct member *m = &cs->m[i];
+  if (m->gone) return;
+  if (sig == SIGKILL) m->killed = 1;
+  int rc = 0;
+  if (m->pidfd >= 0) {
+    rc = pidfd_signal_compat(m->pidfd, sig);
+    /* pidfd_send_signal refused (EPERM from a seccomp filter, ENOSYS): kill(2), the start time checked first. */
+    if (rc != 0 && errno != ESRCH) {
+      cs->signal_errno = errno;
+      rc = member_gone(m) ? 0 : kill(m->pid, sig);
     }
-    if (rc != 0 && errno != ESRCH) m->sig_errno = errno;
+  } else if (!member_gone(m)) {
+    /* No pidfd here: the start time was just checked; the window is the best POSIX offers. */
+    rc = kill(m->pid, sig);
   }
+  if (rc != 0 && errno != ESRCH) m->sig_errno = errno;
+}
+
+void census_signal(struct census *cs, int sig) {
+  for (size_t i = 0; i < cs->n; i++) census_signal_one(cs, i, sig);
 }
 
 int census_refresh(struct census *cs) {

@@ -126,6 +126,7 @@ struct member {
   int gone;
   int killed;
   int sig_errno; /* errno of the last failed signal (EPERM: not ours to signal) */
+  int stop_sent; /* tree-stop.c: SIGSTOP was sent to this member */
 };
 struct census {
   struct member *m;
@@ -139,6 +140,7 @@ struct census {
 /* Adds every member not yet known; returns how many were added. */
 size_t census_scan(struct census *cs, pid_t pgid, pid_t sid);
 void census_signal(struct census *cs, int sig);
+void census_signal_one(struct census *cs, size_t i, int sig);
 int census_refresh(struct census *cs); /* marks gone ones; returns live count */
 void census_free(struct census *cs);
 

@@ -251,7 +251,8 @@ static void serve(struct guardian *g) {
     i_listen = n; p[n++] = (struct pollfd){g->listen_fd, POLLIN, 0};
     if (g->conn_fd >= 0) {
       /* Input the child has not taken yet is bounded too: past the limit, the owner's frames wait. */
-      int take = !g->closing && bytes_len(&g->in) < OUT_LIMIT;
+      /* While closing, input is read to be dropped (owner_discard), until the owner's EOF. */
+      int take = g->closing ? !g->peer_done : bytes_len(&g->in) < OUT_LIMIT;
       short ev = (short)((take ? POLLIN : 0) | (bytes_len(&g->out) > 0 && (g->authed || g->closing) ? POLLOUT : 0));
       i_conn = n; p[n++] = (struct pollfd){g->conn_fd, ev, 0};
     }
@@ -304,7 +305,7 @@ static void serve(struct guardian *g) {
          round as the old one's hangup, and must not be refused as "busy" by a dead connection. */
       if (i_conn >= 0 && g->conn_fd >= 0 && p[i_conn].revents) {
         if (p[i_conn].revents & (POLLIN | POLLHUP | POLLERR)) {
-          if (g->closing) owner_lost(g);
+          if (g->closing) owner_discard(g);
           else owner_readable(g);
         }
         if (g->conn_fd >= 0 && p[i_conn].revents & POLLOUT) owner_flush(g);
@@ -320,7 +321,7 @@ static void serve(struct guardian *g) {
     timers(g, now_ms());
     terminate_step(g);
     if (g->conn_fd >= 0 && (g->authed || g->closing) && bytes_len(&g->out) > 0) owner_flush(g);
-    if (g->closing && g->conn_fd >= 0 && bytes_len(&g->out) == 0) owner_lost(g);
+    if (g->closing && g->conn_fd >= 0 && bytes_len(&g->out) == 0) owner_closing_flushed(g);
   }
 }
 

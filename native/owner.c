@@ -85,6 +85,8 @@ void owner_accept(struct guardian *g) {
   g->conn_fd = fd;
   g->authed = 0;
   g->closing = 0;
+  g->closing_shut = 0;
+  g->peer_done = 0;
   g->rlen = 0;
   g->conn_deadline = now_ms() + 5000;
 }
@@ -120,7 +122,7 @@ static void protocol_error(struct guardian *g, const char *code, const char *mes
   json_escape(esc, sizeof esc, message);
   snprintf(json, sizeof json, "{\"code\":\"%s\",\"message\":\"%s\"}", code, esc);
   owner_json(g, EV_ERROR, json);
-  g->closing = 1; /* flush what is queued (bounded), then close */
+  g->closing = 1; /* flush what is queued, half-close, close at the owner's EOF (bounded): see owner_discard */
   g->conn_deadline = now_ms() + 2000;
 }
 
@@ -231,6 +233,8 @@ void owner_readable(struct guardian *g) {
       char msg[96];
       snprintf(msg, sizeof msg, "stream ended inside a frame (%zu bytes left over)", g->rlen);
       protocol_error(g, "truncated", msg);
+      g->peer_done = 1; /* the error frame still goes out, then the close (owner_closing_flushed) */
+      return;
     }
     owner_lost(g);
     return;
@@ -253,6 +257,42 @@ void owner_readable(struct guardian *g) {
   if (g->conn_fd < 0 || g->closing) return;
   memmove(g->rbuf, g->rbuf + at, g->rlen - at);
   g->rlen -= at;
+}
+
+/*
+ * Closing after a protocol error. Closing a socket with unread input makes
+ * the kernel reset the peer (ECONNRESET), and a peer that is still writing
+ * gets EPIPE: either way a client may drop what it had not read yet, the
+ * error frame and the welcome before it (Node destroys the socket; seen as
+ * "no frame at all" in the protocol fuzz, issue 3, when the owner's frames
+ * came in two reads). So the guardian does what a web server's lingering
+ * close does: what is queued is written, its side is shut down (the owner
+ * reads every frame, then EOF), and what the owner still sends is read and
+ * dropped until its EOF, or conn_deadline (timers in loop.c).
+ */
+void owner_discard(struct guardian *g) {
+  unsigned char junk[4096];
+  for (int round = 0; round < 64; round++) { /* a flood cannot hold the loop */
+    ssize_t got = read(g->conn_fd, junk, sizeof junk);
+    if (got > 0) continue;
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 && errno == EAGAIN) return;
+    g->peer_done = 1;
+    if (got < 0 || bytes_len(&g->out) == 0) owner_lost(g); /* else the flush ends it */
+    return;
+  }
+}
+
+/* Everything queued is written while closing: half-close, or close when the owner is done too. */
+void owner_closing_flushed(struct guardian *g) {
+  if (g->peer_done) {
+    owner_lost(g);
+    return;
+  }
+  if (!g->closing_shut) {
+    shutdown(g->conn_fd, SHUT_WR);
+    g->closing_shut = 1;
+  }
 }
 
 void owner_flush(struct guardian *g) {

@@ -43,7 +43,9 @@ struct guardian {
   /* the owner's connection (at most one; an unauthenticated one counts) */
   int conn_fd;
   int authed;
-  int closing;
+  int closing;       /* after a protocol error: flush, half-close, drop what still comes, then close */
+  int closing_shut;  /* our side is shut down (SHUT_WR): the owner has every frame and an EOF */
+  int peer_done;     /* the owner's EOF (or an error) was read */
   long long conn_deadline; /* auth deadline, or the flush deadline while closing */
   unsigned char *rbuf;
   size_t rlen;
@@ -90,6 +92,8 @@ void owner_accept(struct guardian *g);
 void owner_readable(struct guardian *g);
 void owner_flush(struct guardian *g);
 void owner_lost(struct guardian *g);
+void owner_discard(struct guardian *g);         /* closing: drop the owner's input until its EOF */
+void owner_closing_flushed(struct guardian *g); /* closing, all written: half-close, or close */
 void owner_reply(struct guardian *g, uint32_t id, const char *code, const char *message);
 void owner_json(struct guardian *g, int tag, const char *json);
 /* A syscall on a supervision path failed: said once per `what` (a string literal); stream 0 when none. */
@@ -122,6 +126,11 @@ void capture_settle(struct guardian *g);                 /* before a terminate's
 void terminate_start(struct guardian *g, long grace_ms, int has_id, uint32_t id, int exit_after, int first_signal);
 void terminate_step(struct guardian *g);
 void signal_target(struct guardian *g, uint32_t id, int target, int signo);
+void tree_scan(struct guardian *g, struct census *cs);
+
+/* tree-stop.c: SIGSTOP and SIGCONT to the whole tree, in order */
+void tree_stop(struct guardian *g, struct census *cs);
+void tree_continue(struct census *cs);
 
 /* orphan.c */
 int orphaned(const struct guardian *g);

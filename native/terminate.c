@@ -41,9 +41,11 @@ static pid_t pinned(const struct guardian *g, pid_t id) {
   return id;
 }
 
-static void scan(struct guardian *g, struct census *cs) {
+void tree_scan(struct guardian *g, struct census *cs) {
   census_scan(cs, pinned(g, g->c.pgid), pinned(g, g->c.sid));
 }
+
+static void scan(struct guardian *g, struct census *cs) { tree_scan(g, cs); }
 
 static void signal_new(struct census *cs, size_t from, int sig) {
   struct census tail = *cs;
@@ -235,9 +237,19 @@ void signal_target(struct guardian *g, uint32_t id, int target, int signo) {
   } else if (target == SIGNAL_TARGET_TREE) {
     struct census cs;
     memset(&cs, 0, sizeof cs);
-    scan(g, &cs);
-    census_signal(&cs, signo);
+    /* SIGSTOP top-down until every member is stopped, SIGCONT bottom-up (tree-stop.c). */
+    if (signo == SIGSTOP) tree_stop(g, &cs);
+    else if (signo == SIGCONT) {
+      scan(g, &cs);
+      tree_continue(&cs);
+    } else {
+      scan(g, &cs);
+      census_signal(&cs, signo);
+    }
     census_free(&cs);
+    /* The child's stop or continue is an event before the reply, and before the owner's next
+       frame: a SIGCONT read in the same batch must not hide the stop (waitpid keeps only the last). */
+    reap(g);
   } else {
     owner_reply(g, id, "bad-target", "signal target must be 0 (child), 1 (foreground group) or 2 (tree)");
     return;

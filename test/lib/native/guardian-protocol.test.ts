@@ -14,6 +14,7 @@ import { connectGuardian } from "../../../lib/native/guardian-launch.ts";
 import { Ev, Req, decodeJson, encodeRequest, type GuardianErrorEvent } from "../../../lib/native/guardian-protocol.ts";
 import { buildGuardian, startGuardian, tempDir } from "../../support/guardian-fixture.ts";
 import { isAlive } from "../../support/processes.ts";
+import { seededRandom } from "../../support/seeded-random.ts";
 import { waitFor } from "../../support/wait.ts";
 
 const bin = buildGuardian();
@@ -109,22 +110,63 @@ test("guardian (sanitizer build): random bytes before auth are refused and close
 });
 
 test("guardian (sanitizer build): random frames from an authenticated owner end in a clean close and cleanup", { timeout: 120_000 }, async (t) => {
+  const random = seededRandom();
   for (let round = 0; round < 20; round++) {
+    // Replay: CORRALTEST_FUZZ_SEED=<seed> (the input of every round follows from it).
+    const at = `round ${round}, seed ${random.seed}`;
     const g = await rawGuardian(t);
     const chunks: Uint8Array[] = [encodeFrame(Req.auth, new TextEncoder().encode(g.token))];
     for (let k = 0; k < 1 + (round % 7); k++) {
-      let tag = Math.floor(Math.random() * 12);
+      let tag = random.below(12);
       if (tag === Req.release) tag = 0x7f; // release would leave `sleep` running on purpose
       if (tag === Req.terminate || tag === Req.shutdown) {
-        chunks.push(encodeFrame(tag, encodeRequest.idGrace(k, Math.floor(Math.random() * 50))));
+        chunks.push(encodeFrame(tag, encodeRequest.idGrace(k, random.below(50))));
       } else {
-        chunks.push(encodeFrame(tag, randomBytes(Math.floor(Math.random() * 12))));
+        chunks.push(encodeFrame(tag, random.bytes(random.below(12))));
       }
     }
-    if (round % 3 === 0) chunks.push(encodeFrame(0x99, randomBytes(10)).subarray(0, 7)); // truncated at the end
+    if (round % 3 === 0) chunks.push(encodeFrame(0x99, random.bytes(10)).subarray(0, 7)); // truncated at the end
     const result = await throwAt(g.socketPath, chunks);
-    assert.equal(result.tags[0], Ev.welcome, `round ${round}`);
-    for (const e of result.errors) assert.match(e.code, /^(unknown-tag|bad-body|truncated)$/);
+    assert.equal(result.tags[0], Ev.welcome, `${at}: tags ${JSON.stringify(result.tags)}`);
+    for (const e of result.errors) assert.match(e.code, /^(unknown-tag|bad-body|truncated)$/, at);
+    assert.equal(await g.exit, 0, `${at}: ${g.stderr()}`);
+    assert.equal(g.stderr(), "", at);
+  }
+});
+
+test("guardian (sanitizer build): an owner still writing after its protocol error gets every frame, then EOF, no reset", { timeout: 120_000 }, async (t) => {
+  // The guardian used to close at once after the error frame: the owner's next write got EPIPE
+  // (or its unread input reset the connection), and Node dropped the frames it had not read yet,
+  // the welcome too. Now it half-closes and drops what still comes until the owner's EOF.
+  for (let round = 0; round < 5; round++) {
+    const g = await rawGuardian(t);
+    const result = await new Promise<{ tags: number[]; errors: GuardianErrorEvent[]; failure: string | null }>((resolve) => {
+      const decoder = new FrameDecoder(8 * 1024 * 1024);
+      const tags: number[] = [];
+      const errors: GuardianErrorEvent[] = [];
+      let failure: string | null = null;
+      let wrote = false;
+      const socket = net.createConnection({ path: g.socketPath }, () => {
+        socket.write(encodeFrame(Req.auth, new TextEncoder().encode(g.token)));
+        socket.write(encodeFrame(0x7e, new Uint8Array(3))); // unknown tag: the protocol error
+      });
+      socket.on("data", (c: Buffer) => {
+        for (const f of decoder.push(c)) {
+          tags.push(f.tag);
+          if (f.tag === Ev.error) errors.push(decodeJson<GuardianErrorEvent>(f.body));
+        }
+        // The error frame is here: the guardian is closing. Keep writing, as a busy owner would.
+        if (errors.length > 0 && !wrote) {
+          wrote = true;
+          socket.write(encodeFrame(Req.input, new Uint8Array(4096)), () => socket.end());
+        }
+      });
+      socket.on("error", (e) => (failure = e.message));
+      socket.on("close", () => resolve({ tags, errors, failure }));
+    });
+    assert.equal(result.failure, null, `round ${round}: the owner's socket failed`);
+    assert.equal(result.tags[0], Ev.welcome, `round ${round}: tags ${JSON.stringify(result.tags)}`);
+    assert.deepEqual(result.errors.map((e) => e.code), ["unknown-tag"], `round ${round}`);
     assert.equal(await g.exit, 0, g.stderr());
     assert.equal(g.stderr(), "", `round ${round}`);
   }
