@@ -6,6 +6,7 @@
 // (it always has room for them and keeps reading); the rest waits here, and
 // goes out as the guardian reports what the program took. Senders wait on
 // drained(), which is the backpressure a large `pty send` feels.
+import { BacklogWaiters } from "../core/backlog-waiters.ts";
 
 /** Input in flight to the guardian at most: well under its own input bound (OUT_LIMIT, 4 MiB). */
 const WINDOW = 1024 * 1024;
@@ -20,7 +21,7 @@ export class GuardianInput {
   /** Credit is used once the guardian said it reports what it takes (welcome version >= 4). */
   #credit: boolean | undefined;
   #closed = false;
-  readonly #waiters: Array<{ limit: number; resolve: () => void }> = [];
+  readonly #waiters = new BacklogWaiters();
 
   constructor(send: (bytes: Uint8Array) => void) {
     this.#send = send;
@@ -53,8 +54,7 @@ export class GuardianInput {
 
   /** Resolves once at most `limit` bytes wait here (at once when closed). */
   drained(limit: number): Promise<void> {
-    if (this.#closed || this.#queued <= limit) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ limit, resolve }));
+    return this.#waiters.wait(this.#closed ? 0 : this.#queued, limit);
   }
 
   /** The connection is gone: what waits here can never be delivered. */
@@ -82,12 +82,6 @@ export class GuardianInput {
   }
 
   #release(): void {
-    for (let i = this.#waiters.length - 1; i >= 0; i--) {
-      const waiter = this.#waiters[i]!;
-      if (this.#closed || this.#queued <= waiter.limit) {
-        this.#waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
+    this.#waiters.release(this.#queued, this.#closed);
   }
 }

@@ -8,6 +8,7 @@
 // wait on drained(), so a large send is paced by the program, not buffered.
 import { write } from "node:fs";
 import { Buffer } from "node:buffer";
+import { BacklogWaiters } from "../../core/backlog-waiters.ts";
 
 /** How long to wait before offering input again to a terminal that took none: from 1 ms, doubling to 16 ms while it takes nothing. */
 const FIRST_RETRY_MS = 1;
@@ -21,7 +22,7 @@ export class PtyInputPump {
   #closed = false;
   #retry: ReturnType<typeof setTimeout> | undefined;
   #retryMs = FIRST_RETRY_MS;
-  readonly #waiters: Array<{ limit: number; resolve: () => void }> = [];
+  readonly #waiters = new BacklogWaiters();
 
   constructor(fd: number) {
     this.#fd = fd;
@@ -41,8 +42,7 @@ export class PtyInputPump {
 
   /** Resolves once at most `limit` bytes wait (at once after close()). */
   drained(limit: number): Promise<void> {
-    if (this.#closed || this.#queued <= limit) return Promise.resolve();
-    return new Promise((resolve) => this.#waiters.push({ limit, resolve }));
+    return this.#waiters.wait(this.#closed ? 0 : this.#queued, limit);
   }
 
   /** The program is gone: what it never took is dropped, and every sender is released. */
@@ -85,12 +85,6 @@ export class PtyInputPump {
   }
 
   #release(): void {
-    for (let i = this.#waiters.length - 1; i >= 0; i--) {
-      const waiter = this.#waiters[i]!;
-      if (this.#closed || this.#queued <= waiter.limit) {
-        this.#waiters.splice(i, 1);
-        waiter.resolve();
-      }
-    }
+    this.#waiters.release(this.#queued, this.#closed);
   }
 }
