@@ -51,7 +51,7 @@ interface Follower {
 
 // Small enough to keep collect's RSS well under 100 MB beside Node's own
 // not-yet-collected read buffers, big enough for writev batches of ~1 MiB.
-const DEFAULT_HIGH_WATER = 4 * 1024 * 1024;
+const DEFAULT_HIGH_WATER = 2 * 1024 * 1024;
 
 /** Per-stream bounded output store; see README "Bounded output". */
 export class BoundedStore {

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BoundedStore } from "./bounded-store.ts";
 
-const READ_BYTES = 1024 * 1024;
+const READ_BYTES = 256 * 1024;
 
 /** Where the channel delivers: a BoundedStore, or anything with its copying write. */
 export type TransientSink = Pick<BoundedStore, "writeTransient" | "onDrain">;
@@ -22,6 +22,7 @@ export class OutputChannel {
   readonly ended: Promise<void>;
   readonly #reader: net.Socket;
   #atEof = false;
+  #waitingOnSink = false;
 
   private constructor(childEnd: net.Socket, reader: net.Socket) {
     this.childEnd = childEnd;
@@ -40,6 +41,11 @@ export class OutputChannel {
     return this.#atEof;
   }
 
+  /** Paused because the sink is full (the pump shape): corral, not the writer, is the bottleneck. */
+  get waitingOnSink(): boolean {
+    return this.#waitingOnSink;
+  }
+
   /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
   static async open(store: TransientSink): Promise<OutputChannel> {
     // A private directory: nobody else can connect before we do.
@@ -54,6 +60,7 @@ export class OutputChannel {
       });
       const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
       let reader: net.Socket | undefined;
+      let channel: OutputChannel | undefined;
       const connected = new Promise<void>((resolve, reject) => {
         reader = net.connect({
           path: address,
@@ -61,8 +68,12 @@ export class OutputChannel {
             buffer: Buffer.allocUnsafe(READ_BYTES),
             callback: (n: number, buf: Uint8Array): boolean => {
               if (store.writeTransient(buf.subarray(0, n))) return true;
-              store.onDrain(() => reader?.resume());
-              return false; // pauses the socket until the spill catches up
+              if (channel !== undefined) channel.#waitingOnSink = true;
+              store.onDrain(() => {
+                if (channel !== undefined) channel.#waitingOnSink = false;
+                reader?.resume();
+              });
+              return false; // pauses the socket until the sink catches up
             },
           },
         });
@@ -70,7 +81,8 @@ export class OutputChannel {
         reader.once("error", reject);
       });
       const [childEnd] = await Promise.all([accepted, connected]);
-      return new OutputChannel(childEnd, reader as net.Socket);
+      channel = new OutputChannel(childEnd, reader as net.Socket);
+      return channel;
     } finally {
       server.close();
       await rm(dir, { recursive: true, force: true });
@@ -80,6 +92,11 @@ export class OutputChannel {
   /** Closes this process's copy of the child end (after spawn), so EOF can come. */
   released(): void {
     this.childEnd.destroy();
+  }
+
+  /** destroy() unless EOF came already (the pump shape). */
+  abandon(): void {
+    if (!this.#atEof) this.destroy();
   }
 
   /** Stops reading: a descendant that keeps the child end open must not hold corral. */

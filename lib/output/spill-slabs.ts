@@ -13,13 +13,17 @@ export interface Slab {
 }
 
 const SLAB_BYTES = 1024 * 1024;
-// A few spare slabs cover the spill queue's high-water mark in steady state.
-const KEEP_FREE = 4;
 
 /** The slab being filled, and the free list. */
 export class SlabPool {
   #current: Slab | null = null;
   #free: Slab[] = [];
+  #allocated = 0;
+
+  /** Slabs allocated so far: what a stream cost in fresh memory (recycling keeps it small). */
+  get allocated(): number {
+    return this.#allocated;
+  }
 
   /** A slab with room for at least one byte. */
   current(): Slab {
@@ -29,7 +33,7 @@ export class SlabPool {
       cur.retired = true;
       if (cur.refs === 0) this.#recycle(cur);
     }
-    const next = this.#free.pop() ?? { buf: new Uint8Array(SLAB_BYTES), used: 0, refs: 0, retired: false };
+    const next = this.#free.pop() ?? this.#fresh();
     next.used = 0;
     next.retired = false;
     this.#current = next;
@@ -42,7 +46,16 @@ export class SlabPool {
     if (slab.retired && slab.refs === 0) this.#recycle(slab);
   }
 
+  #fresh(): Slab {
+    this.#allocated++;
+    return { buf: new Uint8Array(SLAB_BYTES), used: 0, refs: 0, retired: false };
+  }
+
   #recycle(slab: Slab): void {
-    if (this.#free.length < KEEP_FREE) this.#free.push(slab);
+    // Every slab is kept for reuse: how many exist is bounded by how many were
+    // in use at once (the spill queue's high-water mark, a tee target's
+    // backpressure), and one dropped for the garbage collector would be
+    // replaced by a fresh one long before V8 frees it: RSS would creep up.
+    this.#free.push(slab);
   }
 }

@@ -3,10 +3,12 @@
 // tee(1) does. The producer pauses while either side is full, so memory stays
 // bounded even when the reader of corral's output is slow.
 import type { ByteSink } from "../supervise/spec.ts";
+import { SlabPool } from "./spill-slabs.ts";
 
 /** The part of a Node writable stream a tee needs. */
 export interface TeeTarget {
-  write(chunk: Uint8Array): boolean;
+  /** `done` runs once the target is finished with `chunk` (written, or failed). */
+  write(chunk: Uint8Array, done?: (error?: Error | null) => void): boolean;
   once(event: "drain" | "close" | "error", listener: () => void): unknown;
   off(event: "drain" | "close" | "error", listener: () => void): unknown;
   readonly destroyed: boolean;
@@ -18,6 +20,8 @@ export class TeeSink implements ByteSink {
   #storeFull = false;
   #waiters: (() => void)[] = [];
   #gone = false;
+  /** Copies of transient chunks on their way to the target, recycled once it wrote them. */
+  #slabs: SlabPool | null = null;
 
   constructor(readonly store: ByteSink, readonly target: TeeTarget) {
     target.once("error", () => this.#targetGone());
@@ -25,28 +29,69 @@ export class TeeSink implements ByteSink {
   }
 
   write(chunk: Uint8Array): boolean {
-    if (!this.#gone && !this.target.destroyed) {
-      // The target may hold the chunk until written; the store may too (spill
-      // queue): both only read it, and producers hand over fresh chunks.
-      if (!this.target.write(chunk) && !this.#targetFull) {
-        this.#targetFull = true;
-        const drained = () => {
-          this.target.off("close", drained);
-          this.#targetFull = false;
-          this.#release();
-        };
-        this.target.once("drain", drained);
-        this.target.once("close", drained);
+    // The target may hold the chunk until written; the store may too (spill
+    // queue): both only read it, and producers hand over fresh chunks.
+    if (this.#targetTakes()) this.#toTarget(chunk);
+    this.#storeSaid(this.store.write(chunk));
+    return !this.#targetFull && !this.#storeFull;
+  }
+
+  /**
+   * write() for a producer that reuses its buffer (an OutputChannel): the
+   * target gets a copy in a recycled 1 MiB slab, freed for reuse once the
+   * target has written it, and the store copies what it keeps itself. The
+   * target's own backpressure bounds the slabs in flight, so a 1 GiB stream
+   * allocates a few slabs, not a buffer per read.
+   */
+  writeTransient(chunk: Uint8Array): boolean {
+    if (this.#targetTakes()) {
+      const slabs = (this.#slabs ??= new SlabPool());
+      for (let at = 0; at < chunk.length;) {
+        const slab = slabs.current();
+        const n = Math.min(chunk.length - at, slab.buf.length - slab.used);
+        const copy = slab.buf.subarray(slab.used, slab.used + n);
+        copy.set(chunk.subarray(at, at + n));
+        slab.used += n;
+        slab.refs++;
+        at += n;
+        this.#toTarget(copy, () => slabs.release(slab));
       }
     }
-    if (!this.store.write(chunk) && !this.#storeFull) {
-      this.#storeFull = true;
-      this.store.onDrain(() => {
-        this.#storeFull = false;
-        this.#release();
-      });
-    }
+    const store = this.store;
+    this.#storeSaid(store.writeTransient === undefined ? store.write(chunk.slice()) : store.writeTransient(chunk));
     return !this.#targetFull && !this.#storeFull;
+  }
+
+  /** 1 MiB slabs allocated for the target's copies so far (writeTransient); stays small at any volume. */
+  get slabsAllocated(): number {
+    return this.#slabs?.allocated ?? 0;
+  }
+
+  #targetTakes(): boolean {
+    return !this.#gone && !this.target.destroyed;
+  }
+
+  #toTarget(chunk: Uint8Array, done?: () => void): void {
+    const taken = done === undefined ? this.target.write(chunk) : this.target.write(chunk, () => done());
+    if (!taken && !this.#targetFull) {
+      this.#targetFull = true;
+      const drained = () => {
+        this.target.off("close", drained);
+        this.#targetFull = false;
+        this.#release();
+      };
+      this.target.once("drain", drained);
+      this.target.once("close", drained);
+    }
+  }
+
+  #storeSaid(accepted: boolean): void {
+    if (accepted || this.#storeFull) return;
+    this.#storeFull = true;
+    this.store.onDrain(() => {
+      this.#storeFull = false;
+      this.#release();
+    });
   }
 
   onDrain(listener: () => void): void {

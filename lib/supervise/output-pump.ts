@@ -5,8 +5,18 @@ import type { Readable } from "node:stream";
 import type { ByteSink } from "./spec.ts";
 import { monotonicMs } from "./monotonic-ms.ts";
 
+/** What the supervisor waits on after the child exits: one output stream's EOF. */
+export interface Pump {
+  readonly ended: Promise<void>;
+  readonly atEof: boolean;
+  /** Paused because the sink is full: the EOF grace does not run meanwhile. */
+  readonly waitingOnSink: boolean;
+  /** Stops reading a pipe someone else still holds, so corral can return. */
+  abandon(): void;
+}
+
 /** A readable whose EOF the supervisor waits for after the child exits. */
-export class OutputPump {
+export class OutputPump implements Pump {
   readonly ended: Promise<void>;
   readonly #stream: Readable;
   #atEof = false;
@@ -57,7 +67,7 @@ const EOF_TICK_MS = 25;
  * spent paused on a full sink (a slow spill disk) does not count: the grace
  * is for a writer that keeps the pipe open, not for corral's own backlog.
  */
-export async function waitForEof(pumps: readonly OutputPump[], ms: number): Promise<boolean> {
+export async function waitForEof(pumps: readonly Pump[], ms: number): Promise<boolean> {
   const all = Promise.all(pumps.map((p) => p.ended)).then(() => true as const);
   let left = ms;
   while (!pumps.every((p) => p.atEof)) {

@@ -17,6 +17,13 @@ export type StdioChoice = "inherit" | "pipe" | "ignore" | { readonly sink: ByteS
 export interface ByteSink {
   write(chunk: Uint8Array): boolean;
   onDrain(listener: () => void): void;
+  /**
+   * write() for a producer that reuses its buffer: the sink copies what it
+   * keeps before returning. A backend that finds it may read the child's
+   * output into one reused buffer (lib/output OutputChannel) instead of a
+   * fresh buffer per read, which keeps the process's memory flat.
+   */
+  writeTransient?(chunk: Uint8Array): boolean;
 }
 
 /** One process to start and supervise. */
