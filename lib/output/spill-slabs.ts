@@ -12,7 +12,7 @@ export interface Slab {
   retired: boolean;
 }
 
-const SLAB_BYTES = 1024 * 1024;
+const SLAB_BYTES = 256 * 1024;
 
 /** The slab being filled, and the free list. */
 export class SlabPool {
