@@ -38,7 +38,6 @@ async function startInGroup(resolved: ResolvedSpawn): Promise<SupervisedProcess>
   // over a channel read into one reused buffer: no fresh buffer per read for
   // V8 to collect later, so a 1 GiB stream leaves the RSS where 1 MiB does.
   const channels = { stdout: await channelFor(spec.stdout), stderr: await channelFor(errChoice) };
-  if (process.env.JSRSS_DEBUG) console.error("channels", channels.stdout !== null, channels.stderr !== null);
   const stdio: StdioOptions = [
     spec.stdin ?? "inherit",
     channels.stdout?.childEnd ?? nodeStdio(spec.stdout),
@@ -96,8 +95,7 @@ async function channelFor(choice: StdioChoice | undefined): Promise<OutputChanne
   if (writeTransient === undefined) return null;
   try {
     return await OutputChannel.open({ writeTransient: (chunk) => writeTransient.call(sink, chunk), onDrain: (listener) => sink.onDrain(listener) });
-  } catch (e) {
-    if (process.env.JSRSS_DEBUG) console.error("channel failed", e);
+  } catch {
     return null;
   }
 }
