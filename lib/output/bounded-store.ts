@@ -49,8 +49,9 @@ interface Follower {
   readonly resolve: () => void;
 }
 
-// Small enough to keep collect's RSS well under 100 MB beside Node's own
-// not-yet-collected read buffers, big enough for writev batches of ~1 MiB.
+// Small enough to keep collect's RSS under 64 MiB on the JavaScript path (the
+// queued slabs are most of what a spill adds), big enough for writev batches
+// of about 1 MiB (the producer resumes at half the mark).
 const DEFAULT_HIGH_WATER = 2 * 1024 * 1024;
 
 /** Per-stream bounded output store; see README "Bounded output". */
@@ -196,9 +197,14 @@ export class BoundedStore {
     return this.#window.retainedBytes;
   }
 
-  /** Everything this store holds in memory: window buffers plus the spill queue. */
+  /**
+   * Everything this store holds in memory: window buffers plus the spill
+   * queue, or the recycled slabs copied chunks are queued in (writeTransient),
+   * whichever is more (a producer uses one write or the other).
+   */
   get memoryBytes(): number {
-    return this.#window.capacityBytes + (this.#spill?.queuedBytes ?? 0);
+    const spill = this.#spill;
+    return this.#window.capacityBytes + (spill === null ? 0 : Math.max(spill.queuedBytes, spill.slabBytes));
   }
 
   get closed(): boolean {

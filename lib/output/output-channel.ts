@@ -1,8 +1,10 @@
 // The fast way for a child's output to reach a store on Node: a Unix stream
 // socket (what libuv's stdio 'pipe' is anyway) whose read end uses Node's
-// `onread` with one reused 1 MiB buffer. Compared with the child's stdout
-// stream, Node reads several times fewer, allocates nothing per read, and the
-// process's RSS stays near Node's baseline (see README "Benchmarks").
+// `onread` with one reused 256 KiB buffer (a Unix socket rarely holds more).
+// Compared with the child's stdout stream, Node reads several times fewer,
+// allocates nothing per read, and the process's RSS stays near Node's
+// baseline (see README "Benchmarks"). collect's JavaScript path reads every
+// stream this way (lib/supervise/process-group/pipe-backend.ts).
 import { mkdtemp, rm } from "node:fs/promises";
 import net from "node:net";
 import { tmpdir } from "node:os";

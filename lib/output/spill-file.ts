@@ -4,7 +4,7 @@
 // everything queued so far, so a fast producer gets few, large writes.
 import fs from "node:fs";
 import { SpillError } from "./spill-error.ts";
-import { type Slab, SlabPool } from "./spill-slabs.ts";
+import { type Slab, SLAB_BYTES, SlabPool } from "./spill-slabs.ts";
 import { currentRuntime } from "../runtime/self-command.ts";
 
 // Re-exported: the spill's callers need only this module.
@@ -92,6 +92,15 @@ export class SpillFile {
   /** Bytes accepted but not yet on disk. */
   get queuedBytes(): number {
     return this.#queuedBytes;
+  }
+
+  /**
+   * Bytes of recycled slabs allocated for appendCopy so far (they are kept
+   * for reuse, never freed while the spill is open): what copied chunks cost,
+   * bounded by how much was queued at once.
+   */
+  get slabBytes(): number {
+    return (this.#slabs?.allocated ?? 0) * SLAB_BYTES;
   }
 
   /** Bytes written to the file so far (a prefix of the stream). */

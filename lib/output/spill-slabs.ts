@@ -1,5 +1,5 @@
 // Store-owned buffers for bytes whose source buffer is about to be reused
-// (a socket read with Node's `onread`, say): the bytes are copied into 1 MiB
+// (a socket read with Node's `onread`, say): the bytes are copied into 256 KiB
 // slabs that are recycled once written, so a fast stream allocates nothing
 // per chunk and leaves V8 no garbage to collect.
 
@@ -12,7 +12,9 @@ export interface Slab {
   retired: boolean;
 }
 
-const SLAB_BYTES = 256 * 1024;
+// Small enough that a slab partly filled when the queue hits its mark holds
+// little beyond it; large enough that a 1 GiB spill is 4096 iovecs.
+export const SLAB_BYTES = 256 * 1024;
 
 /** The slab being filled, and the free list. */
 export class SlabPool {

@@ -38,7 +38,7 @@ export class TeeSink implements ByteSink {
 
   /**
    * write() for a producer that reuses its buffer (an OutputChannel): the
-   * target gets a copy in a recycled 1 MiB slab, freed for reuse once the
+   * target gets a copy in a recycled 256 KiB slab, freed for reuse once the
    * target has written it, and the store copies what it keeps itself. The
    * target's own backpressure bounds the slabs in flight, so a 1 GiB stream
    * allocates a few slabs, not a buffer per read.
@@ -62,7 +62,7 @@ export class TeeSink implements ByteSink {
     return !this.#targetFull && !this.#storeFull;
   }
 
-  /** 1 MiB slabs allocated for the target's copies so far (writeTransient); stays small at any volume. */
+  /** Slabs (256 KiB) allocated for the target's copies so far (writeTransient); stays small at any volume. */
   get slabsAllocated(): number {
     return this.#slabs?.allocated ?? 0;
   }
