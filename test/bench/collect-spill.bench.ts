@@ -12,11 +12,15 @@
 // Issue 12 rows: plain collect against `cat BIG > /dev/null`, --live (the
 // guardian tees to corral's stdout), and every corral row once more with
 // corral's own start-up (`collect -- true`) taken off: the data path alone.
+// JavaScript-path rows (issue 12, peak RSS under 64 MB at any volume): plain,
+// --spill and --live with CORRAL_GUARDIAN=never on Node, and on Deno and Bun
+// when node_modules has them (the child's output read through an
+// OutputChannel, one reused buffer); each prints its peak RSS.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
 import { spawn, spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
-import { closeSync, createReadStream, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
+import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -147,6 +151,24 @@ const collect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "colle
 const plainCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--", "cat", big];
 const startupCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--", "true"];
 const liveCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--live", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
+// The same three collects on the JavaScript path, per runtime found.
+const cli = path.join(repo, "dist", "corral.mjs");
+const collectArgs = {
+  plain: ["collect", "--max-bytes", "1MiB", "--", "cat", big],
+  spill: ["collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big],
+  live: ["collect", "--live", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big],
+} as const;
+const runtimes: [string, string[]][] = [["node", [process.execPath, cli]]];
+const denoBin = path.join(repo, "node_modules", ".bin", "deno");
+const bunBin = path.join(repo, "node_modules", ".bin", "bun");
+if (existsSync(denoBin)) runtimes.push(["deno", [denoBin, "run", "-A", "--quiet", "--node-modules-dir=manual", cli]]);
+if (existsSync(bunBin)) runtimes.push(["bun", [bunBin, cli]]);
+const jsRows: Record<string, () => Promise<Timed>> = {};
+for (const [rt, prefix] of runtimes) {
+  for (const [mode, args] of Object.entries(collectArgs)) {
+    jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timed([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
+  }
+}
 const JS = "corral collect, JS path";
 const PLAIN = "corral collect (no spill), default";
 const LIVE = "corral collect --live --spill F";
@@ -167,6 +189,7 @@ const cases: Record<string, () => Promise<Timed>> = {
   [STARTUP]: () => timed(startupCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // --live: the stream through corral's stdout (here /dev/null) as well as the spill.
   [LIVE]: () => timed(liveCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  ...jsRows,
 };
 
 // Before each row (untimed): the outputs of earlier rows removed and the
@@ -195,7 +218,7 @@ try {
       const t = await go();
       if ((best.get(name)?.ms ?? Infinity) > t.ms) best.set(name, t);
       peak.set(name, Math.max(peak.get(name) ?? 0, t.peakRss ?? 0));
-      if (run === 0 && !name.startsWith("cat") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP) {
+      if (run === 0 && !name.startsWith("cat") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP && !name.endsWith(" collect")) {
         same &&= statSync(spill).size === statSync(big).size && (await sha256(spill)) === bigHash;
       }
     }
@@ -232,6 +255,15 @@ try {
     `${LIVE}: ${(ms(LIVE) / cat).toFixed(2)}x cat > F, ${afterStartup(LIVE)}x after start-up; ` +
       `peak RSS ${mib(peak.get(LIVE))} (aim < 64 MB)\n`,
   );
+  // The JavaScript path: peak RSS per runtime and mode (aim: under 64 MB, 61.0 MiB), and the time against the default backend's.
+  for (const [rt] of runtimes) {
+    const row = (mode: string) => `JS path ${rt} collect${mode === "" ? "" : ` --${mode}`}`;
+    const against = { "": PLAIN, spill: DEFAULT, live: LIVE } as Record<string, string>;
+    const parts = ["", "spill", "live"].map((mode) =>
+      `${mode === "" ? "plain" : `--${mode}`} ${mib(peak.get(row(mode)))} (${fmt(ms(row(mode)))}, ${(ms(row(mode)) / ms(against[mode] as string)).toFixed(2)}x the default backend)`
+    );
+    process.stdout.write(`JS path, ${rt}: peak RSS ${parts.join(", ")}; aim < 64 MB (61.0 MiB)\n`);
+  }
   process.stdout.write(`spill identical (size + sha256): ${same ? "yes" : "NO"}\n`);
   if (!same) process.exitCode = 1;
 } finally {
