@@ -24,11 +24,12 @@ export class OutputChannel {
   readonly ended: Promise<void>;
   readonly #reader: net.Socket;
   #atEof = false;
-  #waitingOnSink = false;
+  readonly #flow: { readonly waitingOnSink: boolean };
 
-  private constructor(childEnd: net.Socket, reader: net.Socket) {
+  private constructor(childEnd: net.Socket, reader: net.Socket, flow: { readonly waitingOnSink: boolean }) {
     this.childEnd = childEnd;
     this.#reader = reader;
+    this.#flow = flow;
     this.ended = new Promise<void>((resolve) => {
       reader.once("end", resolve);
       reader.once("close", resolve);
@@ -45,7 +46,7 @@ export class OutputChannel {
 
   /** Paused because the sink is full (the pump shape): corral, not the writer, is the bottleneck. */
   get waitingOnSink(): boolean {
-    return this.#waitingOnSink;
+    return this.#flow.waitingOnSink;
   }
 
   /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
@@ -62,7 +63,8 @@ export class OutputChannel {
       });
       const accepted = new Promise<net.Socket>((resolve) => server.once("connection", resolve));
       let reader: net.Socket | undefined;
-      let channel: OutputChannel | undefined;
+      // Shared with the channel made below: the read callback runs before it exists.
+      const flow = { waitingOnSink: false };
       const connected = new Promise<void>((resolve, reject) => {
         reader = net.connect({
           path: address,
@@ -70,9 +72,9 @@ export class OutputChannel {
             buffer: Buffer.allocUnsafe(READ_BYTES),
             callback: (n: number, buf: Uint8Array): boolean => {
               if (store.writeTransient(buf.subarray(0, n))) return true;
-              if (channel !== undefined) channel.#waitingOnSink = true;
+              flow.waitingOnSink = true;
               store.onDrain(() => {
-                if (channel !== undefined) channel.#waitingOnSink = false;
+                flow.waitingOnSink = false;
                 reader?.resume();
               });
               return false; // pauses the socket until the sink catches up
@@ -83,8 +85,7 @@ export class OutputChannel {
         reader.once("error", reject);
       });
       const [childEnd] = await Promise.all([accepted, connected]);
-      channel = new OutputChannel(childEnd, reader as net.Socket);
-      return channel;
+      return new OutputChannel(childEnd, reader as net.Socket, flow);
     } finally {
       server.close();
       await rm(dir, { recursive: true, force: true });
