@@ -78,7 +78,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 test("the package holds what runs and builds, and no tests, CI files, sources or node_modules", { timeout: 120_000 }, () => {
   const out = execFileSync("npm", ["pack", "--dry-run", "--ignore-scripts", "--json"], { cwd: repoRoot, env: cleanEnv({}), encoding: "utf8" });
   const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
-  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
+  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
     assert.ok(files.includes(wanted), `${wanted} is missing from the package`);
   }
   if (existsSync(path.join(repoRoot, "schemas"))) assert.ok(files.some((f) => f.startsWith("schemas/")), "schemas/ is missing from the package");
