@@ -55,7 +55,7 @@ function loadThroughCodeCache(file: string): HotBundle {
   return module.exports;
 }
 
-/** `<cache dir>/code-cache/<bundle>-node<version>-<arch>.v8`, or null when there is no safe place for it. */
+/** `<cache dir>/code-cache/<bundle>-<place>-node<version>-<arch>.v8`, or null when there is no safe place for it. */
 function codeCacheFile(file: string): string | null {
   try {
     const dir = path.join(corralCacheDir(), "code-cache");
@@ -63,10 +63,21 @@ function codeCacheFile(file: string): string | null {
     const info = lstatSync(dir);
     const uid = typeof process.getuid === "function" ? process.getuid() : -1;
     if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o022) !== 0) return null;
-    return path.join(dir, `${path.basename(file, ".cjs")}-node${process.versions.node}-${process.arch}.v8`);
+    return path.join(dir, `${path.basename(file, ".cjs")}-${placeOf(file)}-node${process.versions.node}-${process.arch}.v8`);
   } catch {
     return null; // no home, a read-only disk, ...: start without the cache
   }
+}
+
+/**
+ * Eight hex digits of the bundle's path (FNV-1a): two copies of corral (a
+ * global install and a project's) each keep their own cache instead of
+ * rewriting one file in turn.
+ */
+function placeOf(file: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < file.length; i++) hash = Math.imul(hash ^ file.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 function bundleIdentity(file: string): string {

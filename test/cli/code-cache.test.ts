@@ -5,13 +5,21 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { scratchDir } from "../support/scratch-dir.ts";
 
 const entry = path.join(repoRoot, "dist", "corral.cjs");
-const cacheName = `run-node${process.versions.node}-${process.arch}.v8`;
+// <bundle>-<8 hex digits of the bundle's path>-node<version>-<arch>.v8
+const cacheNamePattern = new RegExp(`^run-[0-9a-f]{8}-node${process.versions.node.replaceAll(".", "\\.")}-${process.arch}\\.v8$`);
+
+/** The run bundle's cache file in `dir`, which must be there. */
+function cacheFileIn(dir: string): string {
+  const names = readdirSync(dir).filter((name) => cacheNamePattern.test(name));
+  assert.equal(names.length, 1, `one cache of the run bundle in ${dir} (found: ${readdirSync(dir).join(", ")})`);
+  return path.join(dir, names[0]!);
+}
 const MAGIC = "corral-code-cache 1\n";
 
 /** `corral run -- echo ran` through Node's entry, with the per-user cache dir at `cacheDir`. */
@@ -36,8 +44,7 @@ test("the first run writes the cache, private to the user; the next run takes it
   const home = scratchDir(t, "corral-code-cache-");
   runWithCache(home);
   const dir = path.join(home, "code-cache");
-  const file = path.join(dir, cacheName);
-  assert.ok(existsSync(file), `${file} written (found: ${readdirSync(dir).join(", ")})`);
+  const file = cacheFileIn(dir);
   assert.equal(statSync(dir).mode & 0o777, 0o700);
   assert.equal(statSync(file).mode & 0o777, 0o600);
   const text = readFileSync(file).toString("latin1");
@@ -54,7 +61,7 @@ test("the first run writes the cache, private to the user; the next run takes it
 test("a cache made for another build, or that V8 rejects, is replaced by one for this build", { timeout: 240_000 }, (t) => {
   const home = scratchDir(t, "corral-code-cache-");
   runWithCache(home);
-  const file = path.join(home, "code-cache", cacheName);
+  const file = cacheFileIn(path.join(home, "code-cache"));
   const good = readFileSync(file);
   const headerEnd = good.indexOf(0x0a, MAGIC.length) + 1;
   // Same data, key of a bundle with another mtime (same length, so only the key tells): must not be used.

@@ -5,7 +5,7 @@
 
 export CORRAL_CACHE_DIR="$SCRIPT_TMP/cache"
 assert_eq "$(corral run -- echo first)" first "the first run works as ever"
-cache=$(ls "$CORRAL_CACHE_DIR"/code-cache/run-node*.v8)
+cache=$(ls "$CORRAL_CACHE_DIR"/code-cache/run-*-node*.v8)
 assert_eq "$(stat -c %a "$CORRAL_CACHE_DIR/code-cache")" 700 "the cache dir is the user's alone"
 assert_eq "$(stat -c %a "$cache")" 600 "the cache file is the user's alone"
 
@@ -15,7 +15,7 @@ assert_eq "$(stat -c %i:%y "$cache")" "$before" "a cache V8 accepts is reused, n
 
 # Each hot command has its own.
 corral collect -- true 2>/dev/null
-ls "$CORRAL_CACHE_DIR"/code-cache/collect-node*.v8 > /dev/null
+ls "$CORRAL_CACHE_DIR"/code-cache/collect-*-node*.v8 > /dev/null
 
 export CORRAL_CACHE_DIR="$SCRIPT_TMP/off"
 NODE_DISABLE_COMPILE_CACHE=1 corral run -- true
