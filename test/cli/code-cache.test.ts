@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { scratchDir } from "../support/scratch-dir.ts";
@@ -94,6 +94,19 @@ test("a cache directory that others can write, or that is a link, is neither rea
   symlinkSync(target, path.join(other, "code-cache"));
   runWithCache(other);
   assert.deepEqual(readdirSync(target), [], "nothing written through a link");
+});
+
+test("a cache directory of another account (say, a home kept by sudo) is neither read nor written", { timeout: 240_000 }, (t) => {
+  if (process.getuid?.() !== 0) {
+    t.skip("needs root to give a directory to another account");
+    return;
+  }
+  const home = scratchDir(t, "corral-code-cache-");
+  const dir = path.join(home, "code-cache");
+  mkdirSync(dir, { mode: 0o700 });
+  chownSync(dir, 65534, 65534);
+  runWithCache(home);
+  assert.deepEqual(readdirSync(dir), [], "nothing written into another account's directory");
 });
 
 test("with no place for a cache (the cache dir is a file), commands run as before and say nothing", { timeout: 120_000 }, (t) => {
