@@ -73,7 +73,7 @@ test("through the bundles, a bad config file and a bad --regex are still usage e
 // An installed copy under Deno or Bun runs dist/corral.mjs (README
 // "Installing"), which requires the same CommonJS bundles Node's entry
 // starts from its code cache; the lazily required YAML reader included.
-test("Deno and Bun run the shipped bundle's hot commands, lazy parts included", { timeout: 300_000 }, async (t) => {
+test("Deno and Bun run the shipped bundle's hot commands, lazy parts included", { timeout: 300_000 }, (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), "corral-hot-runtimes-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const bundle = path.join(repoRoot, "dist", "corral.mjs");
