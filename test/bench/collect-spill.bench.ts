@@ -147,10 +147,13 @@ buildSync({
 });
 
 const nodeFloor = `const c=require("child_process").spawn("cat",[process.argv[1]],{stdio:["ignore","pipe","inherit"]});c.stdout.on("data",()=>{});`;
-const collect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
-const plainCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--", "cat", big];
-const startupCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--max-bytes", "1MiB", "--", "true"];
-const liveCollect = [process.execPath, path.join(repo, "dist", "corral.mjs"), "collect", "--live", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
+// Node runs what npm links as `corral` (package.json "bin": dist/corral.cjs,
+// which loads the bundle through V8's code cache); Deno and Bun the ES module.
+const nodeCli = path.join(repo, (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { bin: { corral: string } }).bin.corral);
+const collect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
+const plainCollect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--", "cat", big];
+const startupCollect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--", "true"];
+const liveCollect = [process.execPath, nodeCli, "collect", "--live", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
 // The same three collects on the JavaScript path, per runtime found.
 const cli = path.join(repo, "dist", "corral.mjs");
 const collectArgs = {
@@ -158,7 +161,7 @@ const collectArgs = {
   spill: ["collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big],
   live: ["collect", "--live", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big],
 } as const;
-const runtimes: [string, string[]][] = [["node", [process.execPath, cli]]];
+const runtimes: [string, string[]][] = [["node", [process.execPath, nodeCli]]];
 const denoBin = path.join(repo, "node_modules", ".bin", "deno");
 const bunBin = path.join(repo, "node_modules", ".bin", "bun");
 if (existsSync(denoBin)) runtimes.push(["deno", [denoBin, "run", "-A", "--quiet", "--node-modules-dir=manual", cli]]);
