@@ -9,6 +9,7 @@ import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
 import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
 import { randomHex } from "./random-hex.ts";
+import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
 
 /**
  * Starts a guardian for `launch` and connects to it. Returns at once; add
@@ -19,10 +20,10 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   const binary = options.binary ?? guardianPathOrThrow();
   const token = randomHex(24);
   const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
-  const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
-  const child = spawn(binary, guardianArgv(launch, socketPath, 3), {
+  const descriptors = guardianDescriptors(launch, currentRuntime());
+  const child = spawn(binary, guardianArgv(launch, socketPath, 3, descriptors.teeFds), {
     env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
-    stdio: [io(launch.stdin), io(launch.stdout), launch.stderr === "inherit" ? "inherit" : "pipe", "pipe", ...teeStdio(launch)],
+    stdio: descriptors.stdio,
   });
   const guardian = new Guardian(socketPath, token, child);
   let diagnostics = "";
@@ -48,6 +49,40 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     }
   });
   return guardian;
+}
+
+/**
+ * Deno's child_process passes no descriptor past the third, so the guardian
+ * would never get collect --live's tee targets at 4 and 5. When they are our
+ * own stdout and stderr (fd 1 and 2, as for the CLI) and the guardian's own
+ * 1 and 2 serve nothing else (the streams are captured, not inherited), they
+ * go there instead, inherited: the guardian tees, and the stream never passes
+ * through JavaScript (a 1 GiB collect --live peaked at 153 MiB on Deno when
+ * it did). The guardian's diagnostics then go straight to our stderr rather
+ * than into the error message of a guardian that failed to start.
+ */
+function teeAtOwnStdio(launch: GuardianLaunch, runtime: RuntimeName): boolean {
+  if (runtime !== "deno") return false;
+  const { teeStdout, teeStderr } = launch;
+  if (teeStdout === undefined && teeStderr === undefined) return false;
+  const outOk = teeStdout === undefined || (teeStdout === 1 && launch.stdout !== "inherit");
+  const errOk = teeStderr === undefined || (teeStderr === 2 && launch.stderr !== "inherit");
+  return outOk && errOk;
+}
+
+/** The guardian's stdio for `launch` under `runtime`, and where its tee descriptors are (undefined: 4 and 5). */
+export function guardianDescriptors(
+  launch: GuardianLaunch,
+  runtime: RuntimeName,
+): { stdio: ("inherit" | "ignore" | "pipe" | number)[]; teeFds: { stdout: number; stderr: number } | undefined } {
+  const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
+  if (teeAtOwnStdio(launch, runtime)) {
+    const out = launch.teeStdout === 1 ? "inherit" : io(launch.stdout);
+    const err = launch.teeStderr === 2 || launch.stderr === "inherit" ? "inherit" : "pipe";
+    return { stdio: [io(launch.stdin), out, err, "pipe"], teeFds: { stdout: 1, stderr: 2 } };
+  }
+  const err = launch.stderr === "inherit" ? "inherit" : "pipe";
+  return { stdio: [io(launch.stdin), io(launch.stdout), err, "pipe", ...teeStdio(launch)], teeFds: undefined };
 }
 
 /** Descriptors 4 and 5 of the guardian: collect --live's tee targets (TEE_STDOUT_FD, TEE_STDERR_FD), when asked. */

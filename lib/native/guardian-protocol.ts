@@ -132,8 +132,17 @@ export interface GuardianLaunch {
 export const TEE_STDOUT_FD = 4;
 export const TEE_STDERR_FD = 5;
 
-/** The guardian's argv (after the binary) for a launch, socket path and ready descriptor. */
-export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd: number): string[] {
+/**
+ * The guardian's argv (after the binary) for a launch, socket path and ready
+ * descriptor; `teeFds`: where it finds the tee descriptors, when not at
+ * TEE_STDOUT_FD/TEE_STDERR_FD (see guardian-launch.ts, Deno).
+ */
+export function guardianArgv(
+  launch: GuardianLaunch,
+  socketPath: string,
+  readyFd: number,
+  teeFds: { readonly stdout: number; readonly stderr: number } = { stdout: TEE_STDOUT_FD, stderr: TEE_STDERR_FD },
+): string[] {
   const args = ["--socket", socketPath, "--ready-fd", String(readyFd), "--mode", launch.mode];
   const opt = (flag: string, value: string | number | undefined) => {
     if (value !== undefined) args.push(flag, String(value));
@@ -155,8 +164,8 @@ export function guardianArgv(launch: GuardianLaunch, socketPath: string, readyFd
   if (launch.spillDirect) args.push("--spill-direct");
   if (launch.captureStdout) args.push("--capture-stdout");
   if (launch.captureStderr) args.push("--capture-stderr");
-  if (launch.teeStdout !== undefined) args.push("--tee-stdout", String(TEE_STDOUT_FD));
-  if (launch.teeStderr !== undefined) args.push("--tee-stderr", String(TEE_STDERR_FD));
+  if (launch.teeStdout !== undefined) args.push("--tee-stdout", String(teeFds.stdout));
+  if (launch.teeStderr !== undefined) args.push("--tee-stderr", String(teeFds.stderr));
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
   if (launch.adoptable) args.push("--adoptable");

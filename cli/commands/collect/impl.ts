@@ -44,11 +44,13 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // --live under the guardian: it writes every byte to our own stdout/stderr
   // itself (tee, native/capture.c), so the stream never passes through
   // JavaScript and memory stays bounded whatever the volume. Without a
-  // descriptor to hand down (an in-process caller's streams), without the
-  // guardian, or on Deno (its child_process does not pass a descriptor
-  // number in `stdio` past the third: the guardian would get none),
-  // JavaScript tees (TeeSink).
-  const tee = flags.live && native && currentRuntime() !== "deno" ? teeDescriptors(stdout, stderr, flags.merge) : null;
+  // descriptor to hand down (an in-process caller's streams), or without the
+  // guardian, JavaScript tees (TeeSink). On Deno (its child_process does not
+  // pass a descriptor number in `stdio` past the third) the guardian gets
+  // them as its own fd 1 and 2 (lib/native/guardian-launch.ts), which works
+  // only when they are our fd 1 and 2; other descriptors, JavaScript tees.
+  const handed = flags.live && native ? teeDescriptors(stdout, stderr, flags.merge) : null;
+  const tee = handed !== null && currentRuntime() === "deno" && (handed.stdout !== 1 || (handed.stderr ?? 2) !== 2) ? null : handed;
   // Under the guardian the spill file is written by it (no copy through
   // JavaScript); a JavaScript tee needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && (!flags.live || tee !== null) && native;
