@@ -172,6 +172,12 @@ for (const [rt, prefix] of runtimes) {
     jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timed([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
   }
 }
+// Deno under the guardian: --live hands our stdout/stderr to it as its own fd 1 and 2 (no JS tee).
+const DENO_LIVE = "deno collect --live, guardian";
+if (existsSync(denoBin)) {
+  const deno = runtimes.find(([rt]) => rt === "deno")?.[1] as string[];
+  jsRows[DENO_LIVE] = () => timed([...deno, ...collectArgs.live], "/dev/null", { CORRAL_GUARDIAN: "auto" });
+}
 const JS = "corral collect, JS path";
 const PLAIN = "corral collect (no spill), default";
 const LIVE = "corral collect --live --spill F";
@@ -266,6 +272,9 @@ try {
       `${mode === "" ? "plain" : `--${mode}`} ${mib(peak.get(row(mode)))} (${fmt(ms(row(mode)))}, ${(ms(row(mode)) / ms(against[mode] as string)).toFixed(2)}x the default backend)`
     );
     process.stdout.write(`JS path, ${rt}: peak RSS ${parts.join(", ")}; aim < 64 MB (61.0 MiB)\n`);
+  }
+  if (best.has(DENO_LIVE)) {
+    process.stdout.write(`${DENO_LIVE}: peak RSS ${mib(peak.get(DENO_LIVE))} (${fmt(ms(DENO_LIVE))}); aim < 64 MB (61.0 MiB)\n`);
   }
   process.stdout.write(`spill identical (size + sha256): ${same ? "yes" : "NO"}\n`);
   if (!same) process.exitCode = 1;
