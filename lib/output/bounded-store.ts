@@ -38,7 +38,7 @@ export interface BoundedStoreOptions {
    * the guardian: the stream never passes through JavaScript).
    */
   readonly teeFd?: number;
-  /** Spill bytes queued in memory above which write() asks the producer to pause. Default 1 MiB. */
+  /** Spill bytes queued in memory above which write() asks the producer to pause. Default 512 KiB. */
   readonly highWaterMark?: number;
 }
 
@@ -51,9 +51,10 @@ interface Follower {
 
 // Small enough to keep collect's RSS under 64 MB on the JavaScript path (the
 // queued slabs are most of what a spill adds: 2 MiB measured 1.5 MiB more RSS
-// than 1 MiB, at the same speed), big enough for writev batches of 512 KiB
-// and more (the producer resumes at half the mark).
-const DEFAULT_HIGH_WATER = 1024 * 1024;
+// than 1 MiB, and 1 MiB 0.5-1 MiB more than 512 KiB, at the same speed), big
+// enough for writev batches of 256 KiB and more (the producer resumes at half
+// the mark).
+const DEFAULT_HIGH_WATER = 512 * 1024;
 
 /** Per-stream bounded output store; see README "Bounded output". */
 export class BoundedStore {
