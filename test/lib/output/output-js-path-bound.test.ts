@@ -178,3 +178,21 @@ test("a --live tee fed 64 MiB of copies through a slow target allocates a few sl
   assert.equal(store.totalBytes, 64 * MiB);
   assert.ok(tee.slabsAllocated <= 4, `${tee.slabsAllocated} slabs of 256 KiB for 64 MiB`);
 });
+
+test("no channel can be made (an unusable $TMPDIR): the sink gets the child's pipe stream, every byte", async (t) => {
+  const saved = process.env["TMPDIR"];
+  process.env["TMPDIR"] = path.join(tmpdir(), "corral-no-such-dir", "below");
+  t.after(() => {
+    if (saved === undefined) delete process.env["TMPDIR"];
+    else process.env["TMPDIR"] = saved;
+  });
+  const out = new CopyingSink();
+  const child = await supervise({ argv: ["sh", "-c", "seq 1 50000"], env, stdout: { sink: out }, graceMs: 5000 }, processGroupBackend);
+  const { facts } = await child.exited;
+  assert.equal(facts.code, 0);
+  assert.equal(facts.outputComplete, true);
+  const want = Array.from({ length: 50000 }, (_, i) => `${i + 1}\n`).join("");
+  assert.equal(out.hash.digest("hex"), sha256(Buffer.from(want)));
+  assert.equal(out.transientWrites, 0, "no channel");
+  assert.ok(out.writes > 0, "the pipe stream fed write()");
+});
