@@ -25,7 +25,7 @@ if (root !== null && !built(path.join(root, "native", "build", "corral-guardian"
   if (result.ok) {
     process.stdout.write(`corral: built the guardian: ${result.guardian}\n`);
   } else {
-    const fix = `${process.execPath} ${path.join(root, "dist", "corral.mjs")} probe --build`;
+    const fix = `${process.execPath} ${path.join(root, "dist", "corral.cjs")} probe --build`;
     process.stderr.write(`corral: the guardian was not built (${result.why}); corral works without it, with weaker guarantees (corral probe lists them); to build it later: ${fix}\n`);
   }
 }

@@ -8,8 +8,10 @@
 import { writeSync } from "node:fs";
 import module from "node:module";
 import process from "node:process";
+import { fileURLToPath } from "node:url";
 import { CORRAL_VERSION } from "./version.ts";
-import { HOT_BUNDLES } from "./hot/bundles.ts";
+import { entryRoute } from "./hot/bundles.ts";
+import { loadHotBundle } from "./hot/load-bundle.ts";
 
 declare global {
   interface ImportMeta {
@@ -27,14 +29,13 @@ if (!("Deno" in globalThis) && process.versions.bun === undefined) {
 }
 
 const args = process.argv.slice(2);
-const hot = args[0] !== undefined && Object.hasOwn(HOT_BUNDLES, args[0]) ? HOT_BUNDLES[args[0]] : undefined;
-if (args.length === 1 && args[0] === "--version") {
+const route = entryRoute(args);
+if (route.kind === "version") {
   // fd 1 directly: setting up process.stdout costs Bun about 10 ms.
   writeSync(1, `${CORRAL_VERSION}\n`);
-} else if (import.meta.corralBundle === true && hot !== undefined) {
-  // A computed URL: esbuild leaves it alone, and the bundle is its own build.
-  const bundle = new URL(`./hot/${hot}.mjs`, import.meta.url).href;
-  await ((await import(bundle)) as { runApp: (args: readonly string[]) => Promise<void> }).runApp(args);
+} else if (import.meta.corralBundle === true && route.kind === "hot") {
+  // A computed path: esbuild leaves it alone, and the bundle is its own build.
+  await loadHotBundle(fileURLToPath(new URL(`./hot/${route.bundle}.cjs`, import.meta.url))).runApp(args);
 } else {
   await (await import("./run-app.ts")).runApp(args);
 }

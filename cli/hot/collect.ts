@@ -1,4 +1,4 @@
-// `corral collect` in a bundle of its own (dist/hot/collect.mjs; hot-app.ts says why).
+// `corral collect` in a bundle of its own (dist/hot/collect.cjs; hot-app.ts says why).
 import { collectCommand } from "../commands/collect/command.ts";
 import { hotApp } from "./hot-app.ts";
 

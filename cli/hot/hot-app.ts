@@ -1,5 +1,5 @@
 // The hottest commands (run, collect, pty, jobs and its siblings) each have
-// a bundle of their own in the built CLI: dist/hot/<name>.mjs, one file with
+// a bundle of their own in the built CLI: dist/hot/<name>.cjs, one file with
 // no code splitting, which cli/main.ts loads instead of the whole-table path
 // (run-app.ts over the registry). Why (issue 9, start-up): Node 20's ESM
 // loader costs about 1.5 ms of CPU per file, and the split build made `run`

@@ -1,5 +1,5 @@
 // `corral jobs`, `fg`, `bg` and `reap` in one bundle of their own
-// (dist/hot/jobs.mjs; hot-app.ts says why): one definitions file holds all four.
+// (dist/hot/jobs.cjs; hot-app.ts says why): one definitions file holds all four.
 import { bgCommand, fgCommand, jobsRoutes, reapCommand } from "../commands/jobs/command.ts";
 import { hotApp } from "./hot-app.ts";
 

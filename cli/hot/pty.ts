@@ -1,4 +1,4 @@
-// `corral pty ...` in a bundle of its own (dist/hot/pty.mjs; hot-app.ts says why).
+// `corral pty ...` in a bundle of its own (dist/hot/pty.cjs; hot-app.ts says why).
 import { ptyRoutes } from "../commands/pty/command.ts";
 import { hotApp } from "./hot-app.ts";
 

@@ -1,4 +1,4 @@
-// `corral run` in a bundle of its own (dist/hot/run.mjs; hot-app.ts says why).
+// `corral run` in a bundle of its own (dist/hot/run.cjs; hot-app.ts says why).
 import { runCommand } from "../commands/run/command.ts";
 import { hotApp } from "./hot-app.ts";
 

@@ -8,9 +8,9 @@
 // file makes concurrent first calls build once.
 import { spawnSync } from "node:child_process";
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
-import { homedir } from "node:os";
 import path from "node:path";
 import process from "node:process";
+import { corralCacheDir } from "../runtime/cache-dir.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -56,13 +56,6 @@ export function nativeSourceHash(nativeDir: string): string {
     feed(readFileSync(path.join(nativeDir, file)));
   }
   return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
-
-/** `$CORRAL_CACHE_DIR`, else `$XDG_CACHE_HOME/corral`, else `~/.cache/corral`. */
-export function corralCacheDir(env: Env = process.env): string {
-  if (env.CORRAL_CACHE_DIR) return path.resolve(env.CORRAL_CACHE_DIR);
-  if (env.XDG_CACHE_HOME) return path.join(path.resolve(env.XDG_CACHE_HOME), "corral");
-  return path.join(homedir(), ".cache", "corral");
 }
 
 /** Where the per-user build of these sources lives. */

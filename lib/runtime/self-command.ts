@@ -1,6 +1,6 @@
 // How corral starts another copy of itself (the agent, a background job's
 // supervisor) under the runtime it is running on now. The one place that
-// knows `node dist/corral.mjs` from `deno run -A cli/main.ts` from
+// knows `node dist/corral.cjs` from `deno run -A cli/main.ts` from
 // `bun cli/main.ts`.
 import path from "node:path";
 import process from "node:process";

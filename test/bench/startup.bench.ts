@@ -1,7 +1,7 @@
 // Issue 9 benchmark: what every one-shot command costs over the runtime's
 // bare start (`node -e 0`, `deno eval 0`, `bun -e 0`), on Node, Deno and Bun
-// in one run, each runtime running the shipped bundle dist/corral.mjs (what
-// an installed copy runs; README "Installing"). Aim: within 25 ms of wall
+// in one run, each runtime running what an installed copy runs (README
+// "Installing"): Node the bin, dist/corral.cjs; Deno and Bun dist/corral.mjs. Aim: within 25 ms of wall
 // time of the floor; `pty send` and `pty screen` within 30 ms.
 // CORRAL_BENCH_RUNS sets N (default 10); every command of one runtime runs
 // interleaved with its floor, so a busy moment hurts all alike.
@@ -16,11 +16,12 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const RUNS = Number(process.env.CORRAL_BENCH_RUNS ?? 10);
 const bin = (name: string) => path.join(repo, "node_modules", ".bin", name);
 const bundle = path.join(repo, "dist", "corral.mjs");
+const nodeBin = path.join(repo, "dist", "corral.cjs");
 const state = mkdtempSync(path.join(tmpdir(), "corral-startup-"));
 const env = { CORRAL_STATE_DIR: state };
 
 const runtimes: Record<string, { corral: string[]; floor: string[] }> = {
-  node: { corral: [process.execPath, bundle], floor: [process.execPath, "-e", "0"] },
+  node: { corral: [process.execPath, nodeBin], floor: [process.execPath, "-e", "0"] },
   deno: { corral: [bin("deno"), "run", "--allow-all", "--quiet", bundle], floor: [bin("deno"), "eval", "--quiet", "0"] },
   bun: { corral: [bin("bun"), bundle], floor: [bin("bun"), "-e", "0"] },
 };

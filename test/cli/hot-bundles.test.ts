@@ -34,7 +34,7 @@ test("each name sent to a bundle is the registry's definition, and each bundle a
 
 test("the build holds one file per bundle", () => {
   for (const bundle of bundles) {
-    const file = path.join(repoRoot, "dist", "hot", `${bundle}.mjs`);
+    const file = path.join(repoRoot, "dist", "hot", `${bundle}.cjs`);
     assert.ok(existsSync(file), `${file} exists (npm run build:ts)`);
   }
 });

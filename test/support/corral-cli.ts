@@ -13,7 +13,8 @@ export function corralCommand(): string[] {
   const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
   switch (runtime) {
     case "node":
-      return [process.execPath, path.join(repoRoot, "dist", "corral.mjs")];
+      // Node runs what npm links as `corral`: dist/corral.cjs (package.json "bin").
+      return [process.execPath, path.join(repoRoot, "dist", "corral.cjs")];
     case "deno":
       return [bin("deno"), "run", "--allow-all", "--quiet", path.join(repoRoot, "cli", "main.ts")];
     case "bun":

@@ -1,0 +1,32 @@
+#!/usr/bin/env node
+// Node's entry: package.json "bin" is dist/corral.cjs, built from this file
+// as CommonJS (npm run build:ts). Why a second entry beside cli/main.ts
+// (issue 9, start-up): an ES module as the main script costs Node 20 its
+// ESM loader, about 6 ms of CPU before a line of corral runs and more for
+// each `node:` module imported through it; a CommonJS main pays none of
+// that. So the hottest commands go from here straight to their bundle,
+// through V8's code cache (hot/load-bundle.ts), and everything else loads
+// the ES module entry (dist/corral.mjs, the whole command table), which
+// reads the same argv. Deno and Bun run dist/corral.mjs or the sources.
+import { writeSync } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+import { pathToFileURL } from "node:url";
+import { CORRAL_VERSION } from "./version.ts";
+import { entryRoute } from "./hot/bundles.ts";
+import { loadHotBundle } from "./hot/load-bundle.ts";
+
+// CommonJS's own: the directory of dist/corral.cjs, symlinks resolved (npm's bin link is one).
+declare const __dirname: string;
+
+const args = process.argv.slice(2);
+const route = entryRoute(args);
+if (route.kind === "version") {
+  writeSync(1, `${CORRAL_VERSION}\n`);
+} else if (route.kind === "hot") {
+  // A rejection ends the process as a top-level await's would: message on stderr, status 1.
+  void loadHotBundle(path.join(__dirname, "hot", `${route.bundle}.cjs`)).runApp(args);
+} else {
+  // A computed specifier: esbuild leaves it alone, and dist/corral.mjs is its own build.
+  void import(pathToFileURL(path.join(__dirname, "corral.mjs")).href);
+}
