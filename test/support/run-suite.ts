@@ -55,6 +55,18 @@ const LONG_FILES = [
   "test/lib/agent/agent-sessions.test.ts",
   "test/lib/pty/pty-widths.test.ts",
   "test/cli/jobs/tty-jobs.test.ts",
+  // 9 to 20 s each alone (file-costs.sh), mostly waiting on programs: never
+  // left to start among the last files.
+  "test/lib/pty/pty-session.test.ts",
+  "test/lib/pty/pty-tmux.test.ts",
+  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/run/run-cli.test.ts",
+  "test/lib/jobs/jobs-wait.test.ts",
+  "test/cli/collect/collect-cli.test.ts",
+  "test/lib/view/pty-view.test.ts",
+  "test/lib/agent/agent-startup.test.ts",
+  "test/lib/pty/pty-record.test.ts",
+  "test/lib/supervise/supervise-handle.test.ts",
 ];
 
 function longestFirst(files: readonly string[]): string[] {
