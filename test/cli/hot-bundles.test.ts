@@ -4,6 +4,7 @@
 // whole-table path does (help and usage errors compared byte for byte).
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -67,4 +68,33 @@ test("through the bundles, a bad config file and a bad --regex are still usage e
   const regex = await corral(["pty", "wait", "no-such-session", "--regex", "("], { env: { CORRAL_STATE_DIR: dir } });
   assert.equal(regex.code, 2, `pty wait --regex "(": ${regex.stderr}`);
   assert.match(regex.stderr, /not a valid RE2 regular expression/);
+});
+
+// An installed copy under Deno or Bun runs dist/corral.mjs (README
+// "Installing"), which requires the same CommonJS bundles Node's entry
+// starts from its code cache; the lazily required YAML reader included.
+test("Deno and Bun run the shipped bundle's hot commands, lazy parts included", { timeout: 300_000 }, (t) => {
+  const dir = mkdtempSync(path.join(tmpdir(), "corral-hot-runtimes-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const bundle = path.join(repoRoot, "dist", "corral.mjs");
+  const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
+  const config = path.join(dir, "config.yaml");
+  writeFileSync(config, "nonsense: 3\n");
+  for (const argv of [[devBin("deno"), "run", "--allow-all", "--quiet", "--node-modules-dir=manual", bundle], [devBin("bun"), bundle]]) {
+    const name = path.basename(argv[0]!);
+    if (!existsSync(argv[0]!)) {
+      t.diagnostic(`${name} is not installed`);
+      continue;
+    }
+    const env = { ...process.env, CORRAL_STATE_DIR: dir, CORRAL_CONFIG: undefined };
+    const ran = spawnSync(argv[0]!, [...argv.slice(1), "run", "--", "sh", "-c", "echo out; exit 3"], { env, encoding: "utf8", timeout: 120_000 });
+    assert.equal(ran.status, 3, `${name} run: ${ran.stderr}`);
+    assert.equal(ran.stdout, "out\n", `${name} run`);
+    const collected = spawnSync(argv[0]!, [...argv.slice(1), "collect", "--", "seq", "1", "3"], { env, encoding: "utf8", timeout: 120_000 });
+    assert.equal(collected.status, 0, `${name} collect: ${collected.stderr}`);
+    assert.equal(collected.stdout, "1\n2\n3\n", `${name} collect`);
+    const bad = spawnSync(argv[0]!, [...argv.slice(1), "run", "--", "true"], { env: { ...env, CORRAL_CONFIG: config }, encoding: "utf8", timeout: 120_000 });
+    assert.equal(bad.status, 2, `${name} with a bad config: ${bad.stderr}`);
+    assert.match(bad.stderr, /config\.yaml:1: nonsense: unknown key/, name);
+  }
 });
