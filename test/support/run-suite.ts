@@ -158,10 +158,13 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
   // Which files run now, from run-files' progress lines.
   const started = new Set<string>();
   const ended = new Set<string>();
+  const startedAt = performance.now();
+  let tailAt: number | undefined;
   let tailCalled = false;
   const tail = () => {
     if (tailCalled) return;
     tailCalled = true;
+    tailAt = performance.now();
     options.onTail?.();
   };
   let progressPartial = "";
@@ -181,6 +184,12 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       const stageFailed = count("fail") + count("cancelled");
       failed += stageFailed === 0 && code !== 0 ? 1 : stageFailed;
       tail();
+      // Where the stage's time went: all of it, and the tail where it left a
+      // slot free (the next stages run there).
+      const seconds = (ms: number) => (ms / 1000).toFixed(1);
+      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; fewer than ${concurrency} files ran in its last ${seconds(performance.now() - tailAt!)} s\n`;
+      if (options.live) process.stdout.write(took);
+      else kept.push(took);
       resolve({ stdout: kept.join(""), stderr: keptErr.join("") });
     });
   });
