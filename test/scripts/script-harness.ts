@@ -10,10 +10,11 @@
 // runs one script.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
+import { guardianRecordsLeft } from "../support/agent-harness.ts";
 import { corralCommand, repoRoot } from "../support/corral-cli.ts";
 import { processesWithEnv } from "../support/processes.ts";
 import { waitFor } from "../support/wait.ts";
@@ -74,12 +75,19 @@ function runScript(file: string, env: Record<string, string>, cwd: string): Prom
   });
 }
 
+/**
+ * Stops the script's agent and ends what it left. A CLI start costs CPU, and
+ * many scripts never start an agent: with no state dir there is no agent to
+ * stop, and with no guardian records left there is nothing for reap (it
+ * never starts an agent; with none running it only sweeps those records).
+ */
 async function stopAgent(env: Record<string, string>, cwd: string): Promise<void> {
   const [command, ...args] = corralCommand();
   const run = (words: string[]) => new Promise<void>((resolve) => spawn(command!, [...args, ...words], { cwd, env, stdio: "ignore" }).on("close", () => resolve()));
-  await run(["agent", "stop", "--force"]);
+  const stateDir = env.CORRAL_STATE_DIR!;
+  if (existsSync(stateDir)) await run(["agent", "stop", "--force"]);
   // Guardians of an agent the script killed wait for the next one (issue 11): reap ends them.
-  await run(["reap", "--all", "--grace", "1s"]);
+  if (guardianRecordsLeft(stateDir)) await run(["reap", "--all", "--grace", "1s"]);
 }
 
 /** What the script left running once its agent stopped; killed, then named. */

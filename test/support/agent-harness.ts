@@ -61,7 +61,7 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
 }
 
 /** Records of guardians (lib/supervise/guardian/records.ts) still in the state dir. */
-function guardianRecordsLeft(stateDir: string): boolean {
+export function guardianRecordsLeft(stateDir: string): boolean {
   try {
     return readdirSync(path.join(stateDir, "guardians")).some((name) => name.endsWith(".json"));
   } catch {

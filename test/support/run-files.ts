@@ -3,7 +3,12 @@
 // sorts its files by name, so run-suite's longest-first order would be lost;
 // the runner's own run() keeps it.) Prints the spec report and the slowest
 // files (file-durations.ts) on stdout, and exits 1 when a test failed.
-// Usage: run-files.ts --concurrency N FILE...
+// With --progress-fd FD, writes `start FILE` and `end FILE` lines to FD as
+// each file's process starts and ends (the runner reports a file's tests
+// only once the files before it are reported; these lines come live), so
+// run-suite can tell when the stage is down to its last files.
+// Usage: run-files.ts --concurrency N [--progress-fd FD] FILE...
+import { writeSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { run } from "node:test";
 import { spec } from "node:test/reporters";
@@ -11,13 +16,31 @@ import path from "node:path";
 import fileDurations from "./file-durations.ts";
 
 const args = process.argv.slice(2);
-const concurrency = Number(args[args.indexOf("--concurrency") + 1]);
-const files = args.filter((_, i) => i !== args.indexOf("--concurrency") && i !== args.indexOf("--concurrency") + 1);
+/** The value of `--name VALUE`, taken out of args. */
+function option(name: string): string | undefined {
+  const at = args.indexOf(name);
+  if (at < 0) return undefined;
+  return args.splice(at, 2)[1];
+}
+const concurrency = Number(option("--concurrency"));
+const progressFd = option("--progress-fd");
+const files = args.map((f) => path.resolve(f));
 
-const events = run({ files: files.map((f) => path.resolve(f)), concurrency });
+const events = run({ files, concurrency });
 events.on("test:fail", () => {
   process.exitCode = 1;
 });
+if (progressFd !== undefined) {
+  // A file's own entry in the runner's queue is the test named by its path
+  // (Node 20 and later); its dequeue is its start, its complete its end.
+  const progress = (what: string) => (data: { name?: string; file?: string; nesting?: number }) => {
+    if (data.nesting === 0 && data.file !== undefined && data.name === data.file) {
+      writeSync(Number(progressFd), `${what} ${data.file}\n`);
+    }
+  };
+  events.on("test:dequeue", progress("start"));
+  events.on("test:complete", progress("end"));
+}
 // Both reporters read every event, side by side (each its own copy of the
 // stream; one left unread would hold the other back).
 const forSpec = new PassThrough({ objectMode: true });

@@ -1,18 +1,23 @@
 // The test gate's driver: runs the suite on Node's test runner with the CLI
 // under Node, then the smoke subset (test/smoke/) with the CLI under Deno and
 // Bun, then proves that no process started by the tests is still running.
-// Usage: run-suite.ts [--runtimes node,deno,bun] [--concurrency N] [test files...]
+// Usage: run-suite.ts [--gate] [--runtimes node,deno,bun] [--concurrency N] [test files...]
+// --gate (npm test): first the build, typecheck, lint and sanitizer build,
+// side by side (suite-gate.ts); the suite runs only when they all passed.
 // --concurrency (or $CORRAL_TEST_CONCURRENCY): how many test files run at
 // once (each in its own process), 3 by default (on 2 cores: the tests spend
 // part of their time waiting on programs, and 3 ran the Node stage in 263 s
 // against 404 s for 2); every file must be able to share the machine with others (private agents, tmux servers, temp dirs,
 // and leak checks that only look at their own processes). The longest files
 // start first (LONG_FILES), so no long file starts last and runs alone.
+// The Deno and Bun stages start while the Node stage runs its last files
+// (fewer than N left), and print their reports whole after it.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./corral-cli.ts";
 import { SUITE_MARKER, processesMarked } from "./processes.ts";
+import { runGate } from "./suite-gate.ts";
 import { waitFor } from "./wait.ts";
 
 function testFiles(dir: string): string[] {
@@ -50,6 +55,18 @@ const LONG_FILES = [
   "test/lib/agent/agent-sessions.test.ts",
   "test/lib/pty/pty-widths.test.ts",
   "test/cli/jobs/tty-jobs.test.ts",
+  // 9 to 20 s each alone (file-costs.sh), mostly waiting on programs: never
+  // left to start among the last files.
+  "test/lib/pty/pty-session.test.ts",
+  "test/lib/pty/pty-tmux.test.ts",
+  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/run/run-cli.test.ts",
+  "test/lib/jobs/jobs-wait.test.ts",
+  "test/cli/collect/collect-cli.test.ts",
+  "test/lib/view/pty-view.test.ts",
+  "test/lib/agent/agent-startup.test.ts",
+  "test/lib/pty/pty-record.test.ts",
+  "test/lib/supervise/supervise-handle.test.ts",
 ];
 
 function longestFirst(files: readonly string[]): string[] {
@@ -61,6 +78,8 @@ function longestFirst(files: readonly string[]): string[] {
 }
 
 const args = process.argv.slice(2);
+const gate = args.includes("--gate");
+if (gate) args.splice(args.indexOf("--gate"), 1);
 let runtimes = ["node", "deno", "bun"];
 const runtimesAt = args.indexOf("--runtimes");
 if (runtimesAt >= 0) {
@@ -82,24 +101,56 @@ const marker = `${process.pid}-${Date.now()}`;
 let passed = 0;
 let failed = 0;
 
-function stage(runtime: string, files: string[]): Promise<void> {
-  if (files.length === 0) return Promise.resolve();
-  process.stdout.write(`\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`);
+interface StageOptions {
+  /** Print the report as it comes (else keep it, printed whole by the caller). */
+  readonly live: boolean;
+  /** Called once, when the stage has started all its files and fewer than `concurrency` still run. */
+  readonly onTail?: () => void;
+}
+
+interface StageResult {
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function stage(runtime: string, files: string[], options: StageOptions): Promise<StageResult> {
+  const header = `\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`;
+  if (files.length === 0) {
+    options.onTail?.();
+    return Promise.resolve({ stdout: "", stderr: "" });
+  }
+  if (options.live) process.stdout.write(header);
+  // tsx's ESM loader only: the test files are ES modules, and without its
+  // CommonJS hook each test process (which inherits these flags) loads its
+  // modules for about 0.1 s less CPU (a hundred processes a run).
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(repoRoot, "test", "support", "run-files.ts"), "--concurrency", String(concurrency), ...files],
+    [
+      "--import",
+      "tsx/esm",
+      path.join(repoRoot, "test", "support", "run-files.ts"),
+      "--concurrency",
+      String(concurrency),
+      "--progress-fd",
+      "3",
+      ...files,
+    ],
     {
       cwd: repoRoot,
       env: { ...process.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },
-      stdio: ["ignore", "pipe", "inherit"],
+      stdio: ["ignore", "pipe", options.live ? "inherit" : "pipe", "pipe"],
     },
   );
+  const kept: string[] = [header];
+  const keptErr: string[] = [];
+  child.stderr?.on("data", (chunk: Buffer) => keptErr.push(chunk.toString("utf8")));
   // The runner's summary lines (ℹ pass N ...) come before its list of
   // failures, which can be long: keep the last value of each as lines pass.
   const summary = new Map<string, number>();
   let partial = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    process.stdout.write(chunk);
+  child.stdout!.on("data", (chunk: Buffer) => {
+    if (options.live) process.stdout.write(chunk);
+    else kept.push(chunk.toString("utf8"));
     const lines = (partial + chunk.toString("utf8")).split("\n");
     partial = lines.pop() ?? "";
     for (const line of lines) {
@@ -107,21 +158,55 @@ function stage(runtime: string, files: string[]): Promise<void> {
       if (found) summary.set(found[1]!, Number(found[2]));
     }
   });
+  // Which files run now, from run-files' progress lines.
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  const startedAt = performance.now();
+  let tailAt: number | undefined;
+  let tailCalled = false;
+  const tail = () => {
+    if (tailCalled) return;
+    tailCalled = true;
+    tailAt = performance.now();
+    options.onTail?.();
+  };
+  let progressPartial = "";
+  (child.stdio[3] as NodeJS.ReadableStream).on("data", (chunk: Buffer) => {
+    const lines = (progressPartial + chunk.toString("utf8")).split("\n");
+    progressPartial = lines.pop() ?? "";
+    for (const line of lines) {
+      const space = line.indexOf(" ");
+      (line.slice(0, space) === "start" ? started : ended).add(line.slice(space + 1));
+    }
+    if (started.size >= files.length && started.size - ended.size < concurrency) tail();
+  });
   return new Promise((resolve) => {
     child.on("close", (code) => {
       const count = (label: string) => summary.get(label) ?? 0;
       passed += count("pass");
       const stageFailed = count("fail") + count("cancelled");
       failed += stageFailed === 0 && code !== 0 ? 1 : stageFailed;
-      resolve();
+      tail();
+      // Where the stage's time went: all of it, and the tail where it left a
+      // slot free (the next stages run there).
+      const seconds = (ms: number) => (ms / 1000).toFixed(1);
+      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; fewer than ${concurrency} files ran in its last ${seconds(performance.now() - tailAt!)} s\n`;
+      if (options.live) process.stdout.write(took);
+      else kept.push(took);
+      resolve({ stdout: kept.join(""), stderr: keptErr.join("") });
     });
   });
+}
+
+if (gate && !(await runGate())) {
+  process.stdout.write("\nsuite: not run, the gate failed\n");
+  process.exit(1);
 }
 
 // The guardian test files each run `make all sanitize` (test/support/guardian-fixture.ts);
 // built once here, those are no-ops, and two files running at once never
 // write the same binary while the other runs it. Without a compiler the
-// fixture says why itself.
+// fixture says why itself. (With --gate, the gate built it already.)
 spawnSync("make", ["-s", "-C", path.join(repoRoot, "native"), "all", "sanitize"], { stdio: "inherit" });
 
 const found = testFiles(path.join(repoRoot, "test"));
@@ -129,11 +214,29 @@ for (const file of LONG_FILES.filter((f) => !found.includes(f.split("/").join(pa
   process.stdout.write(`# run-suite: LONG_FILES names ${file}, which is not a test file (moved?)\n`);
 }
 const all = longestFirst(found);
-for (const runtime of runtimes) {
-  const files = runtime === "node"
+const stageFiles = (runtime: string) =>
+  runtime === "node"
     ? (chosen ?? all)
     : (chosen ?? all).filter((f) => f.startsWith(path.join("test", "smoke") + path.sep));
-  await stage(runtime, files);
+
+// The first stage (Node's, the whole suite) prints as it goes. The others
+// (the smoke subset under Deno, then Bun) start one after another as soon as
+// the first is down to its last files, where the machine would otherwise
+// idle; their reports are kept and printed whole after the first stage's.
+const [first, ...rest] = runtimes;
+let startRest!: () => void;
+const restMayStart = new Promise<void>((resolve) => (startRest = resolve));
+const restDone = (async () => {
+  await restMayStart;
+  const results: StageResult[] = [];
+  for (const runtime of rest) results.push(await stage(runtime, stageFiles(runtime), { live: false }));
+  return results;
+})();
+if (first !== undefined) await stage(first, stageFiles(first), { live: true, onTail: startRest });
+startRest();
+for (const result of await restDone) {
+  process.stdout.write(result.stdout);
+  process.stderr.write(result.stderr);
 }
 
 // Every process the tests started carries the marker; give the last exits a

@@ -193,10 +193,12 @@ test("--live --facts - is refused: stdout carries the command's output", async (
 });
 
 test("--live --heartbeat 1s: no heartbeat while output keeps flowing", async () => {
-  // Writes without pause for 3 to 4 seconds. Each turn forks `date`, which on
-  // a loaded machine can take tens of milliseconds: the line is long enough
-  // that 20 turns pass the length check below (short ticks failed it at load 10).
-  const script = "end=$(($(date +%s) + 4)); while [ \"$(date +%s)\" -lt \"$end\" ]; do echo tick-tick-tick-tick-tick-tick-tick-tick-tick-tick; done";
+  // Writes a line every 50 ms or so for 3 to 4 seconds (a gap of a second
+  // would be a heartbeat's due); not flat out, which burned a core forking
+  // `date`. Each turn forks `date` and `sleep`, which on a loaded machine can
+  // take tens of milliseconds: the line is long enough that 10 turns pass the
+  // length check below (short ticks failed it at load 10).
+  const script = `end=$(($(date +%s) + 4)); while [ "$(date +%s)" -lt "$end" ]; do echo ${"tick-".repeat(20)}; sleep 0.05; done`;
   const result = await corral(["collect", "--live", "--heartbeat", "1s", "--head-bytes", "1k", "--max-bytes", "1k", "--", "sh", "-c", script], { env: noCi });
   assert.equal(result.code, 0, result.stderr);
   assert.ok(result.stdout.length > 1000, "the child wrote continuously");

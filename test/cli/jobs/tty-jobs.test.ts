@@ -119,10 +119,8 @@ test("a job stopped and resumed twice keeps every byte of its output in the tee 
   const lines = 3000;
   const script = path.join(term.agent.dir, "gen.py");
   writeFileSync(script, `import sys, time\nfor i in range(${lines}):\n    sys.stdout.write("line %05d\\n" % i)\n    sys.stdout.flush()\n    time.sleep(0.002)\n`);
-  const bytes = async () => {
-    const json = JSON.parse((await term.agent.run(["jobs", "--json"])).stdout.toString()) as { jobs: { bytes: number; state: string }[] };
-    return json.jobs[0];
-  };
+  // Polled in waits: the job list in-process (jobList), not a CLI child per poll.
+  const bytes = async () => (await jobList(term.agent))[0];
   // No echo: the ^Z typed at the job must not become part of its output.
   // noflsh: without it the kernel's line discipline discards output still
   // queued in the PTY when ^Z raises SIGTSTP (a real terminal loses it too),

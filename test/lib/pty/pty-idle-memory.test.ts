@@ -17,7 +17,12 @@ for (const backend of backends) {
     for (let i = 0; i < COUNT; i++) sessions.push(await openSession(t, backend, { argv: BASH, env: BASH_ENV }));
     await waitFor(() => sessions.every((s) => s.info().outputBytes > 0), { what: "every prompt" });
     assert.ok(sessions.every((s) => !s.info().hydrated), "nobody read them: no emulator yet");
-    for (const s of sessions) assert.equal((await s.screen()).lines[0], "$");
+    // Some output is not yet the whole prompt (bash may write its terminal
+    // modes first): the wait reads the screen, as a read would, until it is.
+    for (const s of sessions) {
+      await s.wait({ regex: "^\\$", timeoutMs: 15_000 });
+      assert.equal((await s.screen()).lines[0], "$");
+    }
     await waitFor(() => sessions.every((s) => !s.info().hydrated), { timeoutMs: 20_000, what: "the idle emulators to be dropped" });
     assert.equal((await sessions[0]?.screen())?.lines[0], "$", "the screen is rebuilt on demand");
   });
