@@ -9,6 +9,7 @@
 // built into dist/hot/lazy/<name>.cjs, and a dynamic import of it from a hot
 // command loads that file. Plain JavaScript: it runs before anything is built.
 import { build } from "esbuild";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -48,12 +49,34 @@ const lazyParts = {
   },
 };
 
-await build({
+// esbuild's __toESM gives each `import x from "node:..."` of a CommonJS
+// bundle a fresh namespace object, a getter for every export of the module
+// defined one by one: about 50 times a bundle (24 of them node:process),
+// 2-3 ms of every start in a CPU profile (__copyProps). Each module's
+// namespace is made once instead (they are interchangeable: nothing
+// compares them or writes to them). The helper's text is esbuild's; when a
+// new esbuild writes it otherwise, the build fails here, to be looked at.
+const TO_ESM = 'var __toESM=(mod,isNodeMode,target)=>(target=mod!=null?__create(__getProtoOf(mod)):{},__copyProps(isNodeMode||!mod||!mod.__esModule?__defProp(target,"default",{value:mod,enumerable:!0}):target,mod))';
+const TO_ESM_ONCE = "var __namespaces=[new WeakMap,new WeakMap],__toESMFresh=" + TO_ESM.slice("var __toESM=".length) +
+  ",__toESM=(mod,isNodeMode)=>{if(mod==null||typeof mod!=\"object\"&&typeof mod!=\"function\")return __toESMFresh(mod,isNodeMode);let made=__namespaces[isNodeMode?1:0],ns=made.get(mod);return ns===void 0&&made.set(mod,ns=__toESMFresh(mod,isNodeMode)),ns}";
+
+/** Rewrites `file`'s __toESM to make each namespace once (see above). */
+function namespacesOnce(file) {
+  const text = readFileSync(file, "utf8");
+  if (!text.includes("__toESM")) return;
+  if (!text.includes(TO_ESM)) throw new Error(`${file}: esbuild's __toESM is not the text cli/hot/build.mjs knows (TO_ESM)`);
+  writeFileSync(file, text.replace(TO_ESM, TO_ESM_ONCE));
+}
+
+const hot = await build({
   ...common,
+  metafile: true,
   entryPoints: Object.fromEntries(["run", "collect", "jobs", "pty"].map((name) => [name, path.join(root, "cli", "hot", `${name}.ts`)])),
   outdir,
   plugins: [lazyParts],
 });
+// Metafile paths are relative to the working directory.
+for (const file of Object.keys(hot.metafile.outputs)) namespacesOnce(path.resolve(file));
 await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [name, path.join(root, file)])),
@@ -69,3 +92,4 @@ await build({
   entryPoints: [path.join(root, "cli", "node-entry.ts")],
   outfile: path.join(root, "dist", "corral.cjs"),
 });
+namespacesOnce(path.join(root, "dist", "corral.cjs"));
