@@ -22,3 +22,25 @@ NODE_DISABLE_COMPILE_CACHE=1 corral run -- true
 if ls "$CORRAL_CACHE_DIR"/code-cache/*.v8 > /dev/null 2>&1; then
   fail "NODE_DISABLE_COMPILE_CACHE=1 still wrote a code cache"
 fi
+
+# A cache dir on a full disk: the command's output and status are untouched,
+# nothing is said, and no half-written cache is left. Needs root for a tmpfs.
+if [[ $(id -u) -eq 0 ]]; then
+  mkdir tiny
+  if mount -t tmpfs -o size=64k corral-test-cache "$SCRIPT_TMP/tiny" 2>mount.err; then
+    trap 'umount "$SCRIPT_TMP/tiny" 2>/dev/null || umount -l "$SCRIPT_TMP/tiny" || true' EXIT
+    export CORRAL_CACHE_DIR="$SCRIPT_TMP/tiny"
+    set +e
+    corral run -- sh -c 'echo still-here; exit 3' > full.out 2> full.err
+    status=$?
+    set -e
+    assert_eq "$status" 3 "the child's status survives a full cache disk"
+    assert_eq "$(cat full.out)" still-here
+    assert_eq "$(cat full.err)" "" "a cache that does not fit is not worth a word"
+    if ls tiny/code-cache/ | grep -q .; then
+      fail "left in the full cache dir: $(ls tiny/code-cache/)"
+    fi
+  else
+    echo "SKIP (full disk part): cannot mount a tmpfs here: $(cat mount.err)"
+  fi
+fi
