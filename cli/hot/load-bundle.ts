@@ -13,7 +13,7 @@
 // user's own, not a link, and writable by no one else; a cache is also tied
 // to the bundle's file identity (device, inode, size, mtime in ns), so a
 // rebuilt bundle of the same length never runs stale bytecode.
-import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import process from "node:process";
@@ -120,6 +120,7 @@ function writeCache(cacheFile: string, key: string, script: vm.Script): void {
   try {
     writeFileSync(temp, Buffer.concat([Buffer.from(`${MAGIC}${key}\n`, "latin1"), script.createCachedData()]), { mode: 0o600 });
     renameSync(temp, cacheFile);
+    dropOtherVersions(cacheFile);
   } catch {
     // A full disk or a read-only home costs the next start its cache, nothing more.
     try {
@@ -127,5 +128,19 @@ function writeCache(cacheFile: string, key: string, script: vm.Script): void {
     } catch {
       // nothing left to do at exit
     }
+  }
+}
+
+/**
+ * Removes this bundle's caches made by other Node versions (same bundle, same
+ * place, `-node<other version>-`): after an upgrade they would never be read
+ * again. Runs only when a cache was just written, so at most once per upgrade.
+ */
+function dropOtherVersions(cacheFile: string): void {
+  const dir = path.dirname(cacheFile);
+  const name = path.basename(cacheFile);
+  const prefix = name.slice(0, name.indexOf("-node") + "-node".length);
+  for (const other of readdirSync(dir)) {
+    if (other !== name && other.startsWith(prefix) && other.endsWith(".v8")) rmSync(path.join(dir, other), { force: true });
   }
 }

@@ -5,7 +5,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { scratchDir } from "../support/scratch-dir.ts";
@@ -78,6 +78,21 @@ test("a cache made for another build, or that V8 rejects, is replaced by one for
   const garbage = identity(file);
   runWithCache(home);
   assert.notEqual(identity(file), garbage, "rejected data is rewritten");
+});
+
+test("writing its cache, a Node version removes this bundle's caches of other versions, and nothing else", { timeout: 240_000 }, (t) => {
+  const home = scratchDir(t, "corral-code-cache-");
+  runWithCache(home);
+  const dir = path.join(home, "code-cache");
+  const mine = path.basename(cacheFileIn(dir));
+  const place = mine.slice(0, mine.indexOf("-node"));
+  const olderNode = `${place}-node18.0.0-${process.arch}.v8`;
+  const otherPlace = `run-00000000-node18.0.0-${process.arch}.v8`;
+  const otherBundle = `jobs-${place.slice("run-".length)}-node18.0.0-${process.arch}.v8`;
+  for (const name of [olderNode, otherPlace, otherBundle]) writeFileSync(path.join(dir, name), "old");
+  rmSync(path.join(dir, mine));
+  runWithCache(home);
+  assert.deepEqual(readdirSync(dir).sort(), [otherBundle, otherPlace, mine].sort());
 });
 
 test("a cache directory that others can write, or that is a link, is neither read nor written", { timeout: 240_000 }, (t) => {
