@@ -19,6 +19,7 @@ import path from "node:path";
 import process from "node:process";
 import vm from "node:vm";
 import { corralCacheDir } from "../../lib/runtime/cache-dir.ts";
+import { currentUid } from "../../lib/runtime/user-id.ts";
 
 /** What a hot bundle exports (cli/hot/<name>.ts). */
 export interface HotBundle {
@@ -61,8 +62,7 @@ function codeCacheFile(file: string): string | null {
     const dir = path.join(corralCacheDir(), "code-cache");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const info = lstatSync(dir);
-    const uid = typeof process.getuid === "function" ? process.getuid() : -1;
-    if (!info.isDirectory() || info.uid !== uid || (info.mode & 0o022) !== 0) return null;
+    if (!info.isDirectory() || info.uid !== currentUid() || (info.mode & 0o022) !== 0) return null;
     return path.join(dir, `${path.basename(file, ".cjs")}-${placeOf(file)}-node${process.versions.node}-${process.arch}.v8`);
   } catch {
     return null; // no home, a read-only disk, ...: start without the cache
@@ -95,8 +95,7 @@ function readCache(cacheFile: string, key: string): Buffer | undefined {
   }
   try {
     const info = fstatSync(fd);
-    const uid = typeof process.getuid === "function" ? process.getuid() : -1;
-    if (info.uid !== uid || info.size > 64 * 1024 * 1024) return undefined;
+    if (info.uid !== currentUid() || info.size > 64 * 1024 * 1024) return undefined;
     const all = Buffer.allocUnsafe(info.size);
     let got = 0;
     while (got < all.length) {

@@ -12,9 +12,9 @@
 // Without /proc/net/unix (not Linux) only checks 1 and 2 run (README).
 import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import process from "node:process";
 import { agentPaths } from "./agent-paths.ts";
 import { checkStateDir, StateDirError } from "./state-dir.ts";
+import { currentUid } from "../../runtime/user-id.ts";
 
 /** Something answers on the socket that is not provably ours: never talk to it. */
 export class UntrustedAgentError extends Error {
@@ -150,6 +150,3 @@ function safeList(dir: string): string[] {
   }
 }
 
-function currentUid(): number {
-  return typeof process.getuid === "function" ? process.getuid() : 0;
-}

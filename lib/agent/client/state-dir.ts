@@ -5,6 +5,7 @@
 import { lstatSync, mkdirSync, chmodSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { currentUid } from "../../runtime/user-id.ts";
 
 /** A state dir that may not be used; the message says why and what would do. */
 export class StateDirError extends Error {
@@ -67,6 +68,3 @@ export function restrictToOwner(file: string): void {
   chmodSync(file, 0o600);
 }
 
-function currentUid(): number {
-  return typeof process.getuid === "function" ? process.getuid() : 0;
-}

@@ -9,6 +9,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import process from "node:process";
 import { socketBaseDir } from "../../native/socket-base-dir.ts";
+import { currentUid } from "../../runtime/user-id.ts";
 
 const PREFIX = "corral-run-";
 
@@ -32,7 +33,7 @@ export async function sweepStaleRunDirs(tmp: string = socketBaseDir()): Promise<
   } catch {
     return;
   }
-  const uid = typeof process.getuid === "function" ? process.getuid() : -1;
+  const uid = currentUid();
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;
     const pid = Number(/^corral-run-(\d+)-[A-Za-z0-9]{6}$/.exec(name)?.[1]);
