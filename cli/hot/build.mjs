@@ -52,15 +52,22 @@ const lazyParts = {
 // esbuild's __toESM gives each `import x from "node:..."` of a CommonJS
 // bundle a fresh namespace object, a getter for every export of the module
 // defined one by one: about 50 times a bundle (24 of them node:process),
-// 2-3 ms of every start in a CPU profile (__copyProps). Each module's
-// namespace is made once instead (they are interchangeable: nothing
-// compares them or writes to them). The helper's text is esbuild's; when a
-// new esbuild writes it otherwise, the build fails here, to be looked at.
+// 2-3 ms of every start on Node (__copyProps). Worse on Bun, whose built-in
+// modules load parts of themselves on first touch of an export: reading
+// every property descriptor of node:fs loads its streams (node:stream and
+// all), 20 ms of a `corral jobs` that never opens a stream. So the
+// namespace of a CommonJS module (every node: module) is a proxy made once
+// per module that reads the module's exports only when code does, with
+// `default` the module itself, as esbuild's copy has it; an ES module's
+// (the lazy parts) is esbuild's own. Nothing compares namespaces or writes
+// to them. The helper's text is esbuild's; when a new esbuild writes it
+// otherwise, the build fails here, to be looked at.
 const TO_ESM = 'var __toESM=(mod,isNodeMode,target)=>(target=mod!=null?__create(__getProtoOf(mod)):{},__copyProps(isNodeMode||!mod||!mod.__esModule?__defProp(target,"default",{value:mod,enumerable:!0}):target,mod))';
-const TO_ESM_ONCE = "var __namespaces=[new WeakMap,new WeakMap],__toESMFresh=" + TO_ESM.slice("var __toESM=".length) +
-  ",__toESM=(mod,isNodeMode)=>{if(mod==null||typeof mod!=\"object\"&&typeof mod!=\"function\")return __toESMFresh(mod,isNodeMode);let made=__namespaces[isNodeMode?1:0],ns=made.get(mod);return ns===void 0&&made.set(mod,ns=__toESMFresh(mod,isNodeMode)),ns}";
+const TO_ESM_ONCE = "var __namespaces=new WeakMap,__toESMFresh=" + TO_ESM.slice("var __toESM=".length) +
+  ",__toESM=(mod,isNodeMode)=>{if(mod==null||typeof mod!=\"object\"&&typeof mod!=\"function\"||mod.__esModule&&!isNodeMode)return __toESMFresh(mod,isNodeMode);" +
+  "let ns=__namespaces.get(mod);return ns===void 0&&__namespaces.set(mod,ns=new Proxy({},{get:(_,key)=>key===\"default\"?mod:mod[key],has:(_,key)=>key===\"default\"||key in mod})),ns}";
 
-/** Rewrites `file`'s __toESM to make each namespace once (see above). */
+/** Rewrites `file`'s __toESM to make each namespace once, lazily (see above). */
 function namespacesOnce(file) {
   const text = readFileSync(file, "utf8");
   if (!text.includes("__toESM")) return;

@@ -2,7 +2,7 @@
 // YAML file). Cheap when there is no file: one failed read, and the `yaml`
 // parser is imported only when a file exists, because `corral run` start-up
 // time matters.
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import { ConfigError } from "./config-error.ts";
 import { configLocation } from "./location.ts";
 import { type CorralConfig, DEFAULT_CONFIG } from "./schema.ts";
@@ -27,7 +27,10 @@ export async function loadConfigFile(env: Env): Promise<LoadedConfig> {
   const where = configLocation(env);
   let text: string;
   try {
-    text = await readFile(where.path, "utf8");
+    // Synchronous: one failed open when there is no file, where the
+    // promise API would cost Node's fs/promises modules (eight internal
+    // modules to compile) and a trip through the thread pool on every start.
+    text = readFileSync(where.path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !where.explicit) return { config: DEFAULT_CONFIG, file: null, path: where.path };

@@ -16,13 +16,24 @@
 /** How a pattern's literal parts may sit in a name. */
 export type PatternMode = "glob" | "words";
 
+/** One pattern split at its `*`s, with its longest literal part for a quick refusal. */
+interface CompiledPattern {
+  readonly parts: readonly string[];
+  readonly middle: readonly string[];
+  readonly longest: string;
+}
+
 /** A compiled list of name patterns. */
 export class NamePatterns {
-  readonly #patterns: readonly (readonly string[])[];
+  readonly #patterns: readonly CompiledPattern[];
   readonly #words: boolean;
 
   constructor(patterns: readonly string[], mode: PatternMode = "glob") {
-    this.#patterns = patterns.map((p) => upperAscii(p).split("*"));
+    this.#patterns = patterns.map((p) => {
+      const parts = upperAscii(p).split("*");
+      const longest = parts.reduce((a, b) => (b.length > a.length ? b : a), "");
+      return { parts, middle: parts.slice(1, -1), longest };
+    });
     this.#words = mode === "words";
   }
 
@@ -30,12 +41,20 @@ export class NamePatterns {
     if (this.#patterns.length === 0) return false;
     const folded = upperAscii(name);
     const boundary = this.#words ? (at: number) => isWordBoundary(name, at) : () => true;
-    return this.#patterns.some((parts) => partsMatch(parts, folded, boundary));
+    // Every start of `corral run` checks each variable against each default
+    // scrub pattern (about a thousand pairs): most names hold none of a
+    // pattern's words, which one indexOf tells.
+    return this.#patterns.some((p) => folded.includes(p.longest) && partsMatch(p, folded, boundary));
   }
 }
 
+/** `text` with a-z upper-cased and nothing else changed (lengths stay, so indexes hold). */
 function upperAscii(text: string): string {
-  return text.replace(/[a-z]+/g, (run) => run.toUpperCase());
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x61 && c <= 0x7a) return text.replace(/[a-z]+/g, (run) => run.toUpperCase());
+  }
+  return text;
 }
 
 function code(name: string, at: number): number {
@@ -62,7 +81,7 @@ export function isWordBoundary(name: string, at: number): boolean {
  * start and end. The leftmost allowed place for each middle part is the best
  * choice: the constraint on a part depends only on where that part sits.
  */
-function partsMatch(parts: readonly string[], name: string, boundary: (at: number) => boolean): boolean {
+function partsMatch({ parts, middle }: CompiledPattern, name: string, boundary: (at: number) => boolean): boolean {
   const first = parts[0] ?? "";
   if (parts.length === 1) return name === first;
   const last = parts[parts.length - 1] ?? "";
@@ -71,7 +90,7 @@ function partsMatch(parts: readonly string[], name: string, boundary: (at: numbe
   if (first !== "" && !boundary(first.length)) return false;
   if (last !== "" && !boundary(end)) return false;
   let at = first.length;
-  for (const part of parts.slice(1, -1)) {
+  for (const part of middle) {
     if (part === "") continue;
     let found = name.indexOf(part, at);
     while (found >= 0 && found + part.length <= end && !(boundary(found) && boundary(found + part.length))) {

@@ -5,7 +5,7 @@
 // allocates nothing per read, and the process's RSS stays near Node's
 // baseline (see README "Benchmarks"). collect's JavaScript path reads every
 // stream this way (lib/supervise/process-group/pipe-backend.ts).
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -52,7 +52,7 @@ export class OutputChannel {
   /** Connects a socket pair whose read end feeds `store` (with its backpressure). */
   static async open(store: TransientSink): Promise<OutputChannel> {
     // A private directory: nobody else can connect before we do.
-    const dir = await mkdtemp(path.join(tmpdir(), "corral-out-"));
+    const dir = mkdtempSync(path.join(tmpdir(), "corral-out-"));
     const address = path.join(dir, "s");
     // pauseOnConnect: this process never reads the child's end.
     const server = net.createServer({ pauseOnConnect: true });
@@ -88,7 +88,7 @@ export class OutputChannel {
       return new OutputChannel(childEnd, reader as net.Socket, flow);
     } finally {
       server.close();
-      await rm(dir, { recursive: true, force: true });
+      rmSync(dir, { recursive: true, force: true });
     }
   }
 

@@ -4,8 +4,7 @@
 // the few milliseconds before leaves one behind, which the next run removes:
 // the name carries the creator's pid, and a dir of ours whose creator is
 // gone is stale.
-import { lstatSync, mkdtempSync, rmSync } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { lstatSync, mkdtempSync, readdir, rmSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { socketBaseDir } from "../../native/socket-base-dir.ts";
@@ -24,15 +23,13 @@ export function makeRunSocketDir(): string {
  * It lists the whole temp dir, thousands of entries on a busy machine (5-20
  * ms of the kernel's time here, issue 9): the listing runs in libuv's thread
  * pool while the guardian and the child start, and the pending read keeps
- * the process alive until the sweep is done. Never rejects.
+ * the process alive until the sweep is done (the callback API: fs/promises
+ * would cost eight more internal modules to compile at every start). Never
+ * rejects.
  */
 export async function sweepStaleRunDirs(tmp: string = socketBaseDir()): Promise<void> {
-  let names: string[];
-  try {
-    names = await readdir(tmp);
-  } catch {
-    return;
-  }
+  const names = await new Promise<string[] | null>((resolve) => readdir(tmp, (error, found) => resolve(error ? null : found)));
+  if (names === null) return;
   const uid = currentUid();
   for (const name of names) {
     if (!name.startsWith(PREFIX)) continue;
