@@ -6,9 +6,10 @@
 // each `node:` module imported through it; a CommonJS main pays none of
 // that. So the hottest commands go from here straight to their bundle,
 // through V8's code cache (hot/load-bundle.ts), and everything else loads
-// the ES module entry (dist/corral.mjs, the whole command table), which
-// reads the same argv. Deno and Bun run dist/corral.mjs or the sources.
+// the command table (dist/corral-app.mjs, an ES module). Deno and Bun run
+// dist/corral.mjs (cli/main.ts) or the sources.
 import { writeSync } from "node:fs";
+import module from "node:module";
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
@@ -27,6 +28,11 @@ if (route.kind === "version") {
   // A rejection ends the process as a top-level await's would: message on stderr, status 1.
   void loadHotBundle(path.join(__dirname, "hot", `${route.bundle}.cjs`)).runApp(args);
 } else {
-  // A computed specifier: esbuild leaves it alone, and dist/corral.mjs is its own build.
-  void import(pathToFileURL(path.join(__dirname, "corral.mjs")).href);
+  // Node 22.1+: V8's compiled code for the command table's modules is kept on
+  // disk (os.tmpdir()/node-compile-cache, or $NODE_COMPILE_CACHE), so later
+  // runs skip parsing and compiling them. Only this process: children do not
+  // inherit it. Node 20 has no such API.
+  (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
+  // A computed specifier: esbuild leaves it alone, and dist/corral-app.mjs is its own build.
+  void import(pathToFileURL(path.join(__dirname, "corral-app.mjs")).href).then((app: { runApp(args: readonly string[]): Promise<void> }) => app.runApp(args));
 }

@@ -100,3 +100,18 @@ await build({
   outfile: path.join(root, "dist", "corral.cjs"),
 });
 namespacesOnce(path.join(root, "dist", "corral.cjs"));
+// The entry Deno and Bun run, dist/corral.mjs (cli/main.ts says why it is
+// small): its own ES module file, without the split build's banner, whose
+// `import ... from 'node:module'` alone costs Deno about 27 ms. It reaches
+// the hot bundles and the command table (dist/corral-app.mjs) by computed
+// paths, so nothing of them is copied into it.
+await build({
+  ...common,
+  format: "esm",
+  outExtension: {},
+  supported: {},
+  define: { "import.meta.corralBundle": "true" },
+  banner: {},
+  entryPoints: [path.join(root, "cli", "main.ts")],
+  outfile: path.join(root, "dist", "corral.mjs"),
+});

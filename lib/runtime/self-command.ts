@@ -4,16 +4,9 @@
 // `bun cli/main.ts`.
 import path from "node:path";
 import process from "node:process";
+import { currentRuntime } from "./runtime-name.ts";
 
-/** Which JavaScript runtime this process is. */
-export type RuntimeName = "node" | "deno" | "bun";
-
-/** The runtime seam: decided once, here. */
-export function currentRuntime(): RuntimeName {
-  if ("Deno" in globalThis) return "deno";
-  if (typeof process.versions.bun === "string") return "bun";
-  return "node";
-}
+export { currentRuntime, type RuntimeName } from "./runtime-name.ts";
 
 /** A command line that runs corral again, plus the directory to run it in. */
 export interface SelfCommand {

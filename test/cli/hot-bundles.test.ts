@@ -98,3 +98,30 @@ test("Deno and Bun run the shipped bundle's hot commands, lazy parts included", 
     assert.match(bad.stderr, /config\.yaml:1: nonsense: unknown key/, name);
   }
 });
+
+// dist/corral.mjs (cli/main.ts) is built on its own, without `node:`
+// imports up front: under Deno and Bun it answers `--version` itself and
+// reaches a hot bundle or the command table (dist/corral-app.mjs) by
+// import(); under Node it hands over to dist/corral.cjs. Every way must
+// answer as the whole-table path does.
+test("dist/corral.mjs under Node, Deno and Bun answers --version, a hot command and the table as the table does", { timeout: 300_000 }, async (t) => {
+  const bundle = path.join(repoRoot, "dist", "corral.mjs");
+  const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
+  const entries = [[process.execPath, bundle], [devBin("deno"), "run", "--allow-all", "--quiet", "--node-modules-dir=manual", bundle], [devBin("bun"), bundle]];
+  const cases = [["--version"], ["jobs", "--help"], ["probe", "--help"], ["probe", "--no-such-flag"]];
+  const expected = await Promise.all(cases.map((args) => corralInProcess(args)));
+  for (const argv of entries) {
+    const name = path.basename(argv[0]!);
+    if (!existsSync(argv[0]!)) {
+      t.diagnostic(`${name} is not installed`);
+      continue;
+    }
+    cases.forEach((args, i) => {
+      const what = `${name} dist/corral.mjs ${args.join(" ")}`;
+      const ran = spawnSync(argv[0]!, [...argv.slice(1), ...args], { encoding: "utf8", timeout: 120_000 });
+      assert.equal(ran.status, expected[i]!.code, `${what}: exit status (${ran.stderr})`);
+      assert.equal(ran.stdout, expected[i]!.stdout.toString("utf8"), `${what}: stdout`);
+      assert.equal(ran.stderr, expected[i]!.stderr, `${what}: stderr`);
+    });
+  }
+});
