@@ -98,7 +98,7 @@ export async function agentStopAction(this: CorralContext, flags: AgentStopFlags
   try {
     client = await connectOrStart({ socket, start: false });
     const status = await statusOf(client);
-    const closed = new Promise<void>((resolve) => client?.socket.once("close", () => resolve()));
+    const closed = client.closed;
     const reply = await client.call({ op: "agent-stop", running });
     const what = describeRunning(reply.running);
     if (!reply.stopping) {
@@ -148,7 +148,7 @@ export async function agentRestartAction(this: CorralContext, flags: AgentFlags)
       client = await connectOrStart({ socket, start: false });
       const status = await statusOf(client);
       oldPid = status.pid;
-      const closed = new Promise<void>((resolve) => client?.socket.once("close", () => resolve()));
+      const closed = client.closed;
       const reply = await client.call({ op: "agent-stop", running: "keep" });
       await closed;
       await waitGone(status.pid);

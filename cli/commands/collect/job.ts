@@ -140,12 +140,12 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
       c.onBytes = (bytes) => {
         if (flags.live && !stdout.write(bytes)) {
           // --live: a slow reader of our stdout slows the job, never our memory.
-          c.socket.pause();
-          stdout.once("drain", () => c.socket.resume());
+          c.pause();
+          stdout.once("drain", () => c.resume());
         }
         if (!store.write(bytes)) {
-          c.socket.pause();
-          store.onDrain(() => c.socket.resume());
+          c.pause();
+          store.onDrain(() => c.resume());
         }
       };
       c.onEvent = (event) => {

@@ -40,8 +40,8 @@ export class JobTerminal {
     const stdout = process.stdout;
     client.onBytes = (bytes) => {
       if (!stdout.write(bytes)) {
-        client.socket.pause();
-        stdout.once("drain", () => client.socket.resume());
+        client.pause();
+        stdout.once("drain", () => client.resume());
       }
     };
     client.onEvent = (event) => {

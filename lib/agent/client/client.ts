@@ -1,8 +1,7 @@
 // The client end of the agent socket: one connection, many requests in
 // flight, replies matched by id. Used by every `corral pty ...` command, by
 // `corral connect` (which pipelines the lines it reads) and by the tests.
-import net from "node:net";
-import { Buffer } from "node:buffer";
+import { openAgentLink, type AgentLink } from "./agent-link.ts";
 import { attachedFrame, bytesFrame, FrameDecoder, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
 import type { AgentEvent, AttachedMessage } from "../protocol/operations.ts";
 import {
@@ -29,26 +28,28 @@ export class AgentClient {
   onBytes: ((bytes: Uint8Array) => void) | null = null;
   onEvent: ((event: AgentEvent) => void) | null = null;
   onClose: (() => void) | null = null;
+  /** Settles when the connection is closed, by either side. */
+  readonly closed: Promise<void>;
+  #closed!: () => void;
+  #link!: AgentLink;
 
-  private constructor(readonly socket: net.Socket) {
-    socket.on("data", (chunk: Buffer) => this.#onData(chunk));
-    socket.on("error", (error) => this.#fail(new AgentError("internal", `agent connection failed: ${error.message}`)));
-    socket.on("close", () => {
-      this.#fail(new AgentError("internal", "the agent closed the connection"));
-      this.onClose?.();
-    });
+  private constructor() {
+    this.closed = new Promise((resolve) => (this.#closed = resolve));
   }
 
   /** Connects without hello (the caller decides); rejects with the socket error. */
-  static open(socketPath: string): Promise<AgentClient> {
-    return new Promise((resolve, reject) => {
-      const socket = net.createConnection(socketPath);
-      socket.once("connect", () => {
-        socket.off("error", reject);
-        resolve(new AgentClient(socket));
-      });
-      socket.once("error", reject);
+  static async open(socketPath: string): Promise<AgentClient> {
+    const client = new AgentClient();
+    client.#link = await openAgentLink(socketPath, {
+      data: (bytes) => client.#onData(bytes),
+      error: (error) => client.#fail(new AgentError("internal", `agent connection failed: ${error.message}`)),
+      close: () => {
+        client.#fail(new AgentError("internal", "the agent closed the connection"));
+        client.#closed();
+        client.onClose?.();
+      },
     });
+    return client;
   }
 
   /** The hello exchange; throws AgentError version_mismatch with both numbers. */
@@ -92,22 +93,30 @@ export class AgentClient {
     this.sendAttached({ op: "attach-resize", cols, rows });
   }
 
+  /** Stops reading the agent's bytes until resume(): a slow consumer slows the agent, never our memory. */
+  pause(): void {
+    this.#link.pause();
+  }
+
+  resume(): void {
+    this.#link.resume();
+  }
+
   close(): void {
-    this.socket.end();
-    this.socket.destroy();
+    this.#link.close();
   }
 
   #write(frame: Uint8Array): void {
-    if (!this.socket.destroyed) this.socket.write(frame);
+    this.#link.write(frame);
   }
 
-  #onData(chunk: Buffer): void {
+  #onData(chunk: Uint8Array): void {
     let frames: Frame[];
     try {
-      frames = this.#decoder.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length));
+      frames = this.#decoder.push(chunk);
     } catch (error) {
       this.#fail(new AgentError("internal", `bad frame from the agent: ${(error as Error).message}`));
-      this.socket.destroy();
+      this.#link.close();
       return;
     }
     for (const frame of frames) {
@@ -120,7 +129,7 @@ export class AgentClient {
         message = frameJson(frame.body) as Record<string, unknown>;
       } catch {
         this.#fail(new AgentError("internal", "the agent sent a frame that is not JSON; is something else listening on the socket?"));
-        this.socket.destroy();
+        this.#link.close();
         return;
       }
       if (typeof message.event === "string") {

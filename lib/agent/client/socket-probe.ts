@@ -1,8 +1,8 @@
 // Before binding, probe the old socket (pueue's habit): a live one means
 // another agent is serving it; a dead one is a leftover from an agent that
 // died and is unlinked. Anything else at the path is not ours to remove.
-import net from "node:net";
 import { lstatSync, rmSync } from "node:fs";
+import { openAgentLink } from "./agent-link.ts";
 
 /** Another agent answers on this socket. */
 export class AgentRunningError extends Error {
@@ -10,15 +10,14 @@ export class AgentRunningError extends Error {
 }
 
 /** True when something accepts connections on `socket`. */
-export function socketIsLive(socket: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createConnection(socket);
-    probe.once("connect", () => {
-      probe.destroy();
-      resolve(true);
-    });
-    probe.once("error", () => resolve(false));
-  });
+export async function socketIsLive(socket: string): Promise<boolean> {
+  const ignore = () => {};
+  try {
+    (await openAgentLink(socket, { data: ignore, error: ignore, close: ignore })).close();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Unlinks a dead socket; throws when a live agent or a non-socket is there. */
