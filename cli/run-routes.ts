@@ -6,33 +6,21 @@ import { run, type RouteMap } from "@stricli/core";
 import process from "node:process";
 import { buildApp } from "./app.ts";
 import type { CorralContext, CorralProcess } from "./context.ts";
+import { lazyStdio } from "./lazy-stdio.ts";
 import { ExitStatus } from "./shared/exit-status.ts";
 import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
 export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[]): Promise<void> {
-  colourOnlyTerminals();
   const corralProcess: CorralProcess = {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: lazyStdio(1),
+    stderr: lazyStdio(2),
     env: process.env,
   };
 
   process.exitCode = await runCommandLineOver(routes, args, corralProcess);
 
   if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
-}
-
-/**
- * stricli colours its messages when a stream's getColorDepth() says so, and
- * Deno's node:tty says 4 colour levels for a pipe or a file too: a script
- * capturing corral's stderr under Deno got escape codes. Only a terminal
- * gets colour, on every runtime.
- */
-function colourOnlyTerminals(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    if (!stream.isTTY) stream.getColorDepth = () => 1;
-  }
 }
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */

@@ -1,0 +1,62 @@
+// The context's stdout and stderr (run-routes.ts): process.stdout and
+// process.stderr, set up only when a command first uses one. Why (issue 9,
+// start-up): under Bun the first touch of either builds Bun's Node stream
+// classes (node:stream, the fs streams), 24 of the 68 ms of a profiled
+// `bun dist/corral.mjs jobs` (`bun -e 'process.stdout'` is +15 ms over
+// `bun -e 0`), and most one-shot commands write nothing there: `run -- true`
+// (the child has the descriptors), `pty send`, `jobs` with nothing to list.
+// stricli asks both streams for their colour depth before any command runs;
+// that is answered from fstat(2) where the descriptor surely is no terminal
+// (node:tty's isatty costs Bun as much as the stream), and by the real
+// stream otherwise. Everything else is the real stream's own, created on
+// the first use, so writes, 'drain' and errors behave as before.
+import { fstatSync } from "node:fs";
+import process from "node:process";
+
+/** A stand-in for process.stdout (fd 1) or process.stderr (fd 2) that sets the real one up on first use. */
+export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
+  let real: NodeJS.WriteStream | undefined;
+  const stream = (): NodeJS.WriteStream => (real ??= colourOnlyTerminal(fd === 1 ? process.stdout : process.stderr));
+  const getColorDepth = (env?: object): number => (real === undefined && surelyNoTerminal(fd) ? 1 : stream().getColorDepth(env));
+  return new Proxy(Object.create(null) as NodeJS.WriteStream, {
+    get: (_target, key) => {
+      if (key === "getColorDepth") return getColorDepth;
+      // A pipe's or a file's stream has no isTTY at all.
+      if (key === "isTTY" && real === undefined && surelyNoTerminal(fd)) return undefined;
+      const target = stream();
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+    set: (_target, key, value) => Reflect.set(stream(), key, value),
+    has: (_target, key) => key in stream(),
+    getPrototypeOf: () => Object.getPrototypeOf(stream()) as object | null,
+  });
+}
+
+/**
+ * stricli colours its messages when a stream's getColorDepth() says so, and
+ * Deno's node:tty says 4 colour levels for a pipe or a file too: a script
+ * capturing corral's stderr under Deno got escape codes. Only a terminal
+ * gets colour, on every runtime.
+ */
+function colourOnlyTerminal(stream: NodeJS.WriteStream): NodeJS.WriteStream {
+  if (!stream.isTTY) stream.getColorDepth = () => 1;
+  return stream;
+}
+
+/** `/dev/null` on Linux: character device 1,3. */
+const DEV_NULL_RDEV = (1 << 8) | 3;
+
+/**
+ * True when `fd` is a pipe, a socket, a file or /dev/null: no terminal.
+ * False when it may be one (another character device) or fstat fails: the
+ * real stream decides then.
+ */
+function surelyNoTerminal(fd: number): boolean {
+  try {
+    const info = fstatSync(fd);
+    return !info.isCharacterDevice() || (process.platform === "linux" && info.rdev === DEV_NULL_RDEV);
+  } catch {
+    return false;
+  }
+}
