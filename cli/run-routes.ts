@@ -4,6 +4,7 @@
 // bundles (cli/hot/), which must not load the registry.
 import { run, type RouteMap } from "@stricli/core";
 import process from "node:process";
+import { isatty } from "node:tty";
 import { buildApp } from "./app.ts";
 import type { CorralContext, CorralProcess } from "./context.ts";
 import { ExitStatus } from "./shared/exit-status.ts";
@@ -11,10 +12,9 @@ import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
 export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[]): Promise<void> {
-  colourOnlyTerminals();
   const corralProcess: CorralProcess = {
-    stdout: process.stdout,
-    stderr: process.stderr,
+    stdout: stdioOnFirstUse(1),
+    stderr: stdioOnFirstUse(2),
     env: process.env,
   };
 
@@ -24,15 +24,36 @@ export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly
 }
 
 /**
- * stricli colours its messages when a stream's getColorDepth() says so, and
- * Deno's node:tty says 4 colour levels for a pipe or a file too: a script
- * capturing corral's stderr under Deno got escape codes. Only a terminal
- * gets colour, on every runtime.
+ * corral's stdout or stderr for the commands, made when a command first
+ * uses it: the runtime builds a stream object on first access of
+ * process.stdout (Node: about 3 ms of a `corral run -- true`, which writes
+ * nothing; Bun loads node:stream for it, 12 ms). stricli asks each stream's
+ * colour depth before any command runs, so that answer comes from the
+ * descriptor itself: only a terminal gets colour, on every runtime (Deno's
+ * node:tty says 4 colour levels for a pipe or a file too, and a script
+ * capturing corral's stderr under Deno got escape codes).
  */
-function colourOnlyTerminals(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    if (!stream.isTTY) stream.getColorDepth = () => 1;
-  }
+function stdioOnFirstUse(fd: 1 | 2): NodeJS.WriteStream {
+  const terminal = isatty(fd);
+  let made: NodeJS.WriteStream | undefined;
+  const stream = (): NodeJS.WriteStream => {
+    if (made !== undefined) return made;
+    made = fd === 1 ? process.stdout : process.stderr;
+    if (!terminal) made.getColorDepth = () => 1;
+    return made;
+  };
+  const colourDepth = (env?: object) => (terminal ? stream().getColorDepth(env) : 1);
+  return new Proxy({} as NodeJS.WriteStream, {
+    get(_target, key) {
+      if (key === "getColorDepth") return colourDepth;
+      if (key === "isTTY" && made === undefined) return terminal;
+      const real = stream();
+      const value: unknown = Reflect.get(real, key, real);
+      return typeof value === "function" ? value.bind(real) : value;
+    },
+    set: (_target, key, value) => Reflect.set(stream(), key, value),
+    has: (_target, key) => key in stream(),
+  });
 }
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */

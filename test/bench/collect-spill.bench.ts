@@ -16,6 +16,11 @@
 // --spill and --live with CORRAL_GUARDIAN=never on Node, and on Deno and Bun
 // when node_modules has them (the child's output read through an
 // OutputChannel, one reused buffer); each prints its peak RSS.
+// Floors (issue 12): the least any tool can cost that takes its command's
+// output from a pipe, whatever it then does (test/bench/pipe-floor.c: read
+// and discard; splice into F). When a floor, or a floor plus corral's own
+// start-up, is over an aim, no collect that reads a pipe meets it on this
+// machine; the lines below say which.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
 import { spawn, spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
@@ -146,6 +151,12 @@ buildSync({
   logLevel: "warning",
 });
 
+// The floors (pipe-floor.c), built here with the system C compiler.
+const floorBinary = path.join(dir, "pipe-floor");
+const haveFloor = spawnSync("cc", ["-O2", "-o", floorBinary, path.join(repo, "test", "bench", "pipe-floor.c")], { stdio: "inherit" }).status === 0;
+const READ_FLOOR = "floor: cat BIG | read, discard";
+const SPLICE_FLOOR = "floor: cat BIG | splice > F";
+
 const nodeFloor = `const c=require("child_process").spawn("cat",[process.argv[1]],{stdio:["ignore","pipe","inherit"]});c.stdout.on("data",()=>{});`;
 // Node runs what npm links as `corral` (package.json "bin": dist/corral.cjs,
 // which loads the bundle through V8's code cache); Deno and Bun the ES module.
@@ -186,6 +197,12 @@ const DEFAULT = "corral collect, default backend";
 const cases: Record<string, () => Promise<Timed>> = {
   "cat BIG > F": () => timed(["cat", big], out),
   "cat BIG | cat > F": () => timed(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
+  ...(haveFloor
+    ? {
+      [READ_FLOOR]: () => timed(["sh", "-c", 'cat "$1" | "$2" read', "sh", big, floorBinary]),
+      [SPLICE_FLOOR]: () => timed(["sh", "-c", 'cat "$1" | "$2" splice "$3"', "sh", big, floorBinary, out]),
+    }
+    : {}),
   "node reads cat's pipe, discards": () => timed([process.execPath, "-e", nodeFloor, big]),
   "store fed by stdout stream, no CLI": () => timed([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
   "store fed by OutputChannel, no CLI": () => timed([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
@@ -227,7 +244,7 @@ try {
       const t = await go();
       if ((best.get(name)?.ms ?? Infinity) > t.ms) best.set(name, t);
       peak.set(name, Math.max(peak.get(name) ?? 0, t.peakRss ?? 0));
-      if (run === 0 && !name.startsWith("cat") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP && !name.endsWith(" collect")) {
+      if (run === 0 && !name.startsWith("cat") && !name.startsWith("floor") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP && !name.endsWith(" collect")) {
         same &&= statSync(spill).size === statSync(big).size && (await sha256(spill)) === bigHash;
       }
     }
@@ -239,7 +256,7 @@ try {
     const cpu = t.cpuMs === undefined ? "" : `  CPU ${fmt(t.cpuMs)}`;
     // Peak RSS only for the Node rows: for the cat rows it would be python's
     // (the pre-exec image counts) or sh's, not what is measured.
-    const rss = name.startsWith("cat") ? "" : `  peak RSS ${mib(peak.get(name))}`;
+    const rss = name.startsWith("cat") || name.startsWith("floor") ? "" : `  peak RSS ${mib(peak.get(name))}`;
     process.stdout.write(`  ${name.padEnd(34)} ${fmt(t.ms)}  ${(t.ms / cat).toFixed(2)}x${cpu}${rss}\n`);
   }
   for (const name of [JS, DEFAULT, "store fed by OutputChannel, no CLI"]) {
@@ -275,6 +292,15 @@ try {
   }
   if (best.has(DENO_LIVE)) {
     process.stdout.write(`${DENO_LIVE}: peak RSS ${mib(peak.get(DENO_LIVE))} (${fmt(ms(DENO_LIVE))}); aim < 64 MB (61.0 MiB)\n`);
+  }
+  if (best.has(READ_FLOOR) && best.has(SPLICE_FLOOR)) {
+    const floorLine = (floor: string, base: string, aim: number) => {
+      const ratio = ms(floor) / ms(base);
+      const withStartup = (ms(floor) + ms(STARTUP)) / ms(base);
+      const verdict = ratio > aim ? "the floor alone is over it" : withStartup > aim ? "the floor plus start-up is over it" : "under it";
+      return `${floor}: ${ratio.toFixed(2)}x ${base}, ${withStartup.toFixed(2)}x with corral's start-up (aim for collect: ${aim}x; ${verdict})`;
+    };
+    process.stdout.write(`${floorLine(READ_FLOOR, "cat BIG > /dev/null", 2)}\n${floorLine(SPLICE_FLOOR, "cat BIG > F", 1.5)}\n`);
   }
   process.stdout.write(`spill identical (size + sha256): ${same ? "yes" : "NO"}\n`);
   if (!same) process.exitCode = 1;

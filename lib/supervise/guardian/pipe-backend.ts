@@ -6,7 +6,6 @@
 // Longer than 300 lines because GuardianProcess maps every guardian event,
 // receipt and loss onto SupervisedProcess in one place; due to shrink when
 // lib/supervise/ (issue 10) holds the shared parts.
-import { rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
@@ -22,7 +21,7 @@ import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamI
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
-import { makeRunSocketDir } from "./run-socket-dir.ts";
+import { makeRunSocketDir, removeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -115,16 +114,16 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
     const started = await guardian.started;
     child.pid = started.pid;
     // Connected: the socket file is no longer needed (run-socket-dir.ts).
-    rmSync(dir, { recursive: true, force: true });
+    removeRunSocketDir(dir);
   } catch (error) {
     guardian.detach();
     await guardian.processExit;
-    rmSync(dir, { recursive: true, force: true });
+    removeRunSocketDir(dir);
     const message = error instanceof Error ? error.message : String(error);
     const failure = /no such file/i.test(message) ? "not-found" : /permission|exec format/i.test(message) ? "not-executable" : "spawn-failed";
     throw new SpawnError(failure, `${spec.argv[0]}: ${message}`);
   }
-  void guardian.processExit?.then(() => rmSync(dir, { recursive: true, force: true }));
+  void guardian.processExit?.then(() => removeRunSocketDir(dir));
   child.supervise();
   return child;
 }
