@@ -22,13 +22,14 @@
 // start-up, is over an aim, no collect that reads a pipe meets it on this
 // machine; the lines below say which.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Timed, timed } from "./timed-tree.ts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const sizeMb = Number(process.env.CORRAL_BENCH_BIG_MB ?? 1024);
@@ -36,70 +37,9 @@ const RUNS = 3;
 const dir = mkdtempSync(path.join(tmpdir(), "corral-bench-spill-"));
 const big = path.join(dir, "big");
 const out = path.join(dir, "out");
+/** Times argv run from the repository (timed-tree.ts). */
+const timedHere = (argv: readonly string[], stdoutPath?: string, env?: Record<string, string>): Promise<Timed> => timed(repo, argv, stdoutPath, env);
 
-interface Timed {
-  readonly ms: number;
-  /** CPU time (user + sys) of the process tree, when python3 measured it. */
-  readonly cpuMs: number | undefined;
-  /** Peak RSS of the largest process of the tree, in bytes, if seen. */
-  readonly peakRss: number | undefined;
-}
-
-// python3 (CI installs it) runs each command and reads getrusage of its
-// waited-for tree: exact CPU time and peak RSS, which Node's spawn cannot
-// give. Without it, wall time only and VmHWM polled from /proc.
-const TIMER_PY = `
-import json, os, resource, subprocess, sys, time
-b = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pyenv shim's own children count too
-t = time.perf_counter()
-r = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL)
-ms = (time.perf_counter() - t) * 1000
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-cpu = (u.ru_utime - b.ru_utime + u.ru_stime - b.ru_stime) * 1000
-os.write(3, json.dumps({"code": r.returncode, "ms": ms, "cpuMs": cpu, "maxRssKb": u.ru_maxrss}).encode())
-`;
-const havePython = spawnSync("python3", ["-c", "pass"]).status === 0;
-
-/** Runs argv with stdout to `stdoutPath` (or /dev/null): wall time, CPU time and peak RSS. */
-function timed(argv: readonly string[], stdoutPath = "/dev/null", env: Record<string, string> = {}): Promise<Timed> {
-  const fd = openSync(stdoutPath, "w");
-  const started = performance.now();
-  const [file, args] = havePython
-    ? ["python3", ["-c", TIMER_PY, ...argv]]
-    : [argv[0] as string, argv.slice(1)];
-  const child = spawn(file, args, {
-    stdio: ["ignore", fd, "inherit", "pipe"],
-    cwd: repo,
-    env: { ...process.env, ...env },
-  });
-  closeSync(fd);
-  let report = "";
-  child.stdio[3]?.on("data", (c: Buffer) => (report += c.toString("utf8")));
-  let peakRss: number | undefined;
-  const poll = havePython ? undefined : setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (m) peakRss = Math.max(peakRss ?? 0, Number(m[1]) * 1024);
-    } catch {
-      // gone already
-    }
-  }, 10);
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      const ms = performance.now() - started;
-      clearInterval(poll);
-      if (!havePython) {
-        if (code !== 0) reject(new Error(`${argv.join(" ")} exited ${code ?? signal}`));
-        else resolve({ ms, cpuMs: undefined, peakRss });
-        return;
-      }
-      const r = JSON.parse(report || "{}") as { code?: number; ms: number; cpuMs: number; maxRssKb: number };
-      if (r.code !== 0) reject(new Error(`${argv.join(" ")} exited ${r.code ?? code ?? signal}`));
-      else resolve({ ms: r.ms, cpuMs: r.cpuMs, peakRss: r.maxRssKb * 1024 });
-    });
-  });
-}
 
 function makeBig(): void {
   // A 16 MiB random block repeated: incompressible enough, and fast to write.
@@ -180,14 +120,14 @@ if (existsSync(bunBin)) runtimes.push(["bun", [bunBin, cli]]);
 const jsRows: Record<string, () => Promise<Timed>> = {};
 for (const [rt, prefix] of runtimes) {
   for (const [mode, args] of Object.entries(collectArgs)) {
-    jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timed([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
+    jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timedHere([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
   }
 }
 // Deno under the guardian: --live hands our stdout/stderr to it as its own fd 1 and 2 (no JS tee).
 const DENO_LIVE = "deno collect --live, guardian";
 if (existsSync(denoBin)) {
   const deno = runtimes.find(([rt]) => rt === "deno")?.[1] as string[];
-  jsRows[DENO_LIVE] = () => timed([...deno, ...collectArgs.live], "/dev/null", { CORRAL_GUARDIAN: "auto" });
+  jsRows[DENO_LIVE] = () => timedHere([...deno, ...collectArgs.live], "/dev/null", { CORRAL_GUARDIAN: "auto" });
 }
 const JS = "corral collect, JS path";
 const PLAIN = "corral collect (no spill), default";
@@ -195,26 +135,26 @@ const LIVE = "corral collect --live --spill F";
 const STARTUP = "corral collect -- true (start-up)";
 const DEFAULT = "corral collect, default backend";
 const cases: Record<string, () => Promise<Timed>> = {
-  "cat BIG > F": () => timed(["cat", big], out),
-  "cat BIG | cat > F": () => timed(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
+  "cat BIG > F": () => timedHere(["cat", big], out),
+  "cat BIG | cat > F": () => timedHere(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
   ...(haveFloor
     ? {
-      [READ_FLOOR]: () => timed(["sh", "-c", 'cat "$1" | "$2" read', "sh", big, floorBinary]),
-      [SPLICE_FLOOR]: () => timed(["sh", "-c", 'cat "$1" | "$2" splice "$3"', "sh", big, floorBinary, out]),
+      [READ_FLOOR]: () => timedHere(["sh", "-c", 'cat "$1" | "$2" read', "sh", big, floorBinary]),
+      [SPLICE_FLOOR]: () => timedHere(["sh", "-c", 'cat "$1" | "$2" splice "$3"', "sh", big, floorBinary, out]),
     }
     : {}),
-  "node reads cat's pipe, discards": () => timed([process.execPath, "-e", nodeFloor, big]),
-  "store fed by stdout stream, no CLI": () => timed([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
-  "store fed by OutputChannel, no CLI": () => timed([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
-  [JS]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "never" }),
-  [DEFAULT]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  "node reads cat's pipe, discards": () => timedHere([process.execPath, "-e", nodeFloor, big]),
+  "store fed by stdout stream, no CLI": () => timedHere([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
+  "store fed by OutputChannel, no CLI": () => timedHere([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
+  [JS]: () => timedHere(collect, "/dev/null", { CORRAL_GUARDIAN: "never" }),
+  [DEFAULT]: () => timedHere(collect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // Issue 12: head and tail only, against reading the file and discarding it.
-  "cat BIG > /dev/null": () => timed(["sh", "-c", 'cat "$1" > /dev/null', "sh", big]),
-  [PLAIN]: () => timed(plainCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  "cat BIG > /dev/null": () => timedHere(["sh", "-c", 'cat "$1" > /dev/null', "sh", big]),
+  [PLAIN]: () => timedHere(plainCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // What any collect costs before the first byte: Node, the CLI, the guardian.
-  [STARTUP]: () => timed(startupCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  [STARTUP]: () => timedHere(startupCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // --live: the stream through corral's stdout (here /dev/null) as well as the spill.
-  [LIVE]: () => timed(liveCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  [LIVE]: () => timedHere(liveCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   ...jsRows,
 };
 
