@@ -7,7 +7,8 @@
 // (the child has the descriptors), `pty send`, `jobs` with nothing to list.
 // stricli asks both streams for their colour depth before any command runs;
 // that is answered from fstat(2) where the descriptor surely is no terminal
-// (node:tty's isatty costs Bun as much as the stream), and by the real
+// (node:tty's isatty costs Bun as much as the stream: `bun -e` of isatty(1)
+// 26.5 ms, bare 11.7, N=30; it defines tty.WriteStream over net.Socket), and by the real
 // stream otherwise. Writes to such a descriptor (pipe, file, socket,
 // /dev/null) are written at once with writeSync, as Node's own stdout does
 // for pipes and files on Linux (synchronous there): `pty screen` under Bun

@@ -80,6 +80,7 @@ struct options {
   int rows, cols;
   const char *socket_path;
   int ready_fd;
+  int owner_fd; /* --owner-fd N: the owner's connection, inherited (a socket pair); no socket is listened on */
   const char *cwd;
   long linger_ms, drain_ms, grace_ms, connect_timeout_ms, kill_wait_ms;
   size_t max_payload;

@@ -350,7 +350,16 @@ int guardian_run(struct options *o) {
   /* orphans of the tree come back to us, findable */
   g.subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 #endif
-  if (setup_signals(&g) != 0 || setup_socket(&g) != 0) return 1;
+  g.listen_fd = -1; /* poll skips it when there is no socket (--owner-fd) */
+  if (setup_signals(&g) != 0) return 1;
+  if (o->owner_fd >= 0) {
+    if (owner_attach(&g, o->owner_fd) != 0) {
+      fprintf(stderr, "corral-guardian: --owner-fd %d: %s\n", o->owner_fd, strerror(errno));
+      return 1;
+    }
+  } else if (setup_socket(&g) != 0) {
+    return 1;
+  }
   if (o->ready_fd >= 0) {
     char line[600];
     int n = snprintf(line, sizeof line, "ready %d %d\n", GUARDIAN_PROTOCOL_VERSION, (int)getpid());
@@ -362,8 +371,8 @@ int guardian_run(struct options *o) {
   serve(&g);
   final_flush(&g);
   if (g.conn_fd >= 0) close(g.conn_fd);
-  unlink(o->socket_path);
-  close(g.listen_fd);
+  if (o->socket_path != NULL) unlink(o->socket_path);
+  if (g.listen_fd >= 0) close(g.listen_fd);
   bytes_free(&g.out);
   bytes_free(&g.in);
   orphan_free(&g);

@@ -4,7 +4,7 @@
  *
  * Usage:
  *   corral-guardian --probe
- *   corral-guardian --socket PATH [--ready-fd N] [--mode pipe|pty]
+ *   corral-guardian (--socket PATH [--ready-fd N] | --owner-fd N) [--mode pipe|pty]
  *     [--stdin pipe|inherit|null] [--stdout pipe|inherit|null]
  *     [--stderr pipe|inherit|null|stdout] [--rows N] [--cols N] [--cwd DIR]
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
@@ -13,6 +13,10 @@
  *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES]
  *     [--capture-stdout] [--capture-stderr] [--tee-stdout FD] [--tee-stderr FD]
  *     -- COMMAND [ARGS...]
+ * --owner-fd N: the owner is already connected, over the socket pair it
+ * passed as descriptor N (run and collect: saves a socket dir, a listen, a
+ * connect and a round trip at every start). Nothing can reconnect to such a
+ * guardian, so it cannot be --adoptable.
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
  * the child's environment is the guardian's own, minus that one variable.
@@ -66,6 +70,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->rows = 24;
   o->cols = 80;
   o->ready_fd = -1;
+  o->owner_fd = -1;
   o->direct_fd[0] = o->direct_fd[1] = o->direct_fd[2] = -1;
   o->tee_fd[0] = o->tee_fd[1] = o->tee_fd[2] = -1;
   o->linger_ms = 0;
@@ -119,7 +124,7 @@ int options_parse(struct options *o, int argc, char **argv) {
     } else {
       long min = 0, max = 86400000L;
       long *dst = NULL;
-      if (strcmp(a, "--ready-fd") == 0) { max = 1 << 20; min = 3; }
+      if (strcmp(a, "--ready-fd") == 0 || strcmp(a, "--owner-fd") == 0) { max = 1 << 20; min = 3; }
       else if (strcmp(a, "--tee-stdout") == 0 || strcmp(a, "--tee-stderr") == 0) { max = 1 << 20; min = 1; }
       else if (strcmp(a, "--linger") == 0) dst = &o->linger_ms;
       else if (strcmp(a, "--drain") == 0) dst = &o->drain_ms;
@@ -135,6 +140,7 @@ int options_parse(struct options *o, int argc, char **argv) {
       if (parse_long(v, min, max, &n) != 0) return usage("value out of range for", a);
       if (dst) *dst = n;
       else if (strcmp(a, "--ready-fd") == 0) o->ready_fd = (int)n;
+      else if (strcmp(a, "--owner-fd") == 0) o->owner_fd = (int)n;
       else if (strcmp(a, "--tee-stdout") == 0) o->tee_fd[STREAM_STDOUT] = (int)n;
       else if (strcmp(a, "--tee-stderr") == 0) o->tee_fd[STREAM_STDERR] = (int)n;
       else if (strcmp(a, "--max-payload") == 0) o->max_payload = (size_t)n;
@@ -146,7 +152,12 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->probe) return 0;
   if (i >= argc) return usage("no command given after --", NULL);
   o->argv = argv + i;
-  if (o->socket_path == NULL) return usage("--socket PATH is required", NULL);
+  if (o->owner_fd >= 0) {
+    if (o->socket_path != NULL || o->ready_fd >= 0) return usage("--owner-fd goes without --socket and --ready-fd", NULL);
+    if (o->adoptable) return usage("--adoptable needs --socket (nothing can reconnect over --owner-fd)", NULL);
+  } else if (o->socket_path == NULL) {
+    return usage("--socket PATH (or --owner-fd N) is required", NULL);
+  }
   if (o->pty && (o->spill_path[1] || o->spill_path[2])) return usage("spill files need --mode pipe", NULL);
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
   if (o->spill_path[STREAM_STDOUT] && o->io[1] != IO_PIPE) return usage("--spill-stdout needs --stdout pipe", NULL);

@@ -67,6 +67,17 @@ static void refuse(int fd, const char *code, const char *message) {
   close(fd);
 }
 
+/* An owner's connection (accepted, or inherited: --owner-fd) waits for its auth frame. */
+static void owner_connected(struct guardian *g, int fd) {
+  g->conn_fd = fd;
+  g->authed = 0;
+  g->closing = 0;
+  g->closing_shut = 0;
+  g->peer_done = 0;
+  g->rlen = 0;
+  g->conn_deadline = now_ms() + 5000;
+}
+
 void owner_accept(struct guardian *g) {
 #ifdef __linux__
   int fd = accept4(g->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
@@ -82,13 +93,14 @@ void owner_accept(struct guardian *g) {
     refuse(fd, "busy", "another owner is connected to this guardian");
     return;
   }
-  g->conn_fd = fd;
-  g->authed = 0;
-  g->closing = 0;
-  g->closing_shut = 0;
-  g->peer_done = 0;
-  g->rlen = 0;
-  g->conn_deadline = now_ms() + 5000;
+  owner_connected(g, fd);
+}
+
+int owner_attach(struct guardian *g, int fd) {
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return -1;
+  owner_connected(g, fd);
+  return 0;
 }
 
 /* The connection ended (EOF, error, protocol error): the lifeline is lost if it was the owner's. */

@@ -89,6 +89,8 @@ struct guardian {
 
 /* owner.c */
 void owner_accept(struct guardian *g);
+/* --owner-fd: `fd` (inherited, already connected) is the owner's connection; -1 when it cannot be set up. */
+int owner_attach(struct guardian *g, int fd);
 void owner_readable(struct guardian *g);
 void owner_flush(struct guardian *g);
 void owner_lost(struct guardian *g);

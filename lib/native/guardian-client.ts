@@ -51,8 +51,12 @@ export class GuardianError extends Error {
 
 /** Options of spawnGuardian besides the launch itself. */
 export interface SpawnGuardianOptions {
-  /** Directory for the guardian's socket (0700, ours): e.g. ensureStateDir() of lib/agent/client/state-dir.ts. */
-  readonly stateDir: string;
+  /**
+   * Directory for the guardian's socket (0700, ours): e.g. ensureStateDir()
+   * of lib/agent/client/state-dir.ts. Without one the guardian has no socket
+   * and speaks over the socket pair it inherits: nothing can reconnect to it.
+   */
+  readonly stateDir?: string;
   /** The child's environment (default: this process's). The token is added for the guardian only. */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The guardian binary (default: locateGuardian()). */
@@ -102,8 +106,16 @@ export class Guardian {
   /** Input under the guardian's credit (guardian-input.ts). */
   #input = new GuardianInput((bytes) => this.#send(Req.input, bytes));
 
-  /** Use spawnGuardian() or connectGuardian(). */
-  constructor(readonly socketPath: string, readonly token: string, child?: ChildProcess) {
+  /**
+   * Set by spawnGuardian for a guardian over an inherited connection: why it
+   * went away when that connection closed before the welcome (its exit
+   * status and last diagnostics, known once the process exited).
+   */
+  explainEarlyClose: ((exit: { code: number | null; signal: string | null }) => Error) | undefined;
+  #welcomed = false;
+
+  /** Use spawnGuardian() or connectGuardian(). `socketPath`: null when it has none (see SpawnGuardianOptions). */
+  constructor(readonly socketPath: string | null, readonly token: string, child?: ChildProcess) {
     const settle: Partial<Settlers> = {};
     this.ready = new Promise((resolve, reject) => (settle.ready = [resolve, reject]));
     this.started = new Promise((resolve, reject) => (settle.started = [resolve, reject]));
@@ -223,11 +235,27 @@ export class Guardian {
     this.#socket = socket;
     socket.on("data", (chunk: Uint8Array) => this.#receive(chunk));
     socket.on("error", () => {});
-    socket.on("close", () => this.#onClose());
+    socket.on("close", () => this.#connectionClosed());
     if (this.#paused) socket.pause();
     socket.write(encodeFrame(Req.auth, new TextEncoder().encode(this.token)));
     for (const frame of this.#outbox) socket.write(frame);
     this.#outbox = [];
+  }
+
+  /** The socket to give a new owner for reconnecting: only a guardian started with a socket has one. */
+  get reconnectPath(): string {
+    if (this.socketPath === null) throw new GuardianError("no-socket", "this guardian was started over an inherited connection and has no socket to reconnect to");
+    return this.socketPath;
+  }
+
+  #connectionClosed(): void {
+    const explain = this.explainEarlyClose;
+    if (!this.#welcomed && explain !== undefined && this.processExit !== undefined) {
+      // The process's own exit says more than a closed connection (a usage error, a crash).
+      void this.processExit.then((exit) => this.#onClose(explain(exit)));
+      return;
+    }
+    this.#onClose();
   }
 
   /** Internal: the connection could not be made. */
@@ -276,6 +304,7 @@ export class Guardian {
         this.#creditedInput = w.version >= 4;
         this.#input.welcome(w.version);
         if (w.child) this.child = w.child;
+        this.#welcomed = true;
         this.#settle.ready[0](w);
         if (w.child) this.#settle.started[0](w.child);
         this.#emit("welcome", w);

@@ -14,39 +14,49 @@ import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
 /**
  * Starts a guardian for `launch` and connects to it. Returns at once; add
  * listeners, then await `ready`/`started`/`exited`. The child starts only
- * after our token was accepted, so no event is missed.
+ * after our token was accepted, so no event is missed. With
+ * `options.stateDir` the guardian listens on a socket there (a restarted
+ * agent can reconnect); without, it speaks over its descriptor 3, the
+ * socket pair the runtime makes for a "pipe" there, already connected.
  */
 export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
   const binary = options.binary ?? guardianPathOrThrow();
   const token = randomHex(24);
-  const socketPath = path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
+  const socketPath = options.stateDir === undefined ? null : path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
   const descriptors = guardianDescriptors(launch, currentRuntime());
-  const child = spawn(binary, guardianArgv(launch, socketPath, 3, descriptors.teeFds), {
+  const connection = socketPath === null ? { ownerFd: 3 } : { socket: socketPath, readyFd: 3 };
+  const child = spawn(binary, guardianArgv(launch, connection, descriptors.teeFds), {
     env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
     stdio: descriptors.stdio,
   });
   const guardian = new Guardian(socketPath, token, child);
   let diagnostics = "";
   child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
+  const exitedEarly = (code: number | null, signal: string | null) => {
+    const why = diagnostics.trim().split("\n").pop() ?? "";
+    return new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`);
+  };
+  child.on("error", (e) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`)));
+  // Absent when spawn itself failed (EMFILE): the child's "error" event says why.
+  const fd3 = (child.stdio?.[3] ?? null) as net.Socket | null;
+  if (socketPath === null) {
+    guardian.explainEarlyClose = (exit) => exitedEarly(exit.code, exit.signal);
+    if (fd3 !== null) guardian.attach(fd3);
+    return guardian;
+  }
   let line = "";
   let connecting = false;
-  // Absent when spawn itself failed (EMFILE): the child's "error" event says why.
-  const ready = (child.stdio?.[3] ?? null) as NodeJS.ReadableStream | null;
-  ready?.on("data", (c: Uint8Array) => {
+  fd3?.on("data", (c: Uint8Array) => {
     line += new TextDecoder().decode(c);
     if (!connecting && line.includes("\n")) {
       connecting = true;
-      (ready as unknown as net.Socket).destroy?.();
-      connectSocket(guardian);
+      fd3.destroy();
+      connectSocket(guardian, socketPath);
     }
   });
-  ready?.on("error", () => {});
-  child.on("error", (e) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`)));
+  fd3?.on("error", () => {});
   child.on("exit", (code, signal) => {
-    if (!connecting) {
-      const why = diagnostics.trim().split("\n").pop() ?? "";
-      guardian.fail(new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`));
-    }
+    if (!connecting) guardian.fail(exitedEarly(code, signal));
   });
   return guardian;
 }
@@ -94,15 +104,15 @@ function teeStdio(launch: GuardianLaunch): ("ignore" | number)[] {
 /** Connects to a running guardian (e.g. after the agent restarted) with its socket path and token. */
 export function connectGuardian(socketPath: string, token: string): Guardian {
   const guardian = new Guardian(socketPath, token);
-  connectSocket(guardian);
+  connectSocket(guardian, socketPath);
   return guardian;
 }
 
-function connectSocket(guardian: Guardian): void {
-  const socket = net.createConnection({ path: guardian.socketPath });
+function connectSocket(guardian: Guardian, socketPath: string): void {
+  const socket = net.createConnection({ path: socketPath });
   socket.once("connect", () => guardian.attach(socket));
   socket.once("error", (e) => {
-    if (!socket.readyState || socket.connecting) guardian.fail(new GuardianError("connect", `cannot connect to ${guardian.socketPath}: ${e.message}`));
+    if (!socket.readyState || socket.connecting) guardian.fail(new GuardianError("connect", `cannot connect to ${socketPath}: ${e.message}`));
   });
 }
 

@@ -128,22 +128,31 @@ export interface GuardianLaunch {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Where the guardian finds the tee descriptors (after the ready descriptor, 3). */
+/** Where the guardian finds the tee descriptors (after descriptor 3: the ready line, or the owner's connection). */
 export const TEE_STDOUT_FD = 4;
 export const TEE_STDERR_FD = 5;
 
 /**
- * The guardian's argv (after the binary) for a launch, socket path and ready
- * descriptor; `teeFds`: where it finds the tee descriptors, when not at
+ * How the owner reaches a guardian: a socket it listens on (and says on
+ * `readyFd` when it does), which a restarted agent can reconnect to; or the
+ * socket pair it inherits as `ownerFd`, already connected (run and collect,
+ * whose guardian nothing reconnects to).
+ */
+export type GuardianConnection = { readonly socket: string; readonly readyFd: number } | { readonly ownerFd: number };
+
+/**
+ * The guardian's argv (after the binary) for a launch and its connection;
+ * `teeFds`: where it finds the tee descriptors, when not at
  * TEE_STDOUT_FD/TEE_STDERR_FD (see guardian-launch.ts, Deno).
  */
 export function guardianArgv(
   launch: GuardianLaunch,
-  socketPath: string,
-  readyFd: number,
+  connection: GuardianConnection,
   teeFds: { readonly stdout: number; readonly stderr: number } = { stdout: TEE_STDOUT_FD, stderr: TEE_STDERR_FD },
 ): string[] {
-  const args = ["--socket", socketPath, "--ready-fd", String(readyFd), "--mode", launch.mode];
+  const args = "ownerFd" in connection
+    ? ["--owner-fd", String(connection.ownerFd), "--mode", launch.mode]
+    : ["--socket", connection.socket, "--ready-fd", String(connection.readyFd), "--mode", launch.mode];
   const opt = (flag: string, value: string | number | undefined) => {
     if (value !== undefined) args.push(flag, String(value));
   };

@@ -16,14 +16,20 @@
 // --spill and --live with CORRAL_GUARDIAN=never on Node, and on Deno and Bun
 // when node_modules has them (the child's output read through an
 // OutputChannel, one reused buffer); each prints its peak RSS.
+// Floors (issue 12): the least any tool can cost that takes its command's
+// output from a pipe, whatever it then does (test/bench/pipe-floor.c: read
+// and discard; splice into F). When a floor, or a floor plus corral's own
+// start-up, is over an aim, no collect that reads a pipe meets it on this
+// machine; the lines below say which.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024); best of 3 each.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { buildSync } from "esbuild";
 import { createHash, randomBytes } from "node:crypto";
 import { closeSync, createReadStream, existsSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { type Timed, timed } from "./timed-tree.ts";
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const sizeMb = Number(process.env.CORRAL_BENCH_BIG_MB ?? 1024);
@@ -31,70 +37,9 @@ const RUNS = 3;
 const dir = mkdtempSync(path.join(tmpdir(), "corral-bench-spill-"));
 const big = path.join(dir, "big");
 const out = path.join(dir, "out");
+/** Times argv run from the repository (timed-tree.ts). */
+const timedHere = (argv: readonly string[], stdoutPath?: string, env?: Record<string, string>): Promise<Timed> => timed(repo, argv, stdoutPath, env);
 
-interface Timed {
-  readonly ms: number;
-  /** CPU time (user + sys) of the process tree, when python3 measured it. */
-  readonly cpuMs: number | undefined;
-  /** Peak RSS of the largest process of the tree, in bytes, if seen. */
-  readonly peakRss: number | undefined;
-}
-
-// python3 (CI installs it) runs each command and reads getrusage of its
-// waited-for tree: exact CPU time and peak RSS, which Node's spawn cannot
-// give. Without it, wall time only and VmHWM polled from /proc.
-const TIMER_PY = `
-import json, os, resource, subprocess, sys, time
-b = resource.getrusage(resource.RUSAGE_CHILDREN)  # a pyenv shim's own children count too
-t = time.perf_counter()
-r = subprocess.run(sys.argv[1:], stdin=subprocess.DEVNULL)
-ms = (time.perf_counter() - t) * 1000
-u = resource.getrusage(resource.RUSAGE_CHILDREN)
-cpu = (u.ru_utime - b.ru_utime + u.ru_stime - b.ru_stime) * 1000
-os.write(3, json.dumps({"code": r.returncode, "ms": ms, "cpuMs": cpu, "maxRssKb": u.ru_maxrss}).encode())
-`;
-const havePython = spawnSync("python3", ["-c", "pass"]).status === 0;
-
-/** Runs argv with stdout to `stdoutPath` (or /dev/null): wall time, CPU time and peak RSS. */
-function timed(argv: readonly string[], stdoutPath = "/dev/null", env: Record<string, string> = {}): Promise<Timed> {
-  const fd = openSync(stdoutPath, "w");
-  const started = performance.now();
-  const [file, args] = havePython
-    ? ["python3", ["-c", TIMER_PY, ...argv]]
-    : [argv[0] as string, argv.slice(1)];
-  const child = spawn(file, args, {
-    stdio: ["ignore", fd, "inherit", "pipe"],
-    cwd: repo,
-    env: { ...process.env, ...env },
-  });
-  closeSync(fd);
-  let report = "";
-  child.stdio[3]?.on("data", (c: Buffer) => (report += c.toString("utf8")));
-  let peakRss: number | undefined;
-  const poll = havePython ? undefined : setInterval(() => {
-    try {
-      const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"));
-      if (m) peakRss = Math.max(peakRss ?? 0, Number(m[1]) * 1024);
-    } catch {
-      // gone already
-    }
-  }, 10);
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code, signal) => {
-      const ms = performance.now() - started;
-      clearInterval(poll);
-      if (!havePython) {
-        if (code !== 0) reject(new Error(`${argv.join(" ")} exited ${code ?? signal}`));
-        else resolve({ ms, cpuMs: undefined, peakRss });
-        return;
-      }
-      const r = JSON.parse(report || "{}") as { code?: number; ms: number; cpuMs: number; maxRssKb: number };
-      if (r.code !== 0) reject(new Error(`${argv.join(" ")} exited ${r.code ?? code ?? signal}`));
-      else resolve({ ms: r.ms, cpuMs: r.cpuMs, peakRss: r.maxRssKb * 1024 });
-    });
-  });
-}
 
 function makeBig(): void {
   // A 16 MiB random block repeated: incompressible enough, and fast to write.
@@ -146,6 +91,12 @@ buildSync({
   logLevel: "warning",
 });
 
+// The floors (pipe-floor.c), built here with the system C compiler.
+const floorBinary = path.join(dir, "pipe-floor");
+const haveFloor = spawnSync("cc", ["-O2", "-o", floorBinary, path.join(repo, "test", "bench", "pipe-floor.c")], { stdio: "inherit" }).status === 0;
+const READ_FLOOR = "floor: cat BIG | read, discard";
+const SPLICE_FLOOR = "floor: cat BIG | splice > F";
+
 const nodeFloor = `const c=require("child_process").spawn("cat",[process.argv[1]],{stdio:["ignore","pipe","inherit"]});c.stdout.on("data",()=>{});`;
 // Node runs what npm links as `corral` (package.json "bin": dist/corral.cjs,
 // which loads the bundle through V8's code cache); Deno and Bun the ES module.
@@ -169,14 +120,14 @@ if (existsSync(bunBin)) runtimes.push(["bun", [bunBin, cli]]);
 const jsRows: Record<string, () => Promise<Timed>> = {};
 for (const [rt, prefix] of runtimes) {
   for (const [mode, args] of Object.entries(collectArgs)) {
-    jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timed([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
+    jsRows[`JS path ${rt} collect ${mode === "plain" ? "" : `--${mode}`}`.trimEnd()] = () => timedHere([...prefix, ...args], "/dev/null", { CORRAL_GUARDIAN: "never" });
   }
 }
 // Deno under the guardian: --live hands our stdout/stderr to it as its own fd 1 and 2 (no JS tee).
 const DENO_LIVE = "deno collect --live, guardian";
 if (existsSync(denoBin)) {
   const deno = runtimes.find(([rt]) => rt === "deno")?.[1] as string[];
-  jsRows[DENO_LIVE] = () => timed([...deno, ...collectArgs.live], "/dev/null", { CORRAL_GUARDIAN: "auto" });
+  jsRows[DENO_LIVE] = () => timedHere([...deno, ...collectArgs.live], "/dev/null", { CORRAL_GUARDIAN: "auto" });
 }
 const JS = "corral collect, JS path";
 const PLAIN = "corral collect (no spill), default";
@@ -184,20 +135,26 @@ const LIVE = "corral collect --live --spill F";
 const STARTUP = "corral collect -- true (start-up)";
 const DEFAULT = "corral collect, default backend";
 const cases: Record<string, () => Promise<Timed>> = {
-  "cat BIG > F": () => timed(["cat", big], out),
-  "cat BIG | cat > F": () => timed(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
-  "node reads cat's pipe, discards": () => timed([process.execPath, "-e", nodeFloor, big]),
-  "store fed by stdout stream, no CLI": () => timed([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
-  "store fed by OutputChannel, no CLI": () => timed([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
-  [JS]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "never" }),
-  [DEFAULT]: () => timed(collect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  "cat BIG > F": () => timedHere(["cat", big], out),
+  "cat BIG | cat > F": () => timedHere(["sh", "-c", 'cat "$1" | cat > "$2"', "sh", big, out]),
+  ...(haveFloor
+    ? {
+      [READ_FLOOR]: () => timedHere(["sh", "-c", 'cat "$1" | "$2" read', "sh", big, floorBinary]),
+      [SPLICE_FLOOR]: () => timedHere(["sh", "-c", 'cat "$1" | "$2" splice "$3"', "sh", big, floorBinary, out]),
+    }
+    : {}),
+  "node reads cat's pipe, discards": () => timedHere([process.execPath, "-e", nodeFloor, big]),
+  "store fed by stdout stream, no CLI": () => timedHere([process.execPath, feedScript, "stream", big, `${out}.stdout`]),
+  "store fed by OutputChannel, no CLI": () => timedHere([process.execPath, feedScript, "channel", big, `${out}.stdout`]),
+  [JS]: () => timedHere(collect, "/dev/null", { CORRAL_GUARDIAN: "never" }),
+  [DEFAULT]: () => timedHere(collect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // Issue 12: head and tail only, against reading the file and discarding it.
-  "cat BIG > /dev/null": () => timed(["sh", "-c", 'cat "$1" > /dev/null', "sh", big]),
-  [PLAIN]: () => timed(plainCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  "cat BIG > /dev/null": () => timedHere(["sh", "-c", 'cat "$1" > /dev/null', "sh", big]),
+  [PLAIN]: () => timedHere(plainCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // What any collect costs before the first byte: Node, the CLI, the guardian.
-  [STARTUP]: () => timed(startupCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  [STARTUP]: () => timedHere(startupCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   // --live: the stream through corral's stdout (here /dev/null) as well as the spill.
-  [LIVE]: () => timed(liveCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
+  [LIVE]: () => timedHere(liveCollect, "/dev/null", { CORRAL_GUARDIAN: "auto" }),
   ...jsRows,
 };
 
@@ -227,7 +184,7 @@ try {
       const t = await go();
       if ((best.get(name)?.ms ?? Infinity) > t.ms) best.set(name, t);
       peak.set(name, Math.max(peak.get(name) ?? 0, t.peakRss ?? 0));
-      if (run === 0 && !name.startsWith("cat") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP && !name.endsWith(" collect")) {
+      if (run === 0 && !name.startsWith("cat") && !name.startsWith("floor") && !name.startsWith("node") && name !== PLAIN && name !== STARTUP && !name.endsWith(" collect")) {
         same &&= statSync(spill).size === statSync(big).size && (await sha256(spill)) === bigHash;
       }
     }
@@ -239,7 +196,7 @@ try {
     const cpu = t.cpuMs === undefined ? "" : `  CPU ${fmt(t.cpuMs)}`;
     // Peak RSS only for the Node rows: for the cat rows it would be python's
     // (the pre-exec image counts) or sh's, not what is measured.
-    const rss = name.startsWith("cat") ? "" : `  peak RSS ${mib(peak.get(name))}`;
+    const rss = name.startsWith("cat") || name.startsWith("floor") ? "" : `  peak RSS ${mib(peak.get(name))}`;
     process.stdout.write(`  ${name.padEnd(34)} ${fmt(t.ms)}  ${(t.ms / cat).toFixed(2)}x${cpu}${rss}\n`);
   }
   for (const name of [JS, DEFAULT, "store fed by OutputChannel, no CLI"]) {
@@ -275,6 +232,15 @@ try {
   }
   if (best.has(DENO_LIVE)) {
     process.stdout.write(`${DENO_LIVE}: peak RSS ${mib(peak.get(DENO_LIVE))} (${fmt(ms(DENO_LIVE))}); aim < 64 MB (61.0 MiB)\n`);
+  }
+  if (best.has(READ_FLOOR) && best.has(SPLICE_FLOOR)) {
+    const floorLine = (floor: string, base: string, aim: number) => {
+      const ratio = ms(floor) / ms(base);
+      const withStartup = (ms(floor) + ms(STARTUP)) / ms(base);
+      const verdict = ratio > aim ? "the floor alone is over it" : withStartup > aim ? "the floor plus start-up is over it" : "under it";
+      return `${floor}: ${ratio.toFixed(2)}x ${base}, ${withStartup.toFixed(2)}x with corral's start-up (aim for collect: ${aim}x; ${verdict})`;
+    };
+    process.stdout.write(`${floorLine(READ_FLOOR, "cat BIG > /dev/null", 2)}\n${floorLine(SPLICE_FLOOR, "cat BIG > F", 1.5)}\n`);
   }
   process.stdout.write(`spill identical (size + sha256): ${same ? "yes" : "NO"}\n`);
   if (!same) process.exitCode = 1;

@@ -6,8 +6,13 @@
 // CORRAL_BENCH_RUNS sets N (default 10); every command of one runtime runs
 // interleaved with its floor, so a busy moment hurts all alike.
 // CORRAL_BENCH_RUNTIMES=node,bun picks runtimes.
+// Floor rows: small programs that only do, through Node's API, what corral's
+// commands must (start a process and wait for it, write to stdout, connect
+// to a Unix socket; the last row all three, as `run` does), run the same way. What they cost
+// over the bare start is what Node's API costs on that runtime before any of
+// corral's code runs (on Deno, each node: module's first import costs too).
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +30,25 @@ const runtimes: Record<string, { corral: string[]; floor: string[] }> = {
   deno: { corral: [bin("deno"), "run", "--allow-all", "--quiet", bundle], floor: [bin("deno"), "eval", "--quiet", "0"] },
   bun: { corral: [bin("bun"), bundle], floor: [bin("bun"), "-e", "0"] },
 };
+const floorDir = mkdtempSync(path.join(tmpdir(), "corral-startup-floor-"));
+const floors: { label: string; file: string }[] = [
+  { label: "floor: spawn `true`, wait (node:child_process)", source: 'import { spawn } from "node:child_process";\nspawn("true", { stdio: "inherit" }).on("exit", () => {});\n' },
+  { label: "floor: one write to stdout (node:process)", source: 'import process from "node:process";\nprocess.stdout.write("");\n' },
+  { label: "floor: connect to the agent (node:net)", source: `import net from "node:net";\nnet.createConnection(${JSON.stringify(path.join(state, "agent.sock"))}).on("connect", function () { this.destroy(); });\n` },
+  {
+    label: "floor: all three (the least a `run` does)",
+    source: 'import { spawn } from "node:child_process";\nimport net from "node:net";\nimport process from "node:process";\n' +
+      `net.createConnection(${JSON.stringify(path.join(state, "agent.sock"))}).on("connect", function () { this.destroy(); });\n` +
+      'spawn("true", { stdio: "inherit" }).on("exit", () => process.stdout.write(""));\n',
+  },
+].map((f, i) => {
+  const file = path.join(floorDir, `floor-${i}.mjs`);
+  writeFileSync(file, f.source);
+  return { label: f.label, file };
+});
+const floorArgv = (name: string, file: string): string[] =>
+  name === "deno" ? [bin("deno"), "run", "--allow-all", "--quiet", file] : name === "bun" ? [bin("bun"), file] : [process.execPath, file];
+
 const chosen = (process.env.CORRAL_BENCH_RUNTIMES ?? "node,deno,bun").split(",");
 
 const commands: { label: string; args: string[]; aim: number }[] = [
@@ -80,7 +104,7 @@ try {
     const rt = runtimes[name];
     if (rt === undefined) throw new Error(`unknown runtime ${name}`);
     try {
-      const [floor, ...rest] = sample([rt.floor, ...commands.map((c) => [...rt.corral, ...c.args])]);
+      const [floor, ...rest] = sample([rt.floor, ...commands.map((c) => [...rt.corral, ...c.args]), ...floors.map((f) => floorArgv(name, f.file))]);
       const fw = median(floor!.map((s) => s[0]));
       const fc = median(floor!.map((s) => s[1]));
       process.stdout.write(`| ${name} | bare start (\`${rt.floor.slice(1).join(" ").replace(/^.*\//, "")}\`) | ${fw.toFixed(0)} | | | ${fc.toFixed(0)} | |\n`);
@@ -89,6 +113,12 @@ try {
         const cpu = median(rest[i]!.map((s) => s[1]));
         const over = w - fw;
         process.stdout.write(`| ${name} | \`${c.label}\` | ${w.toFixed(0)} | ${over >= 0 ? "+" : ""}${over.toFixed(0)} | ${over <= c.aim ? "met" : "not met"} (${c.aim}) | ${cpu.toFixed(0)} | +${(cpu - fc).toFixed(0)} |\n`);
+      });
+      floors.forEach((f, i) => {
+        const samples = rest[commands.length + i]!;
+        const w = median(samples.map((s) => s[0]));
+        const over = w - fw;
+        process.stdout.write(`| ${name} | ${f.label} | ${w.toFixed(0)} | ${over >= 0 ? "+" : ""}${over.toFixed(0)} | | ${median(samples.map((s) => s[1])).toFixed(0)} | +${(median(samples.map((s) => s[1])) - fc).toFixed(0)} |\n`);
       });
     } catch (error) {
       failures++;
@@ -99,5 +129,6 @@ try {
   spawnSync(process.execPath, [bundle, "reap", "--all"], { env: { ...process.env, ...env } });
   spawnSync(process.execPath, [bundle, "agent", "stop", "--force"], { env: { ...process.env, ...env } });
   rmSync(state, { recursive: true, force: true });
+  rmSync(floorDir, { recursive: true, force: true });
 }
 process.exitCode = failures === 0 ? 0 : 1;

@@ -140,7 +140,7 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
       guardian: guardianId,
       owner,
       child,
-      socket: guardian.socketPath,
+      socket: guardian.reconnectPath,
       token: guardian.token,
       argv: launch.argv,
       job: jobId,

@@ -6,7 +6,6 @@
 // Longer than 300 lines because GuardianProcess maps every guardian event,
 // receipt and loss onto SupervisedProcess in one place; due to shrink when
 // lib/supervise/ (issue 10) holds the shared parts.
-import { rmSync } from "node:fs";
 import { constants as osConstants } from "node:os";
 import { PassThrough, Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
@@ -22,7 +21,6 @@ import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamI
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
-import { makeRunSocketDir } from "./run-socket-dir.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -78,8 +76,6 @@ function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | und
 
 async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
   const { spec } = resolved;
-  // A private socket dir per child: nothing to clean up in the shared state dir.
-  const dir = makeRunSocketDir();
   const outSpill = externalSpill(spec.stdout);
   const errSpill = externalSpill(spec.stderr);
   const outCapture = capturedSink(spec.stdout);
@@ -109,22 +105,22 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   // `run` under the process-group backend never needs (start-up, issue 2).
   const { spawnGuardian } = await import("../../native/guardian-launch.ts");
   const startedAt = monotonicMs();
-  const guardian = spawnGuardian(launch, { stateDir: dir, env: spec.env, binary });
+  // No socket: the guardian speaks over the socket pair it inherits (nothing
+  // reconnects to a run's guardian), so nothing is made in /tmp and a corral
+  // killed with SIGKILL leaves nothing behind but the connection's end,
+  // which the guardian reads as its owner gone.
+  const guardian = spawnGuardian(launch, { env: spec.env, binary });
   const child = new GuardianProcess(guardian, resolved, startedAt);
   try {
     const started = await guardian.started;
     child.pid = started.pid;
-    // Connected: the socket file is no longer needed (run-socket-dir.ts).
-    rmSync(dir, { recursive: true, force: true });
   } catch (error) {
     guardian.detach();
     await guardian.processExit;
-    rmSync(dir, { recursive: true, force: true });
     const message = error instanceof Error ? error.message : String(error);
     const failure = /no such file/i.test(message) ? "not-found" : /permission|exec format/i.test(message) ? "not-executable" : "spawn-failed";
     throw new SpawnError(failure, `${spec.argv[0]}: ${message}`);
   }
-  void guardian.processExit?.then(() => rmSync(dir, { recursive: true, force: true }));
   child.supervise();
   return child;
 }

@@ -155,7 +155,7 @@ export function createGuardianBackend(stateDir?: string, adoptable = false, orph
       try {
         const child = await guardian.started;
         handle.pid = child.pid;
-        if (adoptable) handle.link = { guardianPid: guardian.pid, socket: guardian.socketPath, token: guardian.token, child };
+        if (adoptable) handle.link = { guardianPid: guardian.pid, socket: guardian.reconnectPath, token: guardian.token, child };
         return handle;
       } catch (error) {
         guardian.detach();

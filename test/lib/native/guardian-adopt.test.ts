@@ -35,7 +35,7 @@ function newOwners(t: TestContext): Guardian[] {
 
 /** Connects as a new owner and gathers the welcome, the backlog and what follows. */
 async function adopt(g: Guardian, owners: Guardian[]): Promise<{ next: Guardian; welcome: WelcomeEvent; backlog: () => Buffer; live: () => Buffer }> {
-  const next = connectGuardian(g.socketPath, g.token);
+  const next = connectGuardian(g.reconnectPath, g.token);
   owners.push(next);
   const backlog: Buffer[] = [];
   next.on("backlog", (_s, bytes) => backlog.push(Buffer.from(bytes)));

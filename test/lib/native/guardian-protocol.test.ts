@@ -177,7 +177,7 @@ test("reconnect: with a linger the guardian waits for its owner to come back wit
   const started = await g.started;
   g.detach();
   await g.closed;
-  const again = connectGuardian(g.socketPath, g.token);
+  const again = connectGuardian(g.reconnectPath, g.token);
   const welcome = await again.ready;
   assert.deepEqual(welcome.child, started);
   assert.equal(isAlive(started.pid), true, "the child survived the owner's absence");

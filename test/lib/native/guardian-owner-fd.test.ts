@@ -1,0 +1,74 @@
+// A guardian over an inherited connection (`--owner-fd`, what run and collect
+// use): no socket, the owner already connected over the socket pair that is
+// the guardian's descriptor 3. It runs a child and reports its exit as a
+// socket-connected one does, ends the tree when that connection goes, and
+// refuses the options that need a socket. The sanitizer build, so a memory
+// error fails the test.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { spawnGuardian } from "../../../lib/native/guardian-launch.ts";
+import { buildGuardian, tempDir } from "../../support/guardian-fixture.ts";
+import { isAlive } from "../../support/processes.ts";
+import { waitFor } from "../../support/wait.ts";
+
+const bin = buildGuardian();
+const env = { ...process.env, ASAN_OPTIONS: "abort_on_error=1:detect_leaks=1", UBSAN_OPTIONS: "halt_on_error=1:print_stacktrace=1" };
+
+test("--owner-fd: the child's exit comes over the inherited connection, and no socket is made", { timeout: 60_000 }, async () => {
+  const g = spawnGuardian({ argv: ["sh", "-c", "echo hi; exit 3"], mode: "pipe", stdout: "pipe", stderr: "pipe" }, { binary: bin.asan, env });
+  assert.equal(g.socketPath, null);
+  assert.throws(() => g.reconnectPath, /no socket to reconnect to/);
+  let out = "";
+  g.on("output", (_stream, bytes) => (out += Buffer.from(bytes).toString()));
+  const argv = readFileSync(`/proc/${g.pid}/cmdline`, "utf8").split("\0");
+  assert.ok(argv.includes("--owner-fd") && !argv.includes("--socket"), argv.join(" "));
+  const exited = await g.exited;
+  assert.equal(exited.code, 3);
+  await waitFor(() => out === "hi\n", { timeoutMs: 30_000, what: "the child's output" });
+  g.detach();
+  const exit = await g.processExit;
+  assert.deepEqual(exit, { code: 0, signal: null }, "the sanitizer build exited cleanly");
+});
+
+test("--owner-fd: the owner's connection closing ends the child, as a lost socket owner does", { timeout: 60_000 }, async (t) => {
+  const dir = tempDir(t);
+  const pidFile = path.join(dir, "child.pid");
+  const g = spawnGuardian({ argv: ["sh", "-c", 'echo $$ > "$0"; exec sleep 300', pidFile], mode: "pipe", graceMs: 200 }, { binary: bin.asan, env });
+  await g.started;
+  const child = await waitFor(() => {
+    try {
+      return Number(readFileSync(pidFile, "utf8")) || undefined;
+    } catch {
+      return undefined; // not written yet
+    }
+  }, { timeoutMs: 30_000, what: "the child's pid file" });
+  assert.ok(isAlive(child));
+  g.detach(); // the owner goes: its end of the socket pair closes
+  const exit = await g.processExit;
+  assert.deepEqual(exit, { code: 0, signal: null });
+  await waitFor(() => !isAlive(child), { timeoutMs: 30_000, what: "the child to be ended" });
+});
+
+test("--owner-fd goes without --socket, --ready-fd and --adoptable: usage error, status 2", () => {
+  const token = { ...env, CORRAL_GUARDIAN_TOKEN: "0123456789abcdef0123" };
+  for (const [extra, message] of [
+    [["--socket", "/nonexistent/g.sock"], /--owner-fd goes without --socket and --ready-fd/],
+    [["--ready-fd", "4"], /--owner-fd goes without --socket and --ready-fd/],
+    [["--adoptable"], /--adoptable needs --socket/],
+  ] as const) {
+    const r = spawnSync(bin.asan, ["--owner-fd", "3", ...extra, "--", "true"], { env: token, encoding: "utf8" });
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, message);
+  }
+});
+
+test("--owner-fd: a guardian that exits before its welcome is reported with its status and last diagnostics", { timeout: 60_000 }, async (t) => {
+  const fake = path.join(tempDir(t), "fake-guardian");
+  writeFileSync(fake, '#!/bin/sh\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
+  const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake, env });
+  await assert.rejects(g.ready, /the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/);
+  await g.processExit;
+});
