@@ -23,26 +23,36 @@ const RUNTIMES: Record<string, string[]> = {
 // writer started on it, and not a byte read until the pipe is full (or the
 // writer is gone), so the writer surely meets a full pipe.
 const READER_PY = `
-import fcntl, hashlib, json, os, subprocess, sys, termios, time, array
+import array, fcntl, hashlib, json, os, select, subprocess, sys, termios, time
 argv, nonblocking = json.loads(sys.argv[1])
 r, w = os.pipe()
 if nonblocking: os.set_blocking(w, False)
 child = subprocess.Popen(argv, stdout=w, stderr=subprocess.PIPE)
 os.close(w)
-size = fcntl.fcntl(r, 1032)  # F_GETPIPE_SZ
-deadline = time.monotonic() + 120
-while time.monotonic() < deadline and child.poll() is None:
-    n = array.array("i", [0]); fcntl.ioctl(r, termios.FIONREAD, n)
-    if n[0] >= size: break
-    time.sleep(0.01)
-full = child.poll() is None
-data = bytearray()
-while True:
-    chunk = os.read(r, 1 << 16)
-    if not chunk: break
-    data += chunk
+deadline = time.monotonic() + 100
+try:
+    size = fcntl.fcntl(r, 1032)  # F_GETPIPE_SZ
+    while time.monotonic() < deadline and child.poll() is None:
+        n = array.array("i", [0]); fcntl.ioctl(r, termios.FIONREAD, n)
+        if n[0] >= size: break
+        time.sleep(0.01)
+    full = child.poll() is None
+    data = bytearray()
+    while True:
+        left = deadline - time.monotonic()
+        if left <= 0: sys.exit("the writer did not finish in time")
+        if not select.select([r], [], [], left)[0]: continue
+        chunk = os.read(r, 1 << 16)
+        if not chunk: break
+        data += chunk
+    status = child.wait(timeout=max(1, deadline - time.monotonic()))
+finally:
+    # A writer that hangs must not outlive the test.
+    if child.poll() is None:
+        child.kill()
+        child.wait()
 err = child.stderr.read().decode(errors="replace")
-print(json.dumps({"status": child.wait(), "full": full, "bytes": len(data), "sha": hashlib.sha256(data).hexdigest(), "stderr": err[-2000:]}))
+print(json.dumps({"status": status, "full": full, "bytes": len(data), "sha": hashlib.sha256(data).hexdigest(), "stderr": err[-2000:]}))
 `;
 
 function expected(): { bytes: number; sha: string } {
