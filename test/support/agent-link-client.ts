@@ -1,6 +1,6 @@
 // A program for test/lib/agent/agent-link.test.ts: the agent client
 // (lib/agent/client/client.ts, over whichever link its runtime takes:
-// node:net, or Bun's own sockets) against the test's fake agent at argv[2],
+// node:net, Bun's or Deno's own sockets) against the test's fake agent at argv[2],
 // run under node (tsx), deno and bun. Prints one JSON line of what it saw.
 import process from "node:process";
 import { AgentClient } from "../../lib/agent/client/client.ts";

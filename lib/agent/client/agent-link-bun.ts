@@ -35,7 +35,8 @@ export async function openBunLink(socketPath: string, events: AgentLinkEvents): 
     if (closed) return;
     closed = true;
     queue.length = 0;
-    if (open) events.close();
+    // Told a turn later, as net.Socket's 'close' is: never from inside a call of the client's.
+    if (open) queueMicrotask(() => events.close());
   };
   const flush = (socket: BunSocket) => {
     while (queue.length > 0 && !closed) {

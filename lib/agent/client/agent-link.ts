@@ -3,10 +3,12 @@
 // node:net's first use costs about 20 ms (its net.Socket pulls in Bun's
 // Node stream classes) where Bun's own sockets cost about 2 ms (`bun -e` of
 // one connect, interleaved, N=30: 36 vs 16 ms wall, bare 14): a third of a
-// `corral jobs`. Node (and Deno, where node:net adds about 4 ms to the
-// node:fs the client needs anyway) keep node:net. The runtime is decided at
-// the seam (lib/runtime/runtime-name.ts); each way is a file of its own,
-// loaded only when chosen.
+// `corral jobs`. Under Deno, `Deno.connect` spares node:net (and the
+// net.Socket, node:dns, streams it brings) over the node:fs the client needs
+// anyway: `jobs` 67 -> 60 ms of CPU with the step after it, N=30, bare 26.
+// Node keeps node:net. The runtime is decided at the seam
+// (lib/runtime/runtime-name.ts); each way is a file of its own, loaded only
+// when chosen.
 import { currentRuntime } from "../../runtime/runtime-name.ts";
 
 /** What the client hears from its connection; none is called before openAgentLink resolves. */
@@ -36,6 +38,12 @@ export interface AgentLink {
  * error, its `code` (ENOENT, ECONNREFUSED, EACCES, ...) as node:net gives it.
  */
 export async function openAgentLink(socketPath: string, events: AgentLinkEvents): Promise<AgentLink> {
-  if (currentRuntime() === "bun") return (await import("./agent-link-bun.ts")).openBunLink(socketPath, events);
-  return (await import("./agent-link-net.ts")).openNetLink(socketPath, events);
+  switch (currentRuntime()) {
+    case "bun":
+      return (await import("./agent-link-bun.ts")).openBunLink(socketPath, events);
+    case "deno":
+      return (await import("./agent-link-deno.ts")).openDenoLink(socketPath, events);
+    case "node":
+      return (await import("./agent-link-net.ts")).openNetLink(socketPath, events);
+  }
 }

@@ -1,6 +1,6 @@
 // The agent client's link (lib/agent/client/agent-link.ts) on each runtime:
-// node:net under Node and Deno, Bun's own sockets under Bun (issue 9,
-// start-up). A fake agent here answers test/support/agent-link-client.ts
+// node:net under Node, Bun's and Deno's own sockets under Bun and Deno
+// (issue 9, start-up). A fake agent here answers test/support/agent-link-client.ts
 // run under each runtime: requests and replies larger than a socket buffer
 // (Bun's write() takes part and the rest must follow in order), replies
 // matched by id, pause and resume under a burst, and a hang-up with a
