@@ -238,6 +238,7 @@ static void timers(struct guardian *g, long long now) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
   if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+  if (g->hold_deadline && (now >= g->hold_deadline || !has_children(g))) g->quit = 1;
   orphan_timer(g, now);
   capture_timers(g, now);
 }
@@ -278,6 +279,7 @@ static void serve(struct guardian *g) {
     due = earliest(due, capture_due(g));
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
+    if (g->hold_deadline) due = earliest(due, now + 50); /* the children held may go without a SIGCHLD we see */
     if (g->sig_pipe_broken || g->wait_errno) due = earliest(due, now + 20);
     int timeout = due == 0 ? -1 : due <= now ? 0 : (int)(due - now);
     int rc = poll(p, (nfds_t)n, timeout);

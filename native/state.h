@@ -53,6 +53,7 @@ struct guardian {
   size_t head_left; /* bytes of the frame at the queue's head not yet sent */
   int ever_owned;
   long long connect_deadline, linger_deadline;
+  long long hold_deadline; /* ownerless after an uncertain terminate: children still parented here until then (terminate.c) */
 
   /* the child */
   struct child c;
@@ -89,6 +90,10 @@ struct guardian {
 
 /* owner.c */
 void owner_accept(struct guardian *g);
+/* How long an ownerless guardian keeps children it cannot name (terminate.c). */
+#define HOLD_MS 30000
+/* A child of ours (or adopted: we are the subreaper) still exists, exited or not. */
+int has_children(const struct guardian *g);
 /* --owner-fd: `fd` (inherited, already connected) is the owner's connection; -1 when it cannot be set up. */
 int owner_attach(struct guardian *g, int fd);
 void owner_readable(struct guardian *g);

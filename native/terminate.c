@@ -122,7 +122,21 @@ static void finish(struct guardian *g) {
   g->n_term_ids = 0;
   g->term_active = 0;
   g->suppress_stops = 0;
-  if (g->exit_after_term) g->quit = 1;
+  if (!g->exit_after_term) return;
+  /*
+   * Ownerless, the census uncertain (/proc unreadable) and children still
+   * here (orphans the subreaper adopted, which only /proc could name): going
+   * now would hand them to init, where nobody can tell them from strangers.
+   * Staying keeps them our children, so an owner still alive finds them by
+   * their parent (corral's loss path: lib/supervise/guardian/orphaned-tree.ts)
+   * and ends them; each is reaped here, and the guardian leaves once none is
+   * left, or after HOLD_MS.
+   */
+  if (!confirmed && g->conn_fd < 0 && has_children(g)) {
+    g->hold_deadline = now_ms() + HOLD_MS;
+    return;
+  }
+  g->quit = 1;
 }
 
 /*
@@ -134,6 +148,13 @@ static void finish(struct guardian *g) {
  * reaping. This is the end of almost every `run`: it skips two walks of /proc
  * and the 10 ms between them (issue 9, start-up).
  */
+int has_children(const struct guardian *g) {
+  (void)g;
+  siginfo_t info;
+  memset(&info, 0, sizeof info);
+  return !(waitid(P_ALL, 0, &info, WEXITED | WSTOPPED | WCONTINUED | WNOHANG | WNOWAIT) != 0 && errno == ECHILD);
+}
+
 static int tree_provably_empty(const struct guardian *g) {
 #ifdef __linux__
   if (!g->reaped || !g->subreaper) return 0;

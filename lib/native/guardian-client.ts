@@ -13,6 +13,7 @@ import {
   type ExitedEvent, type ProgressEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
 } from "./guardian-protocol.ts";
+import { readStat } from "../proc/stat.ts";
 import { signalNumber } from "../runtime/signals.ts";
 import { GuardianInput } from "./guardian-input.ts";
 
@@ -311,7 +312,7 @@ export class Guardian {
         break;
       }
       case Ev.started: {
-        const s = decodeJson<StartedEvent>(body);
+        const s = withStartTime(decodeJson<StartedEvent>(body), this.pid);
         this.child = s;
         this.#settle.started[0](s);
         this.#emit("started", s);
@@ -398,6 +399,19 @@ export class Guardian {
     this.#settle.closed();
     this.#emit("close");
   }
+}
+
+/**
+ * The guardian reports 0 as the child's start time when it could not read
+ * /proc/PID/stat (a fault, a restricted /proc). Read here instead, while the
+ * guardian still parents the child (a pid is not reused before its parent
+ * reaps it): the start time is what lets corral tell the child from a
+ * stranger later, should it have to end the tree itself (orphaned-tree.ts).
+ */
+function withStartTime(started: StartedEvent, guardianPid: number): StartedEvent {
+  if (started.startTime !== 0) return started;
+  const stat = readStat(started.pid);
+  return stat !== undefined && stat.ppid === guardianPid ? { ...started, startTime: stat.startTime } : started;
 }
 
 /** A terminate's first signal as a number; an unknown name falls back to SIGTERM rather than no signal at all. */
