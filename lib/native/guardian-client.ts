@@ -304,10 +304,12 @@ export class Guardian {
         this.pid = w.pid;
         this.#creditedInput = w.version >= 4;
         this.#input.welcome(w.version);
-        if (w.child) this.child = w.child;
+        // The child may have started before the welcome went out: then the welcome says so.
+        const child = w.child ? withStartTime(w.child, w.pid) : undefined;
+        if (child) this.child = child;
         this.#welcomed = true;
         this.#settle.ready[0](w);
-        if (w.child) this.#settle.started[0](w.child);
+        if (child) this.#settle.started[0](child);
         this.#emit("welcome", w);
         break;
       }

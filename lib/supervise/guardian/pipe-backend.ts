@@ -21,6 +21,7 @@ import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamI
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
+import type { OrphanedTreeReport } from "./orphaned-tree.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -190,6 +191,8 @@ class GuardianProcess implements SupervisedProcess {
   #outputFault = false;
   /** corral killed a guardian that stopped answering (see #answered). */
   #unresponsive = false;
+  /** What #endStuck terminated before it killed an unresponsive guardian. */
+  #stuckCleanup: OrphanedTreeReport | undefined;
 
   constructor(readonly guardian: Guardian, readonly resolved: ResolvedSpawn, readonly startedAt: number) {
     const { spec } = resolved;
@@ -273,8 +276,7 @@ class GuardianProcess implements SupervisedProcess {
     const stuck = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         this.#unresponsive = true;
-        this.guardian.process?.kill("SIGKILL");
-        reject(new Error("the guardian did not answer a terminate"));
+        void this.#endStuck(graceMs).finally(() => reject(new Error("the guardian did not answer a terminate")));
       }, graceMs + UNANSWERED_MARGIN_MS);
     });
     try {
@@ -282,6 +284,21 @@ class GuardianProcess implements SupervisedProcess {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A guardian that stopped answering still parents what it adopted (it is
+   * the subreaper: setsid escapees whose parent died are its children), so
+   * its tree is ended while it lives, found by that parenthood, and only then
+   * is it killed: killed first, it would hand them to init, out of sight.
+   */
+  async #endStuck(graceMs: number): Promise<void> {
+    const child = this.guardian.child;
+    if (child !== undefined) {
+      const { terminateOrphanedTree } = await import("./orphaned-tree.ts");
+      this.#stuckCleanup = await terminateOrphanedTree(child, graceMs, this.guardian.pid);
+    }
+    this.guardian.process?.kill("SIGKILL");
   }
 
   /** Keeps the census for the exit facts; its notes without a pid become fault lines. */
@@ -381,9 +398,15 @@ class GuardianProcess implements SupervisedProcess {
     const child = this.guardian.child;
     const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
     // A guardian still alive (on its way out, or stuck) still parents what it adopted.
-    const tree = child === undefined
+    const found = child === undefined
       ? { terminated: [], forced: false, left: [], procUnreadable: false }
       : await terminateOrphanedTree(child, this.resolved.spec.graceMs, how === undefined ? guardianPid : 0);
+    const earlier = this.#stuckCleanup;
+    const tree = earlier === undefined ? found : {
+      ...found,
+      terminated: [...new Set([...earlier.terminated, ...found.terminated])],
+      forced: earlier.forced || found.forced,
+    };
     how ??= await withinMs(this.guardian.processExit, 2000);
     if (how === undefined) {
       this.#unresponsive = true;
