@@ -29,6 +29,7 @@ test("run --tty in a real terminal: Ctrl-Z parks it (148), fg resumes it, the te
   assert.equal(await term.status(run), 148);
   assert.equal(await term.sttyState("stty-parked"), before);
   const fg = term.corral("fg");
+  await term.waitTerminalRaw("fg to hold the terminal");
   term.type("second line");
   await term.waitScreen(/^second line\s*\n^second line\s*$/m, "cat's echo after fg");
   term.keys("C-d");

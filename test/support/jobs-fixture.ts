@@ -80,6 +80,17 @@ export class OuterTerminal {
     }
   }
 
+  /**
+   * Waits until the pane's terminal is raw (no canonical mode): a corral
+   * `run --tty` or `fg` holds it then, and what is typed goes to the job.
+   * Typed before, the shell's terminal echoes it itself (seen: "second
+   * linesecond line" after a fg at load 5).
+   */
+  async waitTerminalRaw(what: string, timeoutMs = 30_000): Promise<void> {
+    const tty = this.tmux("display", "-p", "-t", "t", "#{pane_tty}").trim();
+    await waitFor(() => / -icanon /.test(` ${execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" }).replace(/\s+/g, " ")} `), { timeoutMs, intervalMs: 50, what });
+  }
+
   /** The status printed under `label`. */
   async status(label: string, timeoutMs = 60_000): Promise<number> {
     const match = await this.waitScreen(new RegExp(`${label}=(\\d+)\\s*$`, "m"), `${label} (a command's status)`, timeoutMs);
