@@ -4,8 +4,9 @@
 // stdout (no pipe at all) and the guardian reads head and tail back. Against `cat BIG > F` (aim: at most 1.5x
 // its time on 1 GiB) and a JavaScript owner reading the same pipe into the
 // file (what a spill costs without the fast path). The capture row is what
-// collect --spill uses since issue 12: splice, line feeds counted in the page cache
-// (native/capture.c), so no `wc -l` pass follows. The tee row is collect
+// collect --spill uses since issue 12: read, line feeds counted, written to F
+// (native/capture.c; spliced and counted through mmap until 2026-12-03), so
+// no `wc -l` pass follows. The tee row is collect
 // --live since issue 12: read, written to F and to corral's stdout. Same run, best of 3.
 // CORRAL_BENCH_BIG_MB sets the size (default 1024).
 import { spawn } from "node:child_process";
@@ -86,7 +87,7 @@ process.stdout.write(`spill of ${sizeMb} MiB, best of ${RUNS}:\n`);
 process.stdout.write(`  cat BIG > F                     ${base.toFixed(0).padStart(6)} ms  ${mbps(base).padStart(5)} MiB/s  (baseline)\n`);
 process.stdout.write(`  guardian spill (splice)         ${fast.toFixed(0).padStart(6)} ms  ${mbps(fast).padStart(5)} MiB/s  ratio ${(fast / base).toFixed(2)}\n`);
 process.stdout.write(`  guardian spill (direct file)    ${direct.toFixed(0).padStart(6)} ms  ${mbps(direct).padStart(5)} MiB/s  ratio ${(direct / base).toFixed(2)}\n`);
-process.stdout.write(`  guardian spill (capture: splice, count via mmap) ${counted.toFixed(0).padStart(6)} ms  ${mbps(counted).padStart(5)} MiB/s  ratio ${(counted / base).toFixed(2)}\n`);
+process.stdout.write(`  guardian spill (capture: read, count, write F) ${counted.toFixed(0).padStart(6)} ms  ${mbps(counted).padStart(5)} MiB/s  ratio ${(counted / base).toFixed(2)}\n`);
 process.stdout.write(`  guardian capture + tee (--live: read, write F, write /dev/null) ${teed.toFixed(0).padStart(6)} ms  ${mbps(teed).padStart(5)} MiB/s  ratio ${(teed / base).toFixed(2)}\n`);
 process.stdout.write(`  JS pipe -> file (no fast path)  ${js.toFixed(0).padStart(6)} ms  ${mbps(js).padStart(5)} MiB/s  ratio ${(js / base).toFixed(2)}\n`);
 rmSync(dir, { recursive: true, force: true });
