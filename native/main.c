@@ -15,8 +15,9 @@
  *     -- COMMAND [ARGS...]
  * --owner-fd N: the owner is already connected, over the socket pair it
  * passed as descriptor N (run and collect: saves a socket dir, a listen, a
- * connect and a round trip at every start). Nothing can reconnect to such a
- * guardian, so it cannot be --adoptable.
+ * connect and two round trips at every start); it needs no token, and the
+ * child starts at once. Nothing can reconnect to such a guardian, so it
+ * cannot be --adoptable.
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
  * the child's environment is the guardian's own, minus that one variable.
@@ -171,6 +172,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->spill_direct && (o->capture[1] || o->capture[2])) return usage("--capture-* and --spill-direct do not go together", NULL);
   if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);
   const char *token = getenv("CORRAL_GUARDIAN_TOKEN");
+  if (token == NULL && o->owner_fd >= 0) return 0; /* an inherited connection needs no token (owner.c) */
   if (token == NULL || strlen(token) < 16 || strlen(token) >= sizeof o->token) {
     return usage("$CORRAL_GUARDIAN_TOKEN must hold 16 to 255 characters", NULL);
   }

@@ -115,7 +115,10 @@ export class Guardian {
   explainEarlyClose: ((exit: { code: number | null; signal: string | null }) => Error) | undefined;
   #welcomed = false;
 
-  /** Use spawnGuardian() or connectGuardian(). `socketPath`: null when it has none (see SpawnGuardianOptions). */
+  /**
+   * Use spawnGuardian() or connectGuardian(). `socketPath`: null when it has
+   * none (see SpawnGuardianOptions); such a guardian has no token either ("").
+   */
   constructor(readonly socketPath: string | null, readonly token: string, child?: ChildProcess) {
     const settle: Partial<Settlers> = {};
     this.ready = new Promise((resolve, reject) => (settle.ready = [resolve, reject]));
@@ -238,7 +241,9 @@ export class Guardian {
     socket.on("error", () => {});
     socket.on("close", () => this.#connectionClosed());
     if (this.#paused) socket.pause();
-    socket.write(encodeFrame(Req.auth, new TextEncoder().encode(this.token)));
+    // Over an inherited socket pair (no socket path) the guardian starts
+    // without a token: nobody else holds the other end (native/owner.c).
+    if (this.socketPath !== null) socket.write(encodeFrame(Req.auth, new TextEncoder().encode(this.token)));
     for (const frame of this.#outbox) socket.write(frame);
     this.#outbox = [];
   }

@@ -21,14 +21,15 @@ import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
  */
 export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
   const binary = options.binary ?? guardianPathOrThrow();
-  const token = randomHex(24);
   const socketPath = options.stateDir === undefined ? null : path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
+  // A socket anyone could connect to needs a token; an inherited socket pair does not (native/owner.c).
+  const token = socketPath === null ? "" : randomHex(24);
   const descriptors = guardianDescriptors(launch, currentRuntime());
   const connection = socketPath === null ? { ownerFd: 3 } : { socket: socketPath, readyFd: 3 };
-  const child = spawn(binary, guardianArgv(launch, connection, descriptors.teeFds), {
-    env: { ...(options.env ?? process.env), ...launch.env, [GUARDIAN_TOKEN_ENV]: token },
-    stdio: descriptors.stdio,
-  });
+  const env = { ...(options.env ?? process.env), ...launch.env };
+  if (socketPath !== null) env[GUARDIAN_TOKEN_ENV] = token;
+  else delete env[GUARDIAN_TOKEN_ENV]; // an owner's own token is not handed down
+  const child = spawn(binary, guardianArgv(launch, connection, descriptors.teeFds), { env, stdio: descriptors.stdio });
   const guardian = new Guardian(socketPath, token, child);
   let diagnostics = "";
   child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));

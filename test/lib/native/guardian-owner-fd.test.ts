@@ -6,10 +6,13 @@
 // error fails the test.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import type net from "node:net";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { FrameDecoder } from "../../../lib/core/frame.ts";
 import { spawnGuardian } from "../../../lib/native/guardian-launch.ts";
+import { Ev } from "../../../lib/native/guardian-protocol.ts";
 import { buildGuardian, tempDir } from "../../support/guardian-fixture.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
@@ -71,4 +74,20 @@ test("--owner-fd: a guardian that exits before its welcome is reported with its 
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake, env });
   await assert.rejects(g.ready, /the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/);
   await g.processExit;
+});
+
+test("--owner-fd: no token, and the child starts before the owner sends anything", { timeout: 60_000 }, async () => {
+  const noToken: Record<string, string | undefined> = { ...env, CORRAL_GUARDIAN_TOKEN: undefined };
+  const child = spawn(bin.asan, ["--owner-fd", "3", "--mode", "pipe", "--", "sh", "-c", "exit 5"], { env: noToken, stdio: ["ignore", "ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
+  const decoder = new FrameDecoder(1 << 20);
+  const tags: number[] = [];
+  const connection = child.stdio[3] as net.Socket;
+  connection.on("data", (chunk: Buffer) => tags.push(...decoder.push(chunk).map((f) => f.tag)));
+  await waitFor(() => tags.includes(Ev.exited), { timeoutMs: 30_000, what: "the exited event, with nothing sent" });
+  assert.equal(tags[0], Ev.welcome, `the welcome first: ${tags.join(",")}`);
+  connection.destroy(); // the owner goes: the guardian exits
+  const code = await new Promise<number | null>((resolve) => child.on("exit", (c) => resolve(c)));
+  assert.equal(code, 0, stderr);
 });
