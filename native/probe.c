@@ -103,7 +103,7 @@ int probe_run(void) {
     close(fds[0]);
     close(fds[1]);
   }
-  line("splice", spliced, 0, spliced ? "collect --spill moves bytes pipe -> file in the kernel" : "spill files are written by copying");
+  line("splice", spliced, 0, spliced ? "a spill without capture moves bytes pipe -> file in the kernel (collect reads, counts and writes)" : "spill files are written by copying");
 #else
   line("subreaper", 0, 1, "PR_SET_CHILD_SUBREAPER is Linux-only");
   line("splice", 0, 0, "Linux-only; spill files are written by copying");
