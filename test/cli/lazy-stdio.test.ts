@@ -10,14 +10,10 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
+import { programUnderEachRuntime } from "../support/runtime-program.ts";
 
-const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
 const program = path.join(repoRoot, "test", "support", "lazy-stdio-writer.ts");
-const RUNTIMES: Record<string, string[]> = {
-  node: [process.execPath, "--import", "tsx", program],
-  deno: [devBin("deno"), "run", "--allow-all", "--quiet", program],
-  bun: [devBin("bun"), program],
-};
+const RUNTIMES: Record<string, string[]> = programUnderEachRuntime(program);
 
 // The reader: a pipe (non-blocking on the writer's side when asked), the
 // writer started on it, and not a byte read until the pipe is full (or the

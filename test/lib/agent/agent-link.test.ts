@@ -15,14 +15,10 @@ import path from "node:path";
 import { eventFrame, FrameDecoder, frameJson, jsonFrame, MAX_FRAME_BYTES } from "../../../lib/agent/protocol/frames.ts";
 import type { AgentEvent } from "../../../lib/agent/protocol/operations.ts";
 import { repoRoot } from "../../support/corral-cli.ts";
+import { programUnderEachRuntime } from "../../support/runtime-program.ts";
 
-const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
 const program = path.join(repoRoot, "test", "support", "agent-link-client.ts");
-const RUNTIMES: Record<string, string[]> = {
-  node: [process.execPath, "--import", "tsx", program],
-  deno: [devBin("deno"), "run", "--allow-all", "--quiet", program],
-  bun: [devBin("bun"), program],
-};
+const RUNTIMES: Record<string, string[]> = programUnderEachRuntime(program);
 
 /** A fake agent: echo (with the payload's size), burst (N events, then the reply), hang-up (closes). */
 function fakeAgent(socket: string): Promise<net.Server> {
