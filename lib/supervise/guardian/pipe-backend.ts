@@ -4,12 +4,12 @@
 // its waitpid. Same SupervisedProcess shape as the process-group backend:
 // run and collect do not change.
 // Longer than 300 lines because GuardianProcess maps every guardian event,
-// receipt and loss onto SupervisedProcess in one place; due to shrink when
-// lib/supervise/ (issue 10) holds the shared parts.
+// receipt and loss (the loss path included: it needs the process's private
+// state) onto SupervisedProcess in one place; how stdio choices reach the
+// guardian is in guardian-stdio.ts.
 import { constants as osConstants } from "node:os";
-import { PassThrough, Writable, type Readable } from "node:stream";
+import { Writable, type Readable } from "node:stream";
 import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
-import type { ByteSink, StdioChoice } from "../spec.ts";
 import { SpawnError } from "../spawn-error.ts";
 import type { TerminateOptions } from "../process-group/terminate.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
@@ -17,62 +17,16 @@ import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { Guardian } from "../../native/guardian-client.ts";
-import type { ExitedEvent, GuardianLaunch, StdioChoice as GuardianStdio, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "./orphaned-tree.ts";
+import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
   return { name: "guardian", start: (resolved) => startUnderGuardian(resolved, binary) };
-}
-
-/**
- * A sink whose spill file someone else writes (BoundedStore opened with
- * externalSpill): collect's fast path. The guardian makes that file the
- * child's stdout/stderr (--spill-direct), frames only the head, and reads the
- * tail and the size back; adoptTail() hands them to the store.
- */
-interface ExternalSpillSink extends ByteSink {
-  readonly spillIsExternal: boolean;
-  readonly spillPath: string | null;
-  readonly headBytes: number;
-  readonly tailBytes: number;
-  /** The guardian may keep the stream (capture) though no spill file is involved. */
-  readonly capturesNatively?: boolean;
-  /** collect --live: a descriptor the guardian also writes every byte to (tee), or null. */
-  readonly teeFd?: number | null;
-  adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
-  /** How far the captured stream got while it runs (for a heartbeat); optional. */
-  captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
-  /** The guardian could not write the whole spill file: it is incomplete from there on. */
-  externalSpillFailed(code: string, message: string): void;
-}
-
-function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
-  if (typeof choice !== "object") return null;
-  const sink = choice.sink as Partial<ExternalSpillSink>;
-  if (sink.spillIsExternal !== true || typeof sink.spillPath !== "string" || typeof sink.adoptTail !== "function") return null;
-  return sink as ExternalSpillSink & { spillPath: string };
-}
-
-/**
- * A sink whose stream the guardian keeps (native/capture.c): an external
- * spill (read, not spliced, so the lines are counted on the way) or a store
- * that asked for it (capturesNatively). Only the head is framed to us; the
- * tail and the counts come at EOF and go in through adoptTail().
- */
-function capturedSink(choice: StdioChoice | "stdout" | undefined): ExternalSpillSink | null {
-  if (typeof choice !== "object") return null;
-  const sink = choice.sink as Partial<ExternalSpillSink>;
-  if (typeof sink.adoptTail !== "function" || typeof sink.headBytes !== "number" || typeof sink.tailBytes !== "number") return null;
-  return sink.spillIsExternal === true || sink.capturesNatively === true ? sink as ExternalSpillSink : null;
-}
-
-function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
-  if (choice === undefined || choice === "inherit") return "inherit";
-  return choice === "ignore" ? "null" : "pipe";
 }
 
 async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
@@ -124,47 +78,6 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   }
   child.supervise();
   return child;
-}
-
-/** The end of a spilled or captured stream as the guardian reported it. */
-interface SpilledPicture {
-  readonly tail: Uint8Array;
-  readonly total: number;
-  readonly error: { code: string; message: string } | null;
-  readonly counted: { lineFeeds: number; beforeTail: number } | undefined;
-}
-
-/** Output of one stream: into the caller's sink (with backpressure), or a Readable. */
-class StreamRoute {
-  readonly readable: Readable | null;
-  readonly #sink: ByteSink | null;
-  eof = false;
-  /** The guardian itself reported EOF (not just a closed connection): only then is the output complete. */
-  eofReported = false;
-  /** Resolves at the stream's EOF (or when the guardian's connection closed). */
-  readonly ended: Promise<void>;
-  #resolveEnded!: () => void;
-
-  constructor(choice: StdioChoice | undefined, readonly guardian: Guardian) {
-    this.#sink = typeof choice === "object" ? choice.sink : null;
-    this.readable = choice === "pipe" ? new PassThrough() : null;
-    this.ended = new Promise((resolve) => (this.#resolveEnded = resolve));
-  }
-
-  push(bytes: Uint8Array): void {
-    if (this.#sink !== null && !this.#sink.write(bytes)) {
-      this.guardian.pause();
-      this.#sink.onDrain(() => this.guardian.resume());
-    }
-    (this.readable as PassThrough | null)?.write(bytes);
-  }
-
-  end(): void {
-    if (this.eof) return;
-    this.eof = true;
-    this.readable?.push(null);
-    this.#resolveEnded();
-  }
 }
 
 class GuardianProcess implements SupervisedProcess {
