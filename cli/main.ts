@@ -46,7 +46,9 @@ if (import.meta.corralBundle === true && runtime === "node") {
     await writeStdout(deno, `${CORRAL_VERSION}\n`);
   } else if (import.meta.corralBundle === true) {
     // Computed paths: esbuild leaves them alone, and each file is its own build.
-    const file = route.kind === "hot" ? `./hot/${route.bundle}.cjs` : "./corral-app.mjs";
+    // Deno's hot bundles are ES modules of their own (cli/hot/build.mjs says why).
+    const hot = route.kind === "hot" ? (deno !== undefined ? `./hot/deno/${route.bundle}.mjs` : `./hot/${route.bundle}.cjs`) : undefined;
+    const file = hot ?? "./corral-app.mjs";
     await ((await import(new URL(file, import.meta.url).href)) as RunsApp).runApp(args);
   } else {
     await (await import("./run-app.ts")).runApp(args);

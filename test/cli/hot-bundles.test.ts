@@ -35,8 +35,9 @@ test("each name sent to a bundle is the registry's definition, and each bundle a
 
 test("the build holds one file per bundle", () => {
   for (const bundle of bundles) {
-    const file = path.join(repoRoot, "dist", "hot", `${bundle}.cjs`);
-    assert.ok(existsSync(file), `${file} exists (npm run build:ts)`);
+    for (const file of [path.join(repoRoot, "dist", "hot", `${bundle}.cjs`), path.join(repoRoot, "dist", "hot", "deno", `${bundle}.mjs`)]) {
+      assert.ok(existsSync(file), `${file} exists (npm run build:ts)`);
+    }
   }
 });
 
@@ -71,8 +72,9 @@ test("through the bundles, a bad config file and a bad --regex are still usage e
 });
 
 // An installed copy under Deno or Bun runs dist/corral.mjs (README
-// "Installing"), which requires the same CommonJS bundles Node's entry
-// starts from its code cache; the lazily required YAML reader included.
+// "Installing"): Bun requires the same CommonJS bundles Node's entry starts
+// from its code cache, Deno imports its own ES module builds of them
+// (dist/hot/deno/); the lazily loaded YAML reader included.
 test("Deno and Bun run the shipped bundle's hot commands, lazy parts included", { timeout: 300_000 }, (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), "corral-hot-runtimes-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));

@@ -83,7 +83,7 @@ test("the package holds what runs and builds, and no tests, CI files, sources or
   // The list of the pack the other cases install (a second `npm pack --dry-run` cost seconds of CPU).
   const files = packedFiles;
   assert.ok(files.length > 0, "npm pack listed the files");
-  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
+  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/hot/deno/run.mjs", "dist/hot/deno/lazy/from-yaml.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
     assert.ok(files.includes(wanted), `${wanted} is missing from the package`);
   }
   if (existsSync(path.join(repoRoot, "schemas"))) assert.ok(files.some((f) => f.startsWith("schemas/")), "schemas/ is missing from the package");
