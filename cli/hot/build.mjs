@@ -79,6 +79,32 @@ function namespacesOnce(file) {
   writeFileSync(file, text.replace(TO_ESM, TO_ESM_ONCE));
 }
 
+// A hot bundle requires every module it imports when it loads, used or
+// not. Under Bun a few built-in modules cost at their require: node:net
+// about 11 ms (it builds Bun's Node stream classes: `bun` of a file that
+// only requires it, N=21; 20 ms of a `corral run` in `--cpu-prof-md`),
+// node:child_process about 5, while `run` under Bun needs neither
+// (guardian-spawn-bun.ts). So in the hot bundles these are required on the
+// first touch of an export: the module object is a proxy that requires
+// the real one then (Node's cost for them is small either way). Calls keep
+// working as before: esbuild calls a named import without a `this`, and
+// these modules' functions do not use one. __toESM asks a Node module for
+// nothing (its isNodeMode is tested first), so it does not load it early.
+const DEFERRED_BUILTINS = ["net", "child_process", "stream", "http", "crypto", "url", "module", "tty", "readline", "zlib", "dns", "vm", "worker_threads"];
+/** Declarators added after TO_ESM_ONCE's, in the same `var` list. */
+const LAZY_BUILTIN = ",__lazyBuiltins=new Map,__lazyBuiltin=id=>{let lazy=__lazyBuiltins.get(id);if(lazy===void 0){let mod;const load=()=>mod??=require(id);" +
+  "lazy=new Proxy({},{get:(_,key)=>load()[key],set:(_,key,value)=>(load()[key]=value,!0),has:(_,key)=>key in load()});__lazyBuiltins.set(id,lazy)}return lazy}";
+const DEFERRED_REQUIRE = new RegExp(`\\brequire\\("node:(${DEFERRED_BUILTINS.join("|")})"\\)`, "g");
+
+/** Rewrites `file`'s requires of DEFERRED_BUILTINS to load on first use (see above). */
+function builtinsOnFirstUse(file) {
+  const text = readFileSync(file, "utf8");
+  const nodeModeFirst = TO_ESM_ONCE.replace("mod.__esModule&&!isNodeMode", "!isNodeMode&&mod.__esModule");
+  if (!text.includes(TO_ESM_ONCE)) throw new Error(`${file}: no __toESM of namespacesOnce's to put Node modules first in`);
+  const deferred = text.replace(TO_ESM_ONCE, nodeModeFirst + LAZY_BUILTIN).replace(DEFERRED_REQUIRE, '__lazyBuiltin("node:$1")');
+  writeFileSync(file, deferred);
+}
+
 const hot = await build({
   ...common,
   metafile: true,
@@ -87,7 +113,10 @@ const hot = await build({
   plugins: [lazyParts],
 });
 // Metafile paths are relative to the working directory.
-for (const file of Object.keys(hot.metafile.outputs)) namespacesOnce(path.resolve(file));
+for (const file of Object.keys(hot.metafile.outputs)) {
+  namespacesOnce(path.resolve(file));
+  builtinsOnFirstUse(path.resolve(file));
+}
 await build({
   ...common,
   entryPoints: Object.fromEntries(Object.entries(LAZY).map(([file, name]) => [name, path.join(root, file)])),

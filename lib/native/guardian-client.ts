@@ -1,12 +1,11 @@
 // A typed client for one guardian (native/corral-guardian), once connected:
 // it reads the guardian's events and sends it requests. Starting one, or
 // reconnecting to one by socket path and token (a restarted agent), is in
-// guardian-launch.ts. Works under Node, Deno and Bun (node:net Unix sockets
-// and a ready line on fd 3 work on all three).
+// guardian-launch.ts. Works under Node, Deno and Bun: the connection is a
+// node:net socket, or under Bun one over Bun's own sockets
+// (guardian-spawn-bun.ts); either is a GuardianSocket here.
 // Longer than 300 lines because the request methods and the event dispatch
 // share one connection's private state (pending replies, settlers, outbox).
-import type { ChildProcess } from "node:child_process";
-import type net from "node:net";
 import { FrameDecoder, FrameError, encodeFrame } from "../core/frame.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, decodeProgress, encodeRequest,
@@ -64,6 +63,32 @@ export interface SpawnGuardianOptions {
   readonly binary?: string;
 }
 
+/** What a Guardian uses of its connection: the part of net.Socket that guardian-spawn-bun.ts also gives. */
+export interface GuardianSocket {
+  write(bytes: Uint8Array): unknown;
+  pause(): unknown;
+  resume(): unknown;
+  /** Closes our side after what is queued (the guardian's lifeline rule applies). */
+  end(): unknown;
+  destroy(): unknown;
+  readonly destroyed: boolean;
+  /** Bytes queued here, not yet taken by the kernel. */
+  readonly writableLength: number;
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "close", listener: () => void): unknown;
+  once(event: "drain" | "close", listener: () => void): unknown;
+  off(event: "drain" | "close", listener: () => void): unknown;
+}
+
+/** What a Guardian uses of the guardian process it started: the part of ChildProcess guardian-spawn-bun.ts also gives. */
+export interface GuardianProcess {
+  readonly pid?: number | undefined;
+  kill(signal?: NodeJS.Signals | number): boolean;
+  on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+}
+
 interface Settlers {
   ready: [(w: WelcomeEvent) => void, (e: Error) => void];
   started: [(s: StartedEvent) => void, (e: Error) => void];
@@ -88,14 +113,14 @@ export class Guardian {
   /** Resolves when the connection closed. */
   readonly closed: Promise<void>;
   /** The process we started (undefined after a reconnect); resolves when it exited. */
-  readonly process: ChildProcess | undefined;
+  readonly process: GuardianProcess | undefined;
   readonly processExit: Promise<{ code: number | null; signal: string | null }> | undefined;
 
   #listeners: Listeners = {
     welcome: [], started: [], output: [], eof: [], stopped: [], continued: [], exited: [], spawnFailed: [], tail: [],
     spilled: [], backlog: [], progress: [], fault: [], protocolError: [], close: [],
   };
-  #socket: net.Socket | undefined;
+  #socket: GuardianSocket | undefined;
   #outbox: Uint8Array[] = [];
   #nextId = 1;
   #pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
@@ -119,7 +144,7 @@ export class Guardian {
    * Use spawnGuardian() or connectGuardian(). `socketPath`: null when it has
    * none (see SpawnGuardianOptions); such a guardian has no token either ("").
    */
-  constructor(readonly socketPath: string | null, readonly token: string, child?: ChildProcess) {
+  constructor(readonly socketPath: string | null, readonly token: string, child?: GuardianProcess) {
     const settle: Partial<Settlers> = {};
     this.ready = new Promise((resolve, reject) => (settle.ready = [resolve, reject]));
     this.started = new Promise((resolve, reject) => (settle.started = [resolve, reject]));
@@ -235,7 +260,7 @@ export class Guardian {
   }
 
   /** Internal: wires a connected socket. */
-  attach(socket: net.Socket): void {
+  attach(socket: GuardianSocket): void {
     this.#socket = socket;
     socket.on("data", (chunk: Uint8Array) => this.#receive(chunk));
     socket.on("error", () => {});

@@ -9,6 +9,7 @@ import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
 import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
 import { randomHex } from "./random-hex.ts";
+import { spawnGuardianUnderBun } from "./guardian-spawn-bun.ts";
 import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
 
 /**
@@ -29,15 +30,30 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   const env = { ...(options.env ?? process.env), ...launch.env };
   if (socketPath !== null) env[GUARDIAN_TOKEN_ENV] = token;
   else delete env[GUARDIAN_TOKEN_ENV]; // an owner's own token is not handed down
-  const child = spawn(binary, guardianArgv(launch, connection, descriptors.teeFds), { env, stdio: descriptors.stdio });
-  const guardian = new Guardian(socketPath, token, child);
+  const argv = guardianArgv(launch, connection, descriptors.teeFds);
   let diagnostics = "";
-  child.stderr?.on("data", (c: Uint8Array) => (diagnostics = (diagnostics + new TextDecoder().decode(c)).slice(-2000)));
+  const heard = (text: string) => (diagnostics = (diagnostics + text).slice(-2000));
   const exitedEarly = (code: number | null, signal: string | null) => {
     const why = diagnostics.trim().split("\n").pop() ?? "";
     return new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`);
   };
-  child.on("error", (e) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`)));
+  const cannotStart = (guardian: Guardian) => (e: Error) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`));
+  if (socketPath === null && currentRuntime() === "bun") {
+    // Bun's own spawn and sockets (guardian-spawn-bun.ts says why).
+    const started = spawnGuardianUnderBun(binary, argv, env, descriptors.stdio, heard);
+    const guardian = new Guardian(null, "", started.process);
+    started.process.on("error", cannotStart(guardian));
+    guardian.explainEarlyClose = (exit) => exitedEarly(exit.code, exit.signal);
+    started.connection.then((socket) => guardian.attach(socket), () => {
+      // A guardian that could not be started says so through "error"; one gone before we connected, through its exit.
+      void guardian.processExit?.then((exit) => guardian.fail(exitedEarly(exit.code, exit.signal)));
+    });
+    return guardian;
+  }
+  const child = spawn(binary, argv, { env, stdio: descriptors.stdio });
+  const guardian = new Guardian(socketPath, token, child);
+  child.stderr?.on("data", (c: Uint8Array) => heard(new TextDecoder().decode(c)));
+  child.on("error", cannotStart(guardian));
   // Absent when spawn itself failed (EMFILE): the child's "error" event says why.
   const fd3 = (child.stdio?.[3] ?? null) as net.Socket | null;
   if (socketPath === null) {
