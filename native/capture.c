@@ -313,6 +313,7 @@ int capture_finish(struct guardian *g, int i) {
     unsigned char b;
     if (pread(s->spill_fd, &b, 1, (off_t)(s->total - tail - 1)) == 1) before = b;
   }
+  frames_reserve(&g->out, tail);
   for (uint64_t left = tail; left > 0;) {
     size_t run = c->cap - at < left ? c->cap - at : (size_t)left;
     if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;

@@ -30,6 +30,17 @@ static void bytes_reserve(struct bytes *b, size_t more) {
   b->end = live;
 }
 
+/*
+ * Room for `body` bytes sent as frame_put2 frames of at most OUTPUT_CHUNK,
+ * made before a stream's tail is queued: growing the queue frame by frame
+ * doubles it, copying what it holds each time, so a tail of 64 MiB
+ * (collect --max-bytes 64MiB) peaked at twice and three times that.
+ * Pages of the room not yet written cost no memory.
+ */
+void frames_reserve(struct bytes *q, uint64_t body) {
+  bytes_reserve(q, (size_t)body + 6 * (size_t)(body / OUTPUT_CHUNK + 1));
+}
+
 void bytes_append(struct bytes *b, const void *p, size_t n) {
   if (n == 0) return;
   bytes_reserve(b, n);

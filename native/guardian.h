@@ -66,6 +66,7 @@ struct bytes {
   size_t start, end, cap;
 };
 void bytes_append(struct bytes *b, const void *p, size_t n);
+void frames_reserve(struct bytes *q, uint64_t body);
 size_t bytes_len(const struct bytes *b);
 void bytes_consume(struct bytes *b, size_t n);
 void bytes_free(struct bytes *b);

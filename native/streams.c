@@ -88,6 +88,7 @@ void spill_direct_summary(struct guardian *g, int final_eof) {
       s->head_sent += (uint64_t)r;
     }
     uint64_t tail = size < g->o->tail_bytes ? size : g->o->tail_bytes;
+    frames_reserve(&g->out, tail);
     for (uint64_t off = size - tail; off < size;) {
       size_t want = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
       ssize_t r = pread(s->spill_fd, buf, want, (off_t)off);
@@ -169,6 +170,7 @@ static void ring_send(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
   uint64_t cap = g->o->tail_bytes;
   uint64_t at = s->ring_len < cap ? 0 : s->ring_pos;
+  frames_reserve(&g->out, s->ring_len);
   for (uint64_t left = s->ring_len; left > 0;) {
     size_t run = (size_t)(cap - at) < left ? (size_t)(cap - at) : (size_t)left;
     if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
@@ -191,6 +193,7 @@ static void spill_finish(struct guardian *g, int i) {
     uint64_t tail = s->total < g->o->tail_bytes ? s->total : g->o->tail_bytes;
     unsigned char buf[OUTPUT_CHUNK];
     tail_sent = 1;
+    frames_reserve(&g->out, tail);
     for (uint64_t off = s->total - tail; off < s->total;) {
       size_t want = s->total - off < sizeof buf ? (size_t)(s->total - off) : sizeof buf;
       ssize_t r = pread(s->spill_fd, buf, want, (off_t)off);

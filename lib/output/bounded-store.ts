@@ -282,8 +282,9 @@ export class BoundedStore {
     return this.#closing;
   }
 
+  /** Head and tail as they stand: fresh copies while the stream is open, read-only views of the window once it is closed. */
   snapshot(): RetainedSnapshot {
-    return this.#window.snapshot();
+    return this.#window.snapshot(this.#closed);
   }
 
   /**

@@ -3,7 +3,7 @@
 // this process never saw go by.
 import { spawnSync } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { countLineFeeds } from "./retained-window.ts";
+import { countLineFeeds } from "./line-feeds.ts";
 
 /** What a range of a file holds, for line accounting. */
 export interface RangeLines {

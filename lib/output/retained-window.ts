@@ -1,6 +1,8 @@
 // The in-memory part of a bounded output stream (DESIGN.md 4.3): the first
 // `headBytes` bytes, the last `tailBytes` bytes in a ring, and the total.
 // No runtime APIs here, so it runs anywhere and is cheap to test exhaustively.
+// Longer than 300 lines because head, ring, gap adoption and reads share one
+// window's private bookkeeping (positions, counts, the byte before the tail).
 
 /** What a reader gets for an absolute byte offset; reading never consumes. */
 export type ReadResult =
@@ -13,7 +15,7 @@ export type ReadResult =
   /** The stream is closed and offset is its end. */
   | { readonly kind: "eof"; readonly offset: number };
 
-/** Head and tail as they stand, each a fresh copy. */
+/** Head and tail as they stand (fresh copies, or views: see RetainedWindow.snapshot). */
 export interface RetainedSnapshot {
   /** Total bytes written to the stream. */
   readonly bytes: number;
@@ -35,35 +37,9 @@ export interface RetainedSnapshot {
   readonly tailAtLineStart: boolean;
 }
 
-const LF = 0x0a;
+import { countLineFeeds } from "./line-feeds.ts";
 
-/**
- * Line feeds in `bytes`. Every chunk of output passes through here, so it
- * counts four bytes at a time (SWAR: a byte equal to LF becomes zero after
- * the XOR, and the exact zero-byte test marks it with its high bit). On 60
- * million short lines it is 5x quicker than a loop of indexOf calls, which
- * pays a call per line; on long lines about the same.
- */
-export function countLineFeeds(bytes: Uint8Array): number {
-  let n = 0;
-  let i = 0;
-  const length = bytes.length;
-  if (length >= 32) {
-    // Whole aligned 32-bit words in the middle; the ragged ends byte by byte.
-    const lead = (4 - (bytes.byteOffset & 3)) & 3;
-    for (; i < lead; i++) if (bytes[i] === LF) n++;
-    const words = (length - i) >>> 2;
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
-    for (let k = 0; k < words; k++) {
-      const x = (view[k] as number) ^ 0x0a0a0a0a;
-      const zeros = ~(((x & 0x7f7f7f7f) + 0x7f7f7f7f) | x | 0x7f7f7f7f);
-      if (zeros !== 0) n += Math.imul((zeros >>> 7) & 0x01010101, 0x01010101) >>> 24;
-    }
-    i += words * 4;
-  }
-  for (; i < length; i++) if (bytes[i] === LF) n++;
-  return n;
-}
+const LF = 0x0a;
 
 // Buffers grow geometrically up to their limit rather than being allocated at
 // full size, so a generous --max-bytes costs nothing for a quiet command.
@@ -181,6 +157,7 @@ export class RetainedWindow {
    * (another writer spilled it, like the guardian's fast path). Bytes of
    * `tail` this window already holds are not counted twice. `gapLineFeeds`
    * and `gapLastByte` describe the unseen bytes, when the caller knows them.
+   * The window may keep `tail` itself: the caller must not change it after.
    */
   adoptTail(tail: Uint8Array, total: number, gapLineFeeds = 0, gapLastByte = -1): void {
     if (!Number.isSafeInteger(total) || total < this.#total || tail.length > total) {
@@ -205,8 +182,27 @@ export class RetainedWindow {
       this.#tailLen = 0;
       this.#tailEnd = 0;
       this.#total = start;
+      if (data.length > 0 && data.length <= this.tailBytes) {
+        this.#takeAsRing(data);
+        return;
+      }
     }
     this.append(data);
+  }
+
+  /**
+   * After a gap, the tail handed in becomes the ring itself, not a copy of
+   * it: a tail of 64 MiB (collect --max-bytes 64MiB under the guardian)
+   * would otherwise be held twice at the moment the stream ends. The caller
+   * gives the bytes up (adoptTail's contract). Counted as append() counts.
+   */
+  #takeAsRing(data: Uint8Array): void {
+    this.#lineFeeds += countLineFeeds(data);
+    this.#lastByte = data[data.length - 1] as number;
+    this.#total += data.length;
+    this.#ring = data;
+    this.#tailLen = data.length;
+    this.#tailEnd = 0; // the ring is exactly full: the next byte would go at 0
   }
 
   #appendTail(data: Uint8Array): void {
@@ -260,12 +256,17 @@ export class RetainedWindow {
     return { kind: "data", offset, bytes: this.#tailCopy(offset - tailStart, n), nextOffset: offset + n };
   }
 
-  snapshot(): RetainedSnapshot {
+  /**
+   * Head and tail as they stand. `shared`: views of the window's own bytes
+   * where they lie in one piece (no copy of a 64 MiB tail), for a caller
+   * that knows nothing will be appended any more and only reads them.
+   */
+  snapshot(shared = false): RetainedSnapshot {
     const elided = this.#total - this.#headLen - this.#tailLen;
     return {
       bytes: this.#total,
-      head: this.#head.slice(0, this.#headLen),
-      tail: this.#tailCopy(0, this.#tailLen),
+      head: shared ? this.#head.subarray(0, this.#headLen) : this.#head.slice(0, this.#headLen),
+      tail: shared ? this.#tailView() : this.#tailCopy(0, this.#tailLen),
       elided,
       truncated: elided > 0,
       lineFeeds: this.#lineFeeds,
@@ -273,6 +274,14 @@ export class RetainedWindow {
       tailAtLineStart: this.#tailLen === this.#total || this.#beforeTail === LF ||
         (this.#beforeTail === -1 && this.#total - this.#tailLen === this.#headLen && this.#head[this.#headLen - 1] === LF),
     };
+  }
+
+  /** The whole tail window: a view of the ring where it does not wrap, else a copy. */
+  #tailView(): Uint8Array {
+    const cap = this.#ring.length;
+    if (this.#tailLen === 0) return new Uint8Array(0);
+    const start = (((this.#tailEnd - this.#tailLen) % cap) + cap) % cap;
+    return start + this.#tailLen <= cap ? this.#ring.subarray(start, start + this.#tailLen) : this.#tailCopy(0, this.#tailLen);
   }
 
   /** `n` bytes starting `from` bytes into the tail window, linearised. */

@@ -2,7 +2,8 @@
 // line limits (--head-lines/--tail-lines; with the byte limits the smaller
 // wins) and, where a byte limit cut a line, moved back to a line boundary
 // when one lies close enough. Pure: no runtime APIs, cheap to test at edges.
-import { countLineFeeds, type RetainedSnapshot } from "./retained-window.ts";
+import { countLineFeeds } from "./line-feeds.ts";
+import type { RetainedSnapshot } from "./retained-window.ts";
 
 /** Line limits, and how far a byte cut may move back to reach a line end. */
 export interface ShowLimits {

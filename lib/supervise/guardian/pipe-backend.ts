@@ -23,6 +23,7 @@ import { armDeadline } from "../timeout.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "./orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
+import { TailGather } from "./tail-gather.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -89,8 +90,8 @@ class GuardianProcess implements SupervisedProcess {
   readonly stderr: Readable | null;
   exited!: Promise<SupervisionResult>;
   readonly #routes: Partial<Record<StreamId, StreamRoute>> = {};
-  /** Tail frames since the last `spilled` event, and the last spilled picture, per stream. */
-  readonly #tails: Record<StreamId, Uint8Array[]> = { 1: [], 2: [] };
+  /** The tail sent since the last `spilled` event, and the last spilled picture, per stream. */
+  readonly #tails: Record<StreamId, TailGather>;
   readonly #spilled: Partial<Record<StreamId, SpilledPicture>> = {};
   /** The census of the first terminate; null: the guardian did not answer it. */
   #termination: Promise<TerminateReceipt | null> | null = null;
@@ -122,7 +123,8 @@ class GuardianProcess implements SupervisedProcess {
       if (route) route.eofReported = true;
       route?.end();
     });
-    guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes.slice()));
+    this.#tails = { 1: new TailGather(capturedSink(spec.stdout)?.tailBytes ?? 0), 2: new TailGather(capturedSink(spec.stderr)?.tailBytes ?? 0) };
+    guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes));
     guardian.on("progress", (e) => {
       capturedSink(e.stream === 1 ? spec.stdout : spec.stderr)?.captureProgress?.(e.total, e.lineFeeds, e.last);
     });
@@ -130,9 +132,9 @@ class GuardianProcess implements SupervisedProcess {
       const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
       // A failed spill still has the right tail when the guardian kept it (tailSent).
       const counted = e.lineFeeds === undefined ? undefined : { lineFeeds: e.lineFeeds, beforeTail: e.beforeTail ?? -1 };
-      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail: concat(this.#tails[e.stream]), total: e.total, error, counted };
+      const tail = this.#tails[e.stream].take();
+      if (e.error === null || e.tailSent === true) this.#spilled[e.stream] = { tail, total: e.total, error, counted };
       else this.#spilled[e.stream] = { tail: new Uint8Array(0), total: -1, error, counted: undefined };
-      this.#tails[e.stream] = [];
     });
     guardian.on("close", () => {
       for (const route of Object.values(this.#routes)) route.end();
@@ -376,16 +378,6 @@ async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise
   } finally {
     clearTimeout(timer);
   }
-}
-
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */

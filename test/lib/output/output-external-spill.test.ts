@@ -95,3 +95,42 @@ test("lines of a middle someone else spilled are counted from the file (wc -l, o
     }
   }
 });
+
+// A tail adopted after a gap becomes the window's ring itself (no copy of a
+// large tail at the moment the stream ends): every reading of it must be
+// what a copy would give, and appends after it must still keep the window.
+test("an adopted tail kept as the ring: snapshot, reads, last bytes and later appends as with a copy", () => {
+  const stream = Uint8Array.from({ length: 5000 }, (_, i) => (i % 7 === 0 ? 0x0a : 65 + (i % 26)));
+  for (const tailLength of [1, 299, 300]) {
+    const w = new RetainedWindow(100, 300);
+    w.append(stream.subarray(0, 150));
+    const tail = stream.slice(stream.length - tailLength);
+    w.adoptTail(tail, stream.length, stream.subarray(150, stream.length - tailLength).filter((b) => b === 0x0a).length, stream[stream.length - tailLength - 1]);
+    const snap = w.snapshot();
+    assert.deepEqual(snap.tail, stream.subarray(stream.length - tailLength), `${tailLength}: tail`);
+    assert.equal(snap.bytes, stream.length);
+    assert.equal(snap.lineFeeds, stream.filter((b) => b === 0x0a).length, `${tailLength}: line feeds`);
+    assert.deepEqual(w.lastBytes(5), stream.subarray(stream.length - Math.min(5, tailLength)));
+    const read = w.read(stream.length - tailLength, 1000, true, null);
+    assert.deepEqual(read.kind === "data" ? read.bytes : read.kind, stream.subarray(stream.length - tailLength));
+    // Appending after the adoption (not what collect does, but the window allows it) keeps the last 300 bytes.
+    const more = Uint8Array.from({ length: 450 }, (_, i) => 48 + (i % 10));
+    w.append(more.subarray(0, 200));
+    w.append(more.subarray(200));
+    const whole = new Uint8Array([...stream, ...more]);
+    assert.deepEqual(w.snapshot().tail, whole.subarray(whole.length - 300), `${tailLength}: tail after appends`);
+  }
+});
+
+test("a closed store's snapshot is views of its window, an open one's copies", async () => {
+  const store = await BoundedStore.open({ headBytes: 4, tailBytes: 8 });
+  store.write(new TextEncoder().encode("0123456789abcdef"));
+  const open = store.snapshot();
+  open.tail[0] = 0x21; // a copy: the store does not change
+  assert.equal(new TextDecoder().decode(store.snapshot().tail), "89abcdef");
+  await store.close();
+  const closed = store.snapshot();
+  assert.equal(new TextDecoder().decode(closed.head), "0123");
+  assert.equal(new TextDecoder().decode(closed.tail), "89abcdef");
+  assert.ok(closed.tail.buffer === store.snapshot().tail.buffer, "the same bytes, not a copy each time");
+});

@@ -137,7 +137,7 @@ test("a binary stream without line ends: byte limits decide, one line", () => {
 });
 
 test("line feeds counted four bytes at a time agree with a byte loop at every offset and length", async () => {
-  const { countLineFeeds } = await import("../../../lib/output/retained-window.ts");
+  const { countLineFeeds } = await import("../../../lib/output/line-feeds.ts");
   const data = new Uint8Array(300);
   for (let i = 0; i < data.length; i++) data[i] = [0x0a, 0x0b, 0x8a, 0x0a, 0x30, 0xff][(i * 7) % 6] as number;
   for (let from = 0; from < 8; from++) {
