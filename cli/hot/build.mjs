@@ -34,7 +34,7 @@ const common = {
   // import.meta.url made on first use: node:url costs Bun about 3 ms of CPU
   // (`bun` of a file requiring it, N=30) and Deno more, and of the hot commands
   // only `pty view` and the guardian's location ask for it.
-  define: { "import.meta.url": "__corralMeta.url", "import.meta.corralBundle": "true" },
+  define: { "import.meta.url": "__corralMeta.url", "import.meta.dirname": "__dirname", "import.meta.corralBundle": "true" },
   banner: { js: "var __corralMeta={get url(){return require('node:url').pathToFileURL(__filename).href}};" },
   minifyWhitespace: true,
   minifySyntax: true,

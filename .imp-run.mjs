@@ -1,0 +1,1 @@
+await import("./dist/hot/run.cjs")
