@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "state.h"
@@ -294,6 +296,24 @@ long long capture_due(const struct guardian *g) {
   return due;
 }
 
+/*
+ * Gives the kernel back the ring's whole pages in [ring + from, ring + to),
+ * bytes already framed for the owner: while a tail of 64 MiB is framed the
+ * queue grows by as much, and without this the guardian held both at once
+ * (twice the kept bytes). Only whole pages of [from, to) go, and the page
+ * holding `from` only when `framed_before` says its bytes before `from` are
+ * framed already (the ring wraps: before the tail's first byte lie its
+ * newest); none before the ring's first whole page (malloc's bookkeeping).
+ */
+static void ring_release(struct capture *c, size_t from, size_t to, int framed_before) {
+  uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  uintptr_t base = ((uintptr_t)c->ring + page - 1) & ~(page - 1);
+  uintptr_t lo = ((uintptr_t)(c->ring + from) + (framed_before ? 0 : page - 1)) & ~(page - 1);
+  uintptr_t hi = ((uintptr_t)(c->ring + to)) & ~(page - 1);
+  if (lo < base) lo = base;
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED); /* a refusal only costs memory */
+}
+
 int capture_finish(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
   struct capture *c = s->capture;
@@ -314,10 +334,16 @@ int capture_finish(struct guardian *g, int i) {
     if (pread(s->spill_fd, &b, 1, (off_t)(s->total - tail - 1)) == 1) before = b;
   }
   frames_reserve(&g->out, tail);
+  /* At EOF (the stream's fd closed) nothing reads the ring again: its framed pages go back as it is framed. */
+  int release = s->fd < 0;
+  int first = 1;
   for (uint64_t left = tail; left > 0;) {
     size_t run = c->cap - at < left ? c->cap - at : (size_t)left;
     if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
     frame_put2(&g->out, EV_TAIL, (unsigned char)i, c->ring + at, run);
+    /* After the first run, the bytes before `at` in its page were framed by the run before (or are the ring's start). */
+    if (release) ring_release(c, at, at + run, !first);
+    first = 0;
     at = (at + run) % c->cap;
     left -= run;
   }
