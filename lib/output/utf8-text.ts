@@ -42,15 +42,56 @@ const MAX_ORPHANS = 3;
  *   invalid and shown as U+FFFD; while the stream is open it is held back.
  */
 export function retainedText(snapshot: RetainedSnapshot, options: { readonly final: boolean }): RetainedText {
+  const text = { head: "", tail: "" };
+  for (const piece of retainedTextPieces(snapshot, options)) text[piece.part] += piece.text;
+  return text;
+}
+
+/** A piece of retainedText's head or tail; the head's pieces come first. */
+export interface RetainedTextPiece {
+  readonly part: "head" | "tail";
+  readonly text: string;
+}
+
+/**
+ * retainedText in pieces of about `pieceBytes` bytes each, for a writer
+ * that need not hold the whole text: a 64 MiB tail decoded at once is a
+ * 64 MiB string and more while it is made. A piece never ends inside a
+ * character (the decoder holds a partial sequence for the next).
+ */
+export function* retainedTextPieces(
+  snapshot: RetainedSnapshot,
+  options: { readonly final: boolean },
+  pieceBytes = 1 << 20,
+): Generator<RetainedTextPiece> {
   const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  yield* decodedPieces(decoder, "head", snapshot.head, true, pieceBytes);
   if (snapshot.elided === 0) {
-    const head = decoder.decode(snapshot.head, { stream: true });
-    return { head, tail: decoder.decode(snapshot.tail, { stream: !options.final }) };
+    // One stream: a character straddling the head/tail boundary appears in the tail.
+    yield* decodedPieces(decoder, "tail", snapshot.tail, !options.final, pieceBytes);
+    return;
   }
-  const head = decoder.decode(snapshot.head, { stream: true });
-  const tailDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
   let skip = 0;
   while (skip < MAX_ORPHANS && skip < snapshot.tail.length && ((snapshot.tail[skip] as number) & 0xc0) === 0x80) skip++;
-  const tail = tailDecoder.decode(snapshot.tail.subarray(skip), { stream: !options.final });
-  return { head, tail };
+  const tailDecoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+  yield* decodedPieces(tailDecoder, "tail", snapshot.tail.subarray(skip), !options.final, pieceBytes);
+}
+
+/** `bytes` through `decoder` in pieces; `holdAtEnd`: a partial sequence at the end stays held (else it becomes U+FFFD). */
+function* decodedPieces(
+  decoder: InstanceType<typeof TextDecoder>,
+  part: "head" | "tail",
+  bytes: Uint8Array,
+  holdAtEnd: boolean,
+  pieceBytes: number,
+): Generator<RetainedTextPiece> {
+  for (let at = 0; at < bytes.length; at += pieceBytes) {
+    const end = Math.min(at + pieceBytes, bytes.length);
+    const text = decoder.decode(bytes.subarray(at, end), { stream: end < bytes.length || holdAtEnd });
+    if (text !== "") yield { part, text };
+  }
+  if (bytes.length === 0 && !holdAtEnd) {
+    const text = decoder.decode();
+    if (text !== "") yield { part, text };
+  }
 }

@@ -22,3 +22,12 @@ for spill in "" "--spill full.log"; do
 done
 # stdout and stderr spill apart: full.log.stdout and full.log.stderr.
 cmp -s expected full.log.stdout || fail "the spill file is not the whole stream"
+# --json writes the kept text in pieces: the same head and tail, whole.
+corral collect --max-bytes 16MiB --json -- cat expected > report.json
+jq -j .stdout.tail report.json > json-tail
+size=$(stat -c %s json-tail)
+(( size > 16 * 1024 * 1024 - 4096 && size <= 16 * 1024 * 1024 )) || fail "--json tail of $size bytes for --max-bytes 16MiB"
+tail -c "$size" expected | cmp -s - json-tail || fail "--json: the tail is not the stream's last $size bytes"
+jq -j .stdout.head report.json > json-head
+head -c "$(stat -c %s json-head)" expected | cmp -s - json-head || fail "--json: the head is not the stream's first bytes"
+[[ $(jq -r '.stdout.bytes' report.json) == "$(stat -c %s expected)" ]] || fail "--json: bytes is not the stream's size"

@@ -92,10 +92,10 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const envDropped = credentialNames(checked.dropped);
   if (result !== null) {
     if (flags.live) {
-      const report = flags.json ? [encode(jsonReport(argv, result.facts, stores, lines, envDropped))] : liveSummary(stores);
+      const report = flags.json ? jsonReport(argv, result.facts, stores, lines, envDropped) : liveSummary(stores);
       await writeAll(stderr, report);
     } else if (flags.json) {
-      await writeAll(stdout, [encode(jsonReport(argv, result.facts, stores, lines, envDropped))]);
+      await writeAll(stdout, jsonReport(argv, result.facts, stores, lines, envDropped));
     } else {
       await writeAll(stdout, plainReport(stores.stdout, lines));
       if (stores.stderr !== null) await writeAll(stderr, plainReport(stores.stderr, lines));

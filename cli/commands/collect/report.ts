@@ -1,7 +1,8 @@
 // How `collect` prints what it kept: plain (head, one marker line, tail, each
 // stream on corral's own fd) or one JSON object in the shape of the issue.
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
-import { retainedText } from "../../../lib/output/utf8-text.ts";
+import { retainedTextPieces } from "../../../lib/output/utf8-text.ts";
+import type { RetainedSnapshot } from "../../../lib/output/retained-window.ts";
 import { type CutBy, showOutput, type ShownOutput } from "../../../lib/output/shown-output.ts";
 import type { ExitFacts } from "../../../lib/core/exit-facts.ts";
 import type { CollectStores } from "./stores.ts";
@@ -42,11 +43,26 @@ export function jsonReport(
   stores: CollectStores,
   lines: LineLimits = {},
   envDropped?: readonly string[],
-): string {
-  const streams = stores.stderr === null
-    ? { output: streamReport(stores.stdout, lines) }
-    : { stdout: streamReport(stores.stdout, lines), stderr: streamReport(stores.stderr, lines) };
-  return JSON.stringify({ argv, exit: facts, ...streams, ...(envDropped === undefined ? {} : { envDropped }) }) + "\n";
+): Uint8Array[] {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [encoder.encode(`{"argv":${JSON.stringify(argv)},"exit":${JSON.stringify(facts)}`)];
+  const streams: [string, BoundedStore][] = stores.stderr === null ? [["output", stores.stdout]] : [["stdout", stores.stdout], ["stderr", stores.stderr]];
+  for (const [name, store] of streams) {
+    // The kept text is decoded, escaped and encoded a piece at a time: as
+    // one string, a 64 MiB tail (--max-bytes 64MiB) took 420 MiB at peak.
+    const { snapshot, report } = streamReport(store, lines);
+    parts.push(encoder.encode(`,${JSON.stringify(name)}:{"head":"`));
+    let part = "head";
+    for (const piece of retainedTextPieces(snapshot, { final: true })) {
+      if (piece.part !== part) parts.push(encoder.encode('","tail":"'));
+      part = piece.part;
+      parts.push(encoder.encode(JSON.stringify(piece.text).slice(1, -1)));
+    }
+    if (part === "head") parts.push(encoder.encode('","tail":"'));
+    parts.push(encoder.encode(`",${JSON.stringify(report).slice(1)}`));
+  }
+  parts.push(encoder.encode(`${envDropped === undefined ? "" : `,"envDropped":${JSON.stringify(envDropped)}`}}\n`));
+  return parts;
 }
 
 /** What is shown of a store under these line limits (and the 4 KiB line snap). */
@@ -54,25 +70,24 @@ export function shownOf(store: BoundedStore, lines: LineLimits): ShownOutput {
   return showOutput(store.snapshot(), { tailBytes: store.tailBytes, headLines: lines.headLines, tailLines: lines.tailLines });
 }
 
-function streamReport(store: BoundedStore, lines: LineLimits): StreamReport {
+/** What `--json` shows of a stream: the snapshot its head and tail text come from, and the rest of its report. */
+function streamReport(store: BoundedStore, lines: LineLimits): { snapshot: RetainedSnapshot; report: Omit<StreamReport, "head" | "tail"> } {
   const shown = shownOf(store, lines);
-  const { head, tail } = retainedText(
-    { ...store.snapshot(), head: shown.head, tail: shown.tail, elided: shown.elided, truncated: shown.elided > 0 },
-    { final: true },
-  );
+  const snapshot = { ...store.snapshot(), head: shown.head, tail: shown.tail, elided: shown.elided, truncated: shown.elided > 0 };
   return {
-    bytes: shown.bytes,
-    lines: shown.lines,
-    head,
-    tail,
-    elided: shown.elided,
-    elidedLines: shown.elidedLines,
-    headLines: shown.headLines,
-    tailLines: shown.tailLines,
-    cutBy: { head: shown.headCutBy, tail: shown.tailCutBy },
-    truncated: shown.elided > 0,
-    spill: store.spillPath,
-    spillError: store.spillError?.message ?? null,
+    snapshot,
+    report: {
+      bytes: shown.bytes,
+      lines: shown.lines,
+      elided: shown.elided,
+      elidedLines: shown.elidedLines,
+      headLines: shown.headLines,
+      tailLines: shown.tailLines,
+      cutBy: { head: shown.headCutBy, tail: shown.tailCutBy },
+      truncated: shown.elided > 0,
+      spill: store.spillPath,
+      spillError: store.spillError?.message ?? null,
+    },
   };
 }
 

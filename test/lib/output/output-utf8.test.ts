@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { BoundedStore } from "../../../lib/output/bounded-store.ts";
-import { retainedText, Utf8TextStream } from "../../../lib/output/utf8-text.ts";
+import { retainedText, retainedTextPieces, Utf8TextStream } from "../../../lib/output/utf8-text.ts";
 
 const enc = new TextEncoder();
 const samples = ["é", "€", "😀"]; // 2, 3 and 4 bytes
@@ -94,4 +94,36 @@ test("invalid bytes inside head and tail are replaced in the rendering", async (
   const text = retainedText(snap, { final: true });
   assert.equal(text.head, "\uFFFDa");
   assert.equal(text.tail, "b\uFFFD");
+});
+
+test("head and tail decoded in small pieces equal the whole decode, for cuts anywhere in mixed and invalid UTF-8", () => {
+  // Fixed pseudo-random bytes: ASCII, 2-4 byte characters, stray continuation and lead bytes.
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const atoms = [enc.encode("a"), enc.encode("é"), enc.encode("€"), enc.encode("😀"), Uint8Array.of(0x80), Uint8Array.of(0xf0, 0x9f), Uint8Array.of(0xff)];
+  for (let round = 0; round < 60; round++) {
+    const parts: Uint8Array[] = [];
+    for (let n = Math.floor(next() * 30); n > 0; n--) parts.push(atoms[Math.floor(next() * atoms.length)]!);
+    const bytes = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+    let at = 0;
+    for (const p of parts) (bytes.set(p, at), (at += p.length));
+    const cut = Math.floor(next() * (bytes.length + 1));
+    for (const elided of [0, 5]) {
+      for (const final of [true, false]) {
+        const snapshot = { head: bytes.subarray(0, cut), tail: bytes.subarray(cut), elided, truncated: elided > 0, bytes: bytes.length + elided };
+        const whole = retainedText(snapshot as never, { final });
+        if (elided === 0 && final) assert.equal(whole.head + whole.tail, new TextDecoder().decode(bytes), `round ${round}`);
+        for (const size of [1, 2, 3, 5]) {
+          const text = { head: "", tail: "" };
+          let sawTail = false;
+          for (const piece of retainedTextPieces(snapshot as never, { final }, size)) {
+            if (piece.part === "tail") sawTail = true;
+            else assert.equal(sawTail, false, "a head piece after a tail piece");
+            text[piece.part] += piece.text;
+          }
+          assert.deepEqual(text, whole, `round ${round}, cut ${cut}, elided ${elided}, final ${final}, pieces of ${size}`);
+        }
+      }
+    }
+  }
 });
