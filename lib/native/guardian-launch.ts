@@ -38,9 +38,9 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     return new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`);
   };
   const cannotStart = (guardian: Guardian) => (e: Error) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`));
-  if (socketPath === null && currentRuntime() === "bun") {
-    // Bun's own spawn and sockets (guardian-spawn-bun.ts says why).
-    const started = spawnGuardianUnderBun(binary, argv, env, descriptors.stdio, heard);
+  // Bun's own spawn and sockets (guardian-spawn-bun.ts says why), where this Bun has them.
+  const started = socketPath === null && currentRuntime() === "bun" ? spawnGuardianUnderBun(binary, argv, env, descriptors.stdio, heard) : null;
+  if (started !== null) {
     const guardian = new Guardian(null, "", started.process);
     started.process.on("error", cannotStart(guardian));
     guardian.explainEarlyClose = (exit) => exitedEarly(exit.code, exit.signal);

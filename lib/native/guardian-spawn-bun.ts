@@ -56,7 +56,8 @@ export interface BunGuardianStart {
 /**
  * Starts `binary` with `argv` and the stdio node:child_process would be
  * given (`stdio[3]` is "pipe": the socket pair the guardian owns through);
- * `diagnostics` hears the guardian's stderr when that is "pipe".
+ * `diagnostics` hears the guardian's stderr when that is "pipe". Null when
+ * this Bun has no "socket-fd" stdio (nothing was started).
  */
 export function spawnGuardianUnderBun(
   binary: string,
@@ -64,13 +65,15 @@ export function spawnGuardianUnderBun(
   env: Record<string, string | undefined>,
   stdio: readonly ("inherit" | "ignore" | "pipe" | number)[],
   diagnostics: (text: string) => void,
-): BunGuardianStart {
+): BunGuardianStart | null {
   const bun = (globalThis as unknown as { readonly Bun: BunApi }).Bun;
   const process = new BunGuardianProcess();
   let child: BunSubprocess;
   try {
     child = bun.spawn([binary, ...argv], { env, stdio: stdio.map((s, fd): BunStdio => (fd === 3 && s === "pipe" ? "socket-fd" : s)) });
   } catch (error) {
+    // A Bun without "socket-fd" (1.2 has none) refuses the stdio before it starts anything: node:child_process then.
+    if ((error as { code?: unknown }).code === "ERR_INVALID_ARG_TYPE") return null;
     // As node:child_process reports it: an "error" event, a turn later.
     const failure = error instanceof Error ? error : new Error(String(error));
     queueMicrotask(() => process.emit("error", failure));

@@ -128,4 +128,27 @@ await check("a guardian that cannot be started says which and why", async () => 
   expect(message.startsWith(`cannot start ${missing}: `), message);
 });
 
+await check("a Bun without the socket-fd stdio (1.2, 1.3.0) starts the guardian through node:child_process", async () => {
+  // Such a Bun refuses the stdio array with ERR_INVALID_ARG_TYPE before it starts anything, as this stand-in does.
+  const bun = (globalThis as unknown as { Bun: { spawn: (...args: unknown[]) => unknown } }).Bun;
+  const spawn = bun.spawn;
+  bun.spawn = (...args: unknown[]) => {
+    const stdio = (args[1] as { stdio?: unknown[] } | undefined)?.stdio ?? [];
+    if (stdio.includes("socket-fd")) throw Object.assign(new TypeError("stdio must be an array of 'inherit', 'pipe', 'ignore', Bun.file(pathOrFd), number, or null"), { code: "ERR_INVALID_ARG_TYPE" });
+    return spawn(...args);
+  };
+  try {
+    const g = spawnGuardian({ argv: ["sh", "-c", "echo old; exit 4"], mode: "pipe", stdout: "pipe" }, { binary });
+    const out = collected(g);
+    const exited = await g.exited;
+    expect(exited.code === 4, `exit status ${exited.code}`);
+    await until(() => out() === "old\n", "the output");
+    expect(g.process?.constructor.name !== "BunGuardianProcess", "the process is Bun.spawn's");
+    g.detach();
+    await g.processExit;
+  } finally {
+    bun.spawn = spawn;
+  }
+});
+
 console.log(JSON.stringify({ checks }));

@@ -25,5 +25,5 @@ test("under Bun, a guardian over its inherited connection through Bun.spawn and 
   const { checks } = JSON.parse(ran.stdout) as { checks: Record<string, true | string> };
   const failed = Object.entries(checks).filter(([, result]) => result !== true);
   assert.deepEqual(failed, [], "every check passed");
-  assert.equal(Object.keys(checks).length, 7, Object.keys(checks).join("; "));
+  assert.equal(Object.keys(checks).length, 8, Object.keys(checks).join("; "));
 });
