@@ -99,8 +99,11 @@ export function spawnGuardianUnderDeno(
     child = new deno.Command(binary, { args: argvFor(socketPath), env: own, clearEnv: true, stdin: io[0]!, stdout: io[1]!, stderr: io[2]! }).spawn();
   } catch (error) {
     tidy();
-    // As node:child_process reports it: an "error" event, a turn later.
+    // As node:child_process reports it: an "error" event, a turn later; the
+    // caller names the binary, so Deno's "Failed to spawn '<binary>': " goes.
     const failure = error instanceof Error ? error : new Error(String(error));
+    const named = `Failed to spawn '${binary}': `;
+    if (failure.message.startsWith(named)) failure.message = failure.message.slice(named.length);
     queueMicrotask(() => process.emit("error", failure));
     return { process, connection: Promise.reject(failure) };
   }

@@ -187,9 +187,10 @@ export const constants = new Proxy(ACCESS_MODES, {
 /**
  * accessSync(path, X_OK) (is the guardian executable?) answered from the
  * file's mode where that settles it: a regular file of ours with the
- * owner's x bit, or any x bit for root. Anything else, and any other mode,
- * goes to node:fs, which asks access(2). What the mode cannot show (a
- * noexec mount, an ACL) is then found by the spawn, which says so.
+ * owner's x bit (access(2) says yes then, and so does Deno's node:fs, which
+ * reads the mode bits too, even for root). Anything else, and any other
+ * mode, goes to node:fs. What the mode cannot show (a noexec mount) is then
+ * found by the spawn, which says so.
  */
 export function accessSync(path: unknown, mode?: unknown, ...rest: unknown[]): void {
   if (typeof path !== "string" || mode !== ACCESS_MODES.X_OK || rest.length > 0) return real("accessSync", [path, mode, ...rest]) as void;
@@ -197,7 +198,7 @@ export function accessSync(path: unknown, mode?: unknown, ...rest: unknown[]): v
     const info = deno.statSync(path);
     const uid = deno.uid();
     const bits = info.mode ?? 0;
-    if (info.isFile && uid !== null && ((uid === 0 && (bits & 0o111) !== 0) || (uid === info.uid && (bits & 0o100) !== 0))) return;
+    if (info.isFile && uid !== null && uid === info.uid && (bits & 0o100) !== 0) return;
   } catch {
     // Node words the failure
   }
