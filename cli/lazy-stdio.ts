@@ -15,8 +15,10 @@
 // then never builds the stream (54 -> 40 ms of CPU, bare 9). When the descriptor
 // cannot take them now (EAGAIN: someone made it non-blocking) or fails
 // (EPIPE), the real stream takes the rest and every later write, with its
-// own waiting, 'drain' and errors. Everything else is the real stream's
-// own, created on first use.
+// own waiting, 'drain' and errors; listeners added before that (collect
+// waits on 'error' while it prints) are handed to it then, so printing
+// collect's output does not load node:process under Deno (about 15 ms).
+// Everything else is the real stream's own, created on first use.
 import { fstatSync, writeSync } from "node:fs";
 import process from "node:process";
 
@@ -25,7 +27,29 @@ export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
   let real: NodeJS.WriteStream | undefined;
   let noTerminal: boolean | undefined;
   const direct = () => real === undefined && (noTerminal ??= surelyNoTerminal(fd));
-  const stream = (): NodeJS.WriteStream => (real ??= colourOnlyTerminal(fd === 1 ? process.stdout : process.stderr));
+  // Listeners added while writes go straight to the descriptor (collect's writeAll listens for "error"):
+  // kept here, and handed to the real stream when there is one.
+  const waiting: [string | symbol, (...args: unknown[]) => void][] = [];
+  const stream = (): NodeJS.WriteStream => {
+    if (real !== undefined) return real;
+    real = colourOnlyTerminal(fd === 1 ? process.stdout : process.stderr);
+    for (const [event, listener] of waiting.splice(0)) (real.on as Listen).call(real, event, listener);
+    return real;
+  };
+  const listen = (method: "on" | "off") => (event: string | symbol, listener: (...args: unknown[]) => void): NodeJS.WriteStream => {
+    if (!direct()) {
+      const target = stream();
+      return (target[method] as Listen).call(target, event, listener);
+    }
+    if (method === "on") waiting.push([event, listener]);
+    else {
+      const at = waiting.findIndex(([e, l]) => e === event && l === listener);
+      if (at >= 0) waiting.splice(at, 1);
+    }
+    return proxy;
+  };
+  const on = listen("on");
+  const off = listen("off");
   const getColorDepth = (env?: object): number => (direct() ? 1 : stream().getColorDepth(env));
   const write = (chunk: string | Uint8Array, encoding?: BufferEncoding | WriteCallback, callback?: WriteCallback): boolean => {
     const done = typeof encoding === "function" ? encoding : callback;
@@ -43,10 +67,14 @@ export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
     if (done !== undefined) queueMicrotask(() => done(null));
     return true;
   };
-  return new Proxy(Object.create(null) as NodeJS.WriteStream, {
+  const proxy: NodeJS.WriteStream = new Proxy(Object.create(null) as NodeJS.WriteStream, {
     get: (_target, key) => {
       if (key === "getColorDepth") return getColorDepth;
       if (key === "write") return write;
+      if (key === "on" || key === "addListener") return on;
+      if (key === "off" || key === "removeListener") return off;
+      // Writes straight to the descriptor: nothing to have destroyed (a failed one hands over to the stream).
+      if (key === "destroyed" && direct()) return false;
       // A pipe's or a file's stream has no isTTY at all.
       if (key === "isTTY" && direct()) return undefined;
       const target = stream();
@@ -57,6 +85,7 @@ export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
     has: (_target, key) => key in stream(),
     getPrototypeOf: () => Object.getPrototypeOf(stream()) as object | null,
   });
+  return proxy;
 }
 
 /**
@@ -71,6 +100,7 @@ function colourOnlyTerminal(stream: NodeJS.WriteStream): NodeJS.WriteStream {
 }
 
 type WriteCallback = (error?: Error | null) => void;
+type Listen = (event: string | symbol, listener: (...args: unknown[]) => void) => NodeJS.WriteStream;
 
 const utf8 = new TextEncoder();
 

@@ -82,6 +82,7 @@ struct options {
   const char *socket_path;
   int ready_fd;
   int owner_fd; /* --owner-fd N: the owner's connection, inherited (a socket pair); no socket is listened on */
+  const char *owner_connect; /* --owner-connect PATH: the owner's connection, made here to its private listener */
   const char *cwd;
   long linger_ms, drain_ms, grace_ms, connect_timeout_ms, kill_wait_ms;
   size_t max_payload;

@@ -338,6 +338,16 @@ static void final_flush(struct guardian *g) {
   }
 }
 
+/* Nothing started yet: what was set up is let go (the sanitizer build checks for leaks); status 1. */
+static int start_failed(struct guardian *g, int conn) {
+  if (conn >= 0) close(conn);
+  for (int i = 0; i < 2; i++) {
+    if (g->sig_pipe[i] >= 0) close(g->sig_pipe[i]);
+  }
+  free(g->rbuf);
+  return 1;
+}
+
 int guardian_run(struct options *o) {
   struct guardian g;
   memset(&g, 0, sizeof g);
@@ -352,15 +362,23 @@ int guardian_run(struct options *o) {
   /* orphans of the tree come back to us, findable */
   g.subreaper = prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0;
 #endif
-  g.listen_fd = -1; /* poll skips it when there is no socket (--owner-fd) */
-  if (setup_signals(&g) != 0) return 1;
+  g.listen_fd = -1; /* poll skips it when there is no socket (--owner-fd, --owner-connect) */
+  g.sig_pipe[0] = g.sig_pipe[1] = -1;
+  if (setup_signals(&g) != 0) return start_failed(&g, -1);
   if (o->owner_fd >= 0) {
     if (owner_attach(&g, o->owner_fd) != 0) {
       fprintf(stderr, "corral-guardian: --owner-fd %d: %s\n", o->owner_fd, strerror(errno));
-      return 1;
+      return start_failed(&g, -1);
+    }
+  } else if (o->owner_connect != NULL) {
+    /* Before any child: a path that cannot be reached ends us with nothing started. */
+    int fd = owner_dial(o->owner_connect);
+    if (fd < 0 || owner_attach(&g, fd) != 0) {
+      fprintf(stderr, "corral-guardian: --owner-connect %s: %s\n", o->owner_connect, strerror(errno));
+      return start_failed(&g, fd);
     }
   } else if (setup_socket(&g) != 0) {
-    return 1;
+    return start_failed(&g, -1);
   }
   if (o->ready_fd >= 0) {
     char line[600];

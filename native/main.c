@@ -4,7 +4,7 @@
  *
  * Usage:
  *   corral-guardian --probe
- *   corral-guardian (--socket PATH [--ready-fd N] | --owner-fd N) [--mode pipe|pty]
+ *   corral-guardian (--socket PATH [--ready-fd N] | --owner-fd N | --owner-connect PATH) [--mode pipe|pty]
  *     [--stdin pipe|inherit|null] [--stdout pipe|inherit|null]
  *     [--stderr pipe|inherit|null|stdout] [--rows N] [--cols N] [--cwd DIR]
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
@@ -18,6 +18,11 @@
  * connect and two round trips at every start); it needs no token, and the
  * child starts at once. Nothing can reconnect to such a guardian, so it
  * cannot be --adoptable.
+ * --owner-connect PATH: the same, but the guardian connects to the Unix
+ * socket PATH itself (Deno: Deno.Command cannot pass a descriptor past 2,
+ * so the owner listens in a private 0700 directory and accepts this one
+ * connection). No token: only the owner can reach that listener. A path
+ * that cannot be connected to is status 1 before any child starts.
  * The owner's token comes in $CORRAL_GUARDIAN_TOKEN (the environment is
  * private to the user; argv is not) and is removed before the child starts:
  * the child's environment is the guardian's own, minus that one variable.
@@ -72,6 +77,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->cols = 80;
   o->ready_fd = -1;
   o->owner_fd = -1;
+  o->owner_connect = NULL;
   o->direct_fd[0] = o->direct_fd[1] = o->direct_fd[2] = -1;
   o->tee_fd[0] = o->tee_fd[1] = o->tee_fd[2] = -1;
   o->linger_ms = 0;
@@ -100,6 +106,7 @@ int options_parse(struct options *o, int argc, char **argv) {
     if (v == NULL) return usage("missing value after", a);
     i++;
     if (strcmp(a, "--socket") == 0) o->socket_path = v;
+    else if (strcmp(a, "--owner-connect") == 0) o->owner_connect = v;
     else if (strcmp(a, "--cwd") == 0) o->cwd = v;
     else if (strcmp(a, "--file") == 0) o->file = v;
     else if (strcmp(a, "--mode") == 0) {
@@ -153,11 +160,20 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->probe) return 0;
   if (i >= argc) return usage("no command given after --", NULL);
   o->argv = argv + i;
-  if (o->owner_fd >= 0) {
-    if (o->socket_path != NULL || o->ready_fd >= 0) return usage("--owner-fd goes without --socket and --ready-fd", NULL);
-    if (o->adoptable) return usage("--adoptable needs --socket (nothing can reconnect over --owner-fd)", NULL);
+  const char *owned = o->owner_fd >= 0 ? "--owner-fd" : o->owner_connect != NULL ? "--owner-connect" : NULL;
+  if (o->owner_fd >= 0 && o->owner_connect != NULL) return usage("--owner-fd and --owner-connect do not go together", NULL);
+  if (owned != NULL) {
+    char why[96];
+    if (o->socket_path != NULL || o->ready_fd >= 0) {
+      snprintf(why, sizeof why, "%s goes without --socket and --ready-fd", owned);
+      return usage(why, NULL);
+    }
+    if (o->adoptable) {
+      snprintf(why, sizeof why, "--adoptable needs --socket (nothing can reconnect over %s)", owned);
+      return usage(why, NULL);
+    }
   } else if (o->socket_path == NULL) {
-    return usage("--socket PATH (or --owner-fd N) is required", NULL);
+    return usage("--socket PATH (or --owner-fd N, or --owner-connect PATH) is required", NULL);
   }
   if (o->pty && (o->spill_path[1] || o->spill_path[2])) return usage("spill files need --mode pipe", NULL);
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
@@ -172,7 +188,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->spill_direct && (o->capture[1] || o->capture[2])) return usage("--capture-* and --spill-direct do not go together", NULL);
   if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);
   const char *token = getenv("CORRAL_GUARDIAN_TOKEN");
-  if (token == NULL && o->owner_fd >= 0) return 0; /* an inherited connection needs no token (owner.c) */
+  if (token == NULL && owned != NULL) return 0; /* the owner's own connection needs no token (owner.c) */
   if (token == NULL || strlen(token) < 16 || strlen(token) >= sizeof o->token) {
     return usage("$CORRAL_GUARDIAN_TOKEN must hold 16 to 255 characters", NULL);
   }

@@ -4,7 +4,7 @@
  * outbound queue written frame by frame (so a reconnecting owner never
  * receives half a frame left over from the previous connection).
  *
- * Man pages: unix(7), accept(2), read(2), write(2), socket(7).
+ * Man pages: unix(7), accept(2), connect(2), read(2), write(2), socket(7).
  */
 #ifdef __linux__
 #define _GNU_SOURCE
@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include "state.h"
@@ -69,7 +70,7 @@ static void refuse(int fd, const char *code, const char *message) {
 
 static void welcome(struct guardian *g, int adoption);
 
-/* An owner's connection (accepted, or inherited: --owner-fd) waits for its auth frame. */
+/* An owner's connection (accepted, or the owner's own: --owner-fd, --owner-connect) waits for its auth frame. */
 static void owner_connected(struct guardian *g, int fd) {
   g->conn_fd = fd;
   g->authed = 0;
@@ -103,7 +104,9 @@ int owner_attach(struct guardian *g, int fd) {
   if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) return -1;
   owner_connected(g, fd);
   /*
-   * Nobody but the owner holds the other end of an inherited socket pair, so
+   * Nobody but the owner holds the other end of an inherited socket pair (or
+   * of the connection made to its listener in a directory only it can
+   * reach, --owner-connect), so
    * there is no one to tell apart by a token: the owner counts as
    * authenticated and the child starts at once, without waiting for a frame
    * (a round trip off every `run`). What the guardian sends waits in the
@@ -114,6 +117,37 @@ int owner_attach(struct guardian *g, int fd) {
   welcome(g, 0);
   child_start(g);
   return 0;
+}
+
+int owner_dial(const char *path) {
+  struct sockaddr_un addr;
+  memset(&addr, 0, sizeof addr);
+  addr.sun_family = AF_UNIX;
+  if (strlen(path) >= sizeof addr.sun_path) {
+    errno = ENAMETOOLONG;
+    return -1;
+  }
+  memcpy(addr.sun_path, path, strlen(path) + 1);
+#ifdef __linux__
+  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+#else
+  int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+  if (fd >= 0 && fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+#endif
+  if (fd < 0) return -1;
+  /* Blocking: the owner is listening already (it started us after listen(2)); EINTR cannot come (SA_RESTART). */
+  if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
 }
 
 /* The connection ended (EOF, error, protocol error): the lifeline is lost if it was the owner's. */

@@ -96,6 +96,8 @@ void owner_accept(struct guardian *g);
 int has_children(const struct guardian *g);
 /* --owner-fd: `fd` (inherited, already connected) is the owner's connection; -1 when it cannot be set up. */
 int owner_attach(struct guardian *g, int fd);
+/* --owner-connect: a connected, close-on-exec socket to the owner's listener at `path`; -1 with errno set. */
+int owner_dial(const char *path);
 void owner_readable(struct guardian *g);
 void owner_flush(struct guardian *g);
 void owner_lost(struct guardian *g);

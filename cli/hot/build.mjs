@@ -135,7 +135,7 @@ const builtinsDir = path.join(root, "cli", "hot", "deno-builtins");
 /** node: modules that load at no measurable cost under Deno (`deno run` of an import of each, N=15). */
 const CHEAP_BUILTINS = new Set(["path", "buffer", "events", "os"]);
 /** Stand-ins that answer some calls themselves: the module, and what it exports as its own answers. */
-const OWN_ANSWERS = { fs: ["fs.ts", "ownFs"], process: ["process.ts", "ownProcess"] };
+const OWN_ANSWERS = { fs: ["fs.ts", "ownFs"], process: ["process.ts", "ownProcess"], url: ["url.ts", "ownUrl"] };
 const denoBuiltins = {
   name: "corral-deno-builtins",
   setup(b) {

@@ -75,7 +75,7 @@ export function locateGuardian(env: Readonly<Record<string, string | undefined>>
   const root = packageRoot();
   if (root === null) return { built: false, path: null, why: "cannot find the corral package root (no package.json named corral above this module)", fix: null };
   const packaged = path.join(root, "native", "build", "corral-guardian");
-  if (existsSync(packaged)) return checkFile(packaged, "package", buildCommand());
+  if (existsSync(packaged)) return checkFile(packaged, "package", buildCommand);
   const nativeDir = path.join(root, "native");
   let cached: string;
   try {
@@ -83,7 +83,7 @@ export function locateGuardian(env: Readonly<Record<string, string | undefined>>
   } catch {
     return { built: false, path: packaged, why: `${packaged} is missing and the guardian's C sources are not in ${nativeDir}`, fix: null };
   }
-  if (existsSync(cached)) return checkFile(cached, "cache", buildCommand());
+  if (existsSync(cached)) return checkFile(cached, "cache", buildCommand);
   if (options.build !== false && env.CORRAL_GUARDIAN_BUILD !== "never") {
     // One line, once per user and source version: a command that pauses
     // for seconds should say why.
@@ -94,13 +94,14 @@ export function locateGuardian(env: Readonly<Record<string, string | undefined>>
   return { built: false, path: packaged, why: `the guardian is not built (${packaged} is missing; npm's install script did not run or had no C compiler)`, fix: buildCommand() };
 }
 
-function checkFile(file: string, source: GuardianSource, fix: string | null): GuardianBinary {
+/** `fix` made only when needed: the command line reads the runtime's argv and executable (node:process under Deno). */
+function checkFile(file: string, source: GuardianSource, fix: (() => string) | null): GuardianBinary {
   const named = source === "override" ? " (named by CORRAL_GUARDIAN_BIN)" : "";
-  if (!existsSync(file)) return { built: false, path: file, why: `${file}${named} is missing`, fix };
+  if (!existsSync(file)) return { built: false, path: file, why: `${file}${named} is missing`, fix: fix?.() ?? null };
   try {
     accessSync(file, constants.X_OK);
   } catch {
-    return { built: false, path: file, why: `${file}${named} is not executable`, fix };
+    return { built: false, path: file, why: `${file}${named} is not executable`, fix: fix?.() ?? null };
   }
   return { built: true, path: file, source };
 }

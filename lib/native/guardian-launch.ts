@@ -6,10 +6,11 @@ import net from "node:net";
 import path from "node:path";
 import process from "node:process";
 import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
-import { Guardian, GuardianError, type SpawnGuardianOptions } from "./guardian-client.ts";
+import { Guardian, GuardianError, type GuardianProcess, type GuardianSocket, type SpawnGuardianOptions } from "./guardian-client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
 import { randomHex } from "./random-hex.ts";
 import { spawnGuardianUnderBun } from "./guardian-spawn-bun.ts";
+import { denoStdio, spawnGuardianUnderDeno } from "./guardian-spawn-deno.ts";
 import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
 
 /**
@@ -18,19 +19,20 @@ import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
  * after our token was accepted, so no event is missed. With
  * `options.stateDir` the guardian listens on a socket there (a restarted
  * agent can reconnect); without, it speaks over its descriptor 3, the
- * socket pair the runtime makes for a "pipe" there, already connected.
+ * socket pair the runtime makes for a "pipe" there, already connected (under
+ * Deno, over a connection it makes to our private listener instead).
  */
 export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOptions): Guardian {
   const binary = options.binary ?? guardianPathOrThrow();
   const socketPath = options.stateDir === undefined ? null : path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
   // A socket anyone could connect to needs a token; an inherited socket pair does not (native/owner.c).
   const token = socketPath === null ? "" : randomHex(24);
-  const descriptors = guardianDescriptors(launch, currentRuntime());
+  const runtime = currentRuntime();
+  const descriptors = guardianDescriptors(launch, runtime);
   const connection = socketPath === null ? { ownerFd: 3 } : { socket: socketPath, readyFd: 3 };
   const env = { ...(options.env ?? process.env), ...launch.env };
   if (socketPath !== null) env[GUARDIAN_TOKEN_ENV] = token;
   else delete env[GUARDIAN_TOKEN_ENV]; // an owner's own token is not handed down
-  const argv = guardianArgv(launch, connection, descriptors.teeFds);
   let diagnostics = "";
   const heard = (text: string) => (diagnostics = (diagnostics + text).slice(-2000));
   const exitedEarly = (code: number | null, signal: string | null) => {
@@ -38,9 +40,8 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     return new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`);
   };
   const cannotStart = (guardian: Guardian) => (e: Error) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`));
-  // Bun's own spawn and sockets (guardian-spawn-bun.ts says why), where this Bun has them.
-  const started = socketPath === null && currentRuntime() === "bun" ? spawnGuardianUnderBun(binary, argv, env, descriptors.stdio, heard) : null;
-  if (started !== null) {
+  /** A guardian started through the runtime's own API (no socket, no token): its process, then its connection. */
+  const owned = (started: { process: GuardianProcess; connection: Promise<GuardianSocket> }) => {
     const guardian = new Guardian(null, "", started.process);
     started.process.on("error", cannotStart(guardian));
     guardian.explainEarlyClose = (exit) => exitedEarly(exit.code, exit.signal);
@@ -49,7 +50,19 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
       void guardian.processExit?.then((exit) => guardian.fail(exitedEarly(exit.code, exit.signal)));
     });
     return guardian;
+  };
+  // Bun's own spawn and sockets (guardian-spawn-bun.ts says why), where this Bun has them (null: it has not).
+  const underBun = socketPath === null && runtime === "bun"
+    ? spawnGuardianUnderBun(binary, guardianArgv(launch, connection, descriptors.teeFds), env, descriptors.stdio, heard)
+    : null;
+  if (underBun !== null) return owned(underBun);
+  // Deno's (guardian-spawn-deno.ts): it cannot pass a descriptor past 2, so the guardian connects to us instead.
+  const denoIo = socketPath === null && runtime === "deno" ? denoStdio(descriptors.stdio) : null;
+  if (denoIo !== null) {
+    const argvFor = (ownerConnect: string) => guardianArgv(launch, { ownerConnect }, descriptors.teeFds);
+    return owned(spawnGuardianUnderDeno(binary, argvFor, env, denoIo, heard));
   }
+  const argv = guardianArgv(launch, connection, descriptors.teeFds);
   const child = spawn(binary, argv, { env, stdio: descriptors.stdio });
   const guardian = new Guardian(socketPath, token, child);
   child.stderr?.on("data", (c: Uint8Array) => heard(new TextDecoder().decode(c)));

@@ -136,9 +136,14 @@ export const TEE_STDERR_FD = 5;
  * How the owner reaches a guardian: a socket it listens on (and says on
  * `readyFd` when it does), which a restarted agent can reconnect to; or the
  * socket pair it inherits as `ownerFd`, already connected (run and collect,
- * whose guardian nothing reconnects to).
+ * whose guardian nothing reconnects to); or, where no descriptor past 2 can
+ * be passed (Deno), the owner's private listener it connects to itself,
+ * `ownerConnect` (guardian-spawn-deno.ts).
  */
-export type GuardianConnection = { readonly socket: string; readonly readyFd: number } | { readonly ownerFd: number };
+export type GuardianConnection =
+  | { readonly socket: string; readonly readyFd: number }
+  | { readonly ownerFd: number }
+  | { readonly ownerConnect: string };
 
 /**
  * The guardian's argv (after the binary) for a launch and its connection;
@@ -152,6 +157,8 @@ export function guardianArgv(
 ): string[] {
   const args = "ownerFd" in connection
     ? ["--owner-fd", String(connection.ownerFd), "--mode", launch.mode]
+    : "ownerConnect" in connection
+    ? ["--owner-connect", connection.ownerConnect, "--mode", launch.mode]
     : ["--socket", connection.socket, "--ready-fd", String(connection.readyFd), "--mode", launch.mode];
   const opt = (flag: string, value: string | number | undefined) => {
     if (value !== undefined) args.push(flag, String(value));

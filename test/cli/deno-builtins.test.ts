@@ -1,16 +1,18 @@
 // Deno's hot bundles (dist/hot/deno/, cli/hot/build.mjs) replace Node's
 // costly built-in modules with stand-ins (cli/hot/deno-builtins/): the
 // calls they answer themselves must answer as the real modules do, and the
-// commands they are for (jobs, pty) must get through without loading the
-// real ones, while a command that needs one (run spawns) still loads it.
+// commands they are for (jobs, pty, run, collect) must get through without
+// loading the real ones.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { agentFor } from "../support/jobs-fixture.ts";
+import { isAlive } from "../support/processes.ts";
 import { scratchDir } from "../support/scratch-dir.ts";
+import { waitFor } from "../support/wait.ts";
 
 const deno = path.join(repoRoot, "node_modules", ".bin", "deno");
 
@@ -46,8 +48,36 @@ test("under Deno, jobs and pty commands load none of the deferred Node modules; 
     assert.equal(ran.stderr, node.stderr, `${what}: stderr as under Node`);
     assert.deepEqual(ran.loaded, [], `${what} loaded no deferred module`);
   }
-  const run = underDeno(["run", "--", "sh", "-c", "echo ran"]);
-  assert.equal(run.status, 0, run.stderr);
-  assert.equal(run.stdout, "ran\n");
-  assert.ok(run.loaded.includes("node:child_process"), `run loads node:child_process when it spawns (${run.loaded.join(", ")})`);
+  // run and collect start their guardian through Deno's own API (lib/native/guardian-spawn-deno.ts).
+  for (const [args, status, stdout] of [
+    [["run", "--", "sh", "-c", "echo ran; exit 3"], 3, "ran\n"],
+    [["collect", "--", "sh", "-c", "echo collected"], 0, "collected\n"],
+    [["collect", "--json", "--", "sh", "-c", "echo kept"], 0, null],
+  ] as const) {
+    const what = `deno corral ${args.join(" ")}`;
+    const ran = underDeno([...args]);
+    assert.equal(ran.status, status, `${what}: ${ran.stderr}`);
+    if (stdout !== null) assert.equal(ran.stdout, stdout, what);
+    else assert.equal((JSON.parse(ran.stdout) as { exit: { code: number } }).exit.code, 0, `${what}: ${ran.stdout}`);
+    assert.deepEqual(ran.loaded, [], `${what} loaded no deferred module`);
+  }
+});
+
+test("under Deno, run's hot bundle forwards SIGTERM to the tree and then dies of it, with the stand-in's signal handlers", { skip: !existsSync(deno) && "deno is not installed", timeout: 120_000 }, async (t) => {
+  const dir = scratchDir(t, "corral-deno-signal-");
+  const pidFile = path.join(dir, "pids");
+  const child = spawn(deno, ["run", "--allow-all", "--quiet", "--node-modules-dir=manual", path.join(repoRoot, "dist", "corral.mjs"), "run", "--", "sh", "-c", 'sleep 300 & echo $! >> "$0"; echo $$ >> "$0"; wait', pidFile], {
+    env: { ...process.env, CORRAL_STATE_DIR: dir },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (c: Buffer) => (stderr += c.toString()));
+  const ended = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.on("exit", (code, signal) => resolve({ code, signal })));
+  const pids = await waitFor(() => {
+    const found = existsSync(pidFile) ? readFileSync(pidFile, "utf8").split("\n").filter(Boolean).map(Number) : [];
+    return found.length >= 2 ? found : undefined;
+  }, { timeoutMs: 60_000, what: "the tree's pid file" });
+  child.kill("SIGTERM");
+  assert.deepEqual(await ended, { code: null, signal: "SIGTERM" }, stderr);
+  await waitFor(() => !pids.some(isAlive), { timeoutMs: 30_000, what: `the tree (${pids.join(", ")}) to be gone` });
 });

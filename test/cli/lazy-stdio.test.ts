@@ -85,3 +85,21 @@ for (const [name, argv] of Object.entries(RUNTIMES)) {
     });
   }
 }
+
+// Listeners added while writes go straight to the descriptor reach the real stream when it takes over.
+for (const [name, argv] of Object.entries(programUnderEachRuntime(path.join(repoRoot, "test", "support", "lazy-stdio-epipe.ts")))) {
+  test(`lazy stdout under ${name}: an "error" listener added before the first write hears the EPIPE of a reader gone`, { timeout: 60_000 }, (t) => {
+    if (!existsSync(argv[0]!)) {
+      t.skip(`${name} is not installed (npm ci installs it)`);
+      return;
+    }
+    // The reader end closed before the writer starts: its first write fails.
+    const py = spawnSync("python3", ["-c", "import json, os, subprocess, sys\nr, w = os.pipe()\nos.close(r)\np = subprocess.run(json.loads(sys.argv[1]), stdout=w, stderr=subprocess.PIPE, timeout=50)\nsys.stdout.write(p.stderr.decode())", JSON.stringify(argv)], { cwd: repoRoot, encoding: "utf8", timeout: 55_000 });
+    if ((py.error as NodeJS.ErrnoException | undefined)?.code === "ENOENT") {
+      t.skip("python3 is needed (CI installs it)");
+      return;
+    }
+    assert.equal(py.status, 0, py.stderr);
+    assert.deepEqual(JSON.parse(py.stdout.trim().split("\n").pop()!), { heard: ["EPIPE"] }, py.stdout);
+  });
+}

@@ -8,6 +8,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { ownFs } from "../../cli/hot/deno-builtins/fs.ts";
 import { ownProcess } from "../../cli/hot/deno-builtins/process.ts";
+import { ownUrl } from "../../cli/hot/deno-builtins/url.ts";
+import * as realUrl from "node:url";
 
 const dir = realProcess.argv[2]!;
 const failures: string[] = [];
@@ -60,6 +62,26 @@ same("fstatSync(0)", () => ownFs.fstatSync(0), () => realFs.fstatSync(0));
 same("fstatSync(1)", () => ownFs.fstatSync(1), () => realFs.fstatSync(1));
 same("fstatSync(999)", () => ownFs.fstatSync(999), () => realFs.fstatSync(999));
 
+// accessSync(X_OK), as locateGuardian asks it, and the access modes of fs.constants.
+const executable = path.join(dir, "run.sh");
+realFs.writeFileSync(executable, "#!/bin/sh\n", { mode: 0o755 });
+const userOnly = path.join(dir, "user-only.sh");
+realFs.writeFileSync(userOnly, "#!/bin/sh\n", { mode: 0o700 });
+const othersOnly = path.join(dir, "others-only.sh");
+realFs.writeFileSync(othersOnly, "#!/bin/sh\n", { mode: 0o601 });
+for (const p of [executable, userOnly, othersOnly, file, dir, link, missing, "/bin/sh"]) {
+  for (const mode of [realFs.constants.X_OK, realFs.constants.R_OK, undefined]) {
+    same(`accessSync(${p}, ${mode})`, () => ownFs.accessSync(p, mode), () => realFs.accessSync(p, mode));
+  }
+}
+same("constants", () => ["F_OK", "R_OK", "W_OK", "X_OK", "O_RDONLY", "O_NONBLOCK", "S_IFMT"].map((k) => (ownFs.constants as Record<string, number>)[k]), () => ["F_OK", "R_OK", "W_OK", "X_OK", "O_RDONLY", "O_NONBLOCK", "S_IFMT"].map((k) => (realFs.constants as Record<string, number>)[k]));
+same("'O_RDONLY' in constants", () => "O_RDONLY" in ownFs.constants, () => "O_RDONLY" in realFs.constants);
+
+// fileURLToPath of the URLs a hot bundle meets, and of those Node refuses or treats apart.
+for (const url of ["file:///work/dist/hot/deno/run.mjs", "file:///a%20b/%C3%A9.mjs", new URL("file:///x/y.mjs"), "file:///a%2Fb", "file://host/x", "https://example.com/x", "not a url", 7]) {
+  same(`fileURLToPath(${String(url)})`, () => ownUrl.fileURLToPath(url), () => realUrl.fileURLToPath(url as string));
+}
+
 // writeSync to stdout: the test reads exactly these lines back.
 ownFs.writeSync(1, "text line\n");
 ownFs.writeSync(1, new TextEncoder().encode("xxbytes linexx"), 2, 10);
@@ -79,6 +101,33 @@ const child = spawnSync("sh", ["-c", "printf %s \"$CORRAL_STAND_IN\""], { encodi
 if (child.stdout !== "set") failures.push(`an env write reaches a child: ${JSON.stringify(child.stdout)}`);
 delete ownProcess.env.CORRAL_STAND_IN;
 if (realProcess.env.CORRAL_STAND_IN !== undefined || "CORRAL_STAND_IN" in ownProcess.env) failures.push("an env delete reaches the real process.env");
+same("cwd", () => ownProcess.cwd(), () => realProcess.cwd());
+// One clock: a stand-in reading between two real ones lies between them.
+const before = realProcess.hrtime.bigint();
+const ours = ownProcess.hrtime.bigint();
+const after = realProcess.hrtime.bigint();
+if (!(before <= ours + 1000n && ours <= after + 1000n)) failures.push(`hrtime.bigint: ${before} <= ${ours} <= ${after} does not hold`);
+const pairLength = (value: unknown) => (Array.isArray(value) ? value.length : value);
+same("hrtime() (the real one's form)", () => pairLength(ownProcess.hrtime()), () => pairLength(realProcess.hrtime()));
+
+// A forwarded signal's handler hears it with its name; once off, it hears nothing more.
+const signalsHeard: string[] = [];
+const onHup = (signal: string) => signalsHeard.push(signal);
+const keep = () => {}; // the default disposition (death) must not come back while one handler is left
+if (ownProcess.on("SIGHUP", onHup) !== ownProcess || ownProcess.on("SIGHUP", keep) !== ownProcess) failures.push("process.on does not return the process");
+realProcess.kill(realProcess.pid, "SIGHUP");
+const signalDeadline = Date.now() + 10_000;
+while (signalsHeard.length === 0 && Date.now() < signalDeadline) await new Promise((resolve) => setTimeout(resolve, 10));
+ownProcess.off("SIGHUP", onHup);
+realProcess.kill(realProcess.pid, "SIGHUP");
+await new Promise((resolve) => setTimeout(resolve, 100)); // a stray second delivery would land here
+ownProcess.off("SIGHUP", keep);
+if (JSON.stringify(signalsHeard) !== '["SIGHUP"]') failures.push(`SIGHUP heard as ${JSON.stringify(signalsHeard)}`);
+let otherHeard = false;
+ownProcess.on("beforeExit", () => (otherHeard = true)); // not a signal: the real process's
+if (!(realProcess.listeners("beforeExit") as unknown[]).length) failures.push("process.on of another event reaches the real process");
+void otherHeard;
+
 ownProcess.exitCode = 7; // the test checks the exit status
 
 console.log(JSON.stringify({ failures }));

@@ -35,6 +35,7 @@ interface DenoFileInfo {
 }
 
 interface DenoFs {
+  uid(): number | null;
   statSync(path: string): DenoFileInfo;
   lstatSync(path: string): DenoFileInfo;
   readFileSync(path: string): Uint8Array;
@@ -176,6 +177,34 @@ export function fstatSync(fd: unknown, ...rest: unknown[]): unknown {
   }
 }
 
+/** fs.constants: the access modes (the same on Linux and macOS) answered here, the rest by node:fs. */
+const ACCESS_MODES: Readonly<Record<string, number>> = { F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1 };
+export const constants = new Proxy(ACCESS_MODES, {
+  get: (own, key) => (typeof key === "string" && Object.hasOwn(own, key) ? own[key] : Reflect.get(realFs().constants as object, key)),
+  has: (_own, key) => key in (realFs().constants as object),
+});
+
+/**
+ * accessSync(path, X_OK) (is the guardian executable?) answered from the
+ * file's mode where that settles it: a regular file of ours with the
+ * owner's x bit (access(2) says yes then, and so does Deno's node:fs, which
+ * reads the mode bits too, even for root). Anything else, and any other
+ * mode, goes to node:fs. What the mode cannot show (a noexec mount) is then
+ * found by the spawn, which says so.
+ */
+export function accessSync(path: unknown, mode?: unknown, ...rest: unknown[]): void {
+  if (typeof path !== "string" || mode !== ACCESS_MODES.X_OK || rest.length > 0) return real("accessSync", [path, mode, ...rest]) as void;
+  try {
+    const info = deno.statSync(path);
+    const uid = deno.uid();
+    const bits = info.mode ?? 0;
+    if (info.isFile && uid !== null && uid === info.uid && (bits & 0o100) !== 0) return;
+  } catch {
+    // Node words the failure
+  }
+  return real("accessSync", [path, mode]) as void;
+}
+
 /** Node's latin1: each byte the code point of its value (TextDecoder's "latin1" is windows-1252). */
 function latin1(bytes: Uint8Array): string {
   let text = "";
@@ -227,4 +256,4 @@ export function writeSync(fd: unknown, data: unknown, offset?: unknown, length?:
 }
 
 /** What this file answers itself; the rest of node:fs is deferred (cli/hot/build.mjs). */
-export const ownFs = { statSync, lstatSync, fstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, existsSync, writeSync };
+export const ownFs = { statSync, lstatSync, fstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, existsSync, writeSync, accessSync, constants };
