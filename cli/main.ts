@@ -10,7 +10,7 @@
 // of an empty file), so Deno's `--version` touches none, and a bundle or the
 // command table is reached with a plain import(), which needs none either.
 import { CORRAL_VERSION } from "./version.ts";
-import { entryRoute } from "./hot/bundles.ts";
+import { BUN_BYTECODE_BUNDLES, entryRoute } from "./hot/bundles.ts";
 import { currentRuntime } from "../lib/runtime/runtime-name.ts";
 
 declare global {
@@ -49,7 +49,10 @@ if (import.meta.corralBundle === true && runtime === "node") {
     // Deno's hot bundles are ES modules of their own (cli/hot/build.mjs says why).
     const hot = route.kind === "hot" ? (deno !== undefined ? `./hot/deno/${route.bundle}.mjs` : `./hot/${route.bundle}.cjs`) : undefined;
     const file = hot ?? "./corral-app.mjs";
-    await ((await import(new URL(file, import.meta.url).href)) as RunsApp).runApp(args);
+    const load = async (file: string) => (await import(new URL(file, import.meta.url).href)) as Partial<RunsApp>;
+    // Bun's copy with bytecode (cli/hot/build.mjs); a Bun that cannot read its format gets no runApp from it.
+    const bunCopy = route.kind === "hot" && deno === undefined && BUN_BYTECODE_BUNDLES.includes(route.bundle) ? await load(`./hot/${route.bundle}.bun.cjs`) : {};
+    await (bunCopy.runApp ?? (await load(file)).runApp)!(args);
   } else {
     await (await import("./run-app.ts")).runApp(args);
   }

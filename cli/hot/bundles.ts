@@ -15,6 +15,12 @@ export const HOT_BUNDLES: Readonly<Record<string, string>> = {
   reap: "jobs",
 };
 
+/**
+ * The bundles Bun runs from their own copy with bytecode,
+ * dist/hot/<bundle>.bun.cjs (cli/hot/build.mjs says why and how).
+ */
+export const BUN_BYTECODE_BUNDLES: readonly string[] = ["run", "collect"];
+
 /** What an entry does with `args`: print the version, run a hot bundle, or load the whole command table. */
 export type EntryRoute = { readonly kind: "version" } | { readonly kind: "hot"; readonly bundle: string } | { readonly kind: "table" };
 

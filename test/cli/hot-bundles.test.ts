@@ -5,10 +5,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { HOT_BUNDLES } from "../../cli/hot/bundles.ts";
+import { BUN_BYTECODE_BUNDLES, HOT_BUNDLES } from "../../cli/hot/bundles.ts";
 import { COMMANDS } from "../../cli/registry.ts";
 import type { CommandTarget } from "../../cli/route-map.ts";
 import { corral, repoRoot } from "../support/corral-cli.ts";
@@ -31,6 +31,19 @@ test("each name sent to a bundle is the registry's definition, and each bundle a
       assert.equal(HOT_BUNDLES[name], bundle, `${name} (in cli/hot/${bundle}.ts) is sent to that bundle by cli/main.ts`);
     }
   }
+});
+
+test("Bun's copies of run and collect carry bytecode and answer as the plain bundles do", () => {
+  for (const bundle of BUN_BYTECODE_BUNDLES) {
+    const copy = path.join(repoRoot, "dist", "hot", `${bundle}.bun.cjs`);
+    assert.ok(existsSync(`${copy}.jsc`), `${copy}.jsc is built (bun is a dev dependency)`);
+    assert.match(readFileSync(copy, "utf8").slice(0, 100), /^\/\/ @bun @bytecode @bun-cjs\n/);
+    // The build machine's paths must not be baked in (Bun's bundler writes them for __dirname and __filename).
+    assert.doesNotMatch(readFileSync(copy, "utf8"), /corral-bun-build-/, `${copy} names the directory it was built in`);
+  }
+  assert.deepEqual(BUN_BYTECODE_BUNDLES.filter((bundle) => !Object.values(HOT_BUNDLES).includes(bundle)), [], "every bytecode bundle is a hot bundle");
+  const build = readFileSync(path.join(repoRoot, "cli", "hot", "build.mjs"), "utf8");
+  assert.ok(build.includes(`const BUN_BYTECODE_BUNDLES = ${JSON.stringify(BUN_BYTECODE_BUNDLES).replaceAll(",", ", ")};`), "cli/hot/build.mjs builds the bundles cli/hot/bundles.ts names");
 });
 
 test("the build holds one file per bundle", () => {

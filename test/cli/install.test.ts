@@ -115,6 +115,12 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
     const seen = JSON.parse(r.stdout);
     assert.equal(seen.runtime.name, name);
     assert.equal(seen.guardian.source, "package");
+    // run and collect under Bun come from their bytecode copies (dist/hot/*.bun.cjs), built elsewhere: they must
+    // still find the guardian of the copy they run from.
+    const explained = spawnSync(argv[0], [...argv.slice(1), "run", "--explain", "--", "true"], { env: it.env, encoding: "utf8", timeout: 300_000 });
+    assert.equal(explained.status, 0, `${name} run: ${explained.stderr}`);
+    const guardian = path.join(it.prefix, "lib", "node_modules", "corral", "native", "build", "corral-guardian");
+    assert.match(explained.stderr, new RegExp(`under guardian (${guardian}|${realpathSync(guardian)})\n`), `${name} run --explain`);
   }
 
   const open = corralIn(it, ["pty", "open", "--name", "c", "--", "cat"]);
