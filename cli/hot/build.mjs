@@ -165,30 +165,30 @@ for (const name of BUN_BYTECODE_BUNDLES) {
 // ES modules, since Deno loads a CommonJS file through its Node module
 // loader, about 25 ms before the first line runs (`deno run` of an import
 // of an empty .cjs against `deno eval 0`, N=15), and Deno caches the
-// compiled code of an ES module. Every `node:` module but the four that
-// cost Deno nothing is replaced by a stand-in (cli/hot/deno-builtins/
-// deferred.ts says why): an ES module imports eagerly, and node:fs alone
-// would cost the 25 ms again.
+// compiled code of an ES module. Every `node:` module is replaced by a
+// stand-in (cli/hot/deno-builtins/deferred.ts says why): an ES module
+// imports eagerly, node:fs alone would cost the 25 ms again, and even the
+// cheapest (node:path, node:os, node:events, node:buffer) cost about 5 ms
+// for the first of them and 7.6 for all four (`deno run` of a file that
+// imports them against an empty one, N=15), which `run` and `collect` no
+// longer pay: the stand-ins for path and os answer what they ask.
 const denoDir = path.join(outdir, "deno");
 const builtinsDir = path.join(root, "cli", "hot", "deno-builtins");
-/** node: modules that load at no measurable cost under Deno (`deno run` of an import of each, N=15). */
-const CHEAP_BUILTINS = new Set(["path", "buffer", "events", "os"]);
 /** Stand-ins that answer some calls themselves: the module, and what it exports as its own answers. */
-const OWN_ANSWERS = { fs: ["fs.ts", "ownFs"], process: ["process.ts", "ownProcess"], url: ["url.ts", "ownUrl"] };
+const OWN_ANSWERS = {
+  fs: ["fs.ts", "ownFs"],
+  process: ["process.ts", "ownProcess"],
+  url: ["url.ts", "ownUrl"],
+  path: ["path.ts", "ownPath"],
+  os: ["os.ts", "ownOs"],
+};
 const denoBuiltins = {
   name: "corral-deno-builtins",
   setup(b) {
     b.onResolve({ filter: /^(node:)?[a-z_]+(\/[a-z_]+)?$/ }, (args) => {
       const name = args.path.replace(/^node:/, "");
-      if (!builtinModules.includes(name)) return undefined;
-      if (!CHEAP_BUILTINS.has(name)) return { path: name, namespace: "deno-builtin" };
-      // A require() of a module left external would throw in an ES module: it gets the module as an import.
-      return args.kind === "require-call" ? { path: name, namespace: "deno-builtin-required" } : { path: `node:${name}`, external: true };
+      return builtinModules.includes(name) ? { path: name, namespace: "deno-builtin" } : undefined;
     });
-    b.onLoad({ filter: /.*/, namespace: "deno-builtin-required" }, (args) => ({
-      contents: `export * from "node:${args.path}"; export { default } from "node:${args.path}";`,
-      loader: "js",
-    }));
     b.onLoad({ filter: /.*/, namespace: "deno-builtin" }, async (args) => {
       const name = args.path;
       const exported = Object.keys(await import(`node:${name}`)).filter((key) => key !== "default" && /^[A-Za-z_$][\w$]*$/.test(key));

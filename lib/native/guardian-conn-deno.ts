@@ -3,7 +3,7 @@
 // them for Bun. One read loop that waits while paused (the guardian then waits
 // on a full socket and stops reading its child); writes go out one after
 // another, in order, each whole.
-import { EventEmitter } from "node:events";
+import { EventListeners } from "./event-listeners.ts";
 import type { GuardianSocket } from "./guardian-client.ts";
 
 /** The part of Deno's connection API used here (no Deno types in this project). */
@@ -18,7 +18,7 @@ export interface DenoConn {
 const READ_BYTES = 64 * 1024;
 
 /** Deno's connection as net.Socket's events show it ("data", "drain", "error", "close"). */
-export class DenoGuardianSocket extends EventEmitter implements GuardianSocket {
+export class DenoGuardianSocket extends EventListeners implements GuardianSocket {
   destroyed = false;
   writableLength = 0;
   readonly #conn: DenoConn;

@@ -9,7 +9,7 @@
 // the two objects a Guardian holds (guardian-client.ts: GuardianProcess,
 // GuardianSocket) are made here, with the parts of ChildProcess and
 // net.Socket it uses.
-import { EventEmitter } from "node:events";
+import { EventListeners } from "./event-listeners.ts";
 import type { GuardianProcess, GuardianSocket } from "./guardian-client.ts";
 
 /** What this file uses of Bun's API (no Bun types in this project). */
@@ -102,7 +102,7 @@ async function readText(stream: ReadableStream<Uint8Array>, heard: (text: string
 }
 
 /** The guardian process, as a ChildProcess's "exit" and "error" events and kill() show it. */
-class BunGuardianProcess extends EventEmitter implements GuardianProcess {
+class BunGuardianProcess extends EventListeners implements GuardianProcess {
   pid: number | undefined;
   #child: BunSubprocess | undefined;
 
@@ -147,7 +147,7 @@ async function connectOwnerSocket(bun: BunApi, fd: number): Promise<GuardianSock
  * kernel takes now and returns the count; the rest waits here, in order,
  * for the socket's drain ("drain" is emitted when it is all gone).
  */
-class BunGuardianSocket extends EventEmitter implements GuardianSocket {
+class BunGuardianSocket extends EventListeners implements GuardianSocket {
   destroyed = false;
   writableLength = 0;
   #socket: BunSocket | undefined;

@@ -11,7 +11,7 @@
 // with the same arguments; the two objects a Guardian holds
 // (guardian-client.ts: GuardianProcess, GuardianSocket) are made here and
 // in guardian-conn-deno.ts.
-import { EventEmitter } from "node:events";
+import { EventListeners } from "./event-listeners.ts";
 import path from "node:path";
 import type { GuardianProcess, GuardianSocket } from "./guardian-client.ts";
 import { type DenoConn, DenoGuardianSocket } from "./guardian-conn-deno.ts";
@@ -144,7 +144,7 @@ async function readText(stream: ReadableStream<Uint8Array>, heard: (text: string
 }
 
 /** The guardian process, as a ChildProcess's "exit" and "error" events and kill() show it. */
-class DenoGuardianProcess extends EventEmitter implements GuardianProcess {
+class DenoGuardianProcess extends EventListeners implements GuardianProcess {
   pid: number | undefined;
   #child: DenoChild | undefined;
   #exited = false;

@@ -13,5 +13,7 @@ const SUN_PATH_BYTES = 104;
 /** os.tmpdir() when a guardian socket below it fits in sun_path, else /tmp. */
 export function socketBaseDir(): string {
   const tmp = os.tmpdir();
-  return Buffer.byteLength(tmp) + ROOM_BELOW_BASE <= SUN_PATH_BYTES ? tmp : "/tmp";
+  // TextEncoder, not Buffer.byteLength: Deno loads node:buffer on the first
+  // touch of the Buffer global, about 4 ms of every `run` (issue 9).
+  return new TextEncoder().encode(tmp).length + ROOM_BELOW_BASE <= SUN_PATH_BYTES ? tmp : "/tmp";
 }

@@ -2,6 +2,7 @@
 // backend: either one terminates the tree; only the timeout counts as
 // "timed out" (ExitFacts.timedOut, exit status 124).
 import type { SpawnSpec } from "./spec.ts";
+import { startTimer } from "../runtime/timer.ts";
 
 /**
  * Arms `spec.timeoutMs` and `spec.signal`: when the timeout fires,
@@ -10,15 +11,15 @@ import type { SpawnSpec } from "./spec.ts";
  */
 export function armDeadline(spec: Pick<SpawnSpec, "timeoutMs" | "signal">, terminate: () => void, timedOut: () => void): () => void {
   const { timeoutMs, signal: abort } = spec;
-  const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+  const stopTimer = timeoutMs === undefined ? undefined : startTimer(timeoutMs, () => {
     timedOut();
     terminate();
-  }, timeoutMs);
+  });
   const onAbort = () => terminate();
   abort?.addEventListener("abort", onAbort, { once: true });
   if (abort?.aborted === true) onAbort();
   return () => {
-    clearTimeout(timer);
+    stopTimer?.();
     abort?.removeEventListener("abort", onAbort);
   };
 }

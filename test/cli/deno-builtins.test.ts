@@ -2,7 +2,8 @@
 // costly built-in modules with stand-ins (cli/hot/deno-builtins/): the
 // calls they answer themselves must answer as the real modules do, and the
 // commands they are for (jobs, pty, run, collect) must get through without
-// loading the real ones.
+// loading the real ones, nor touching the globals that load one (Buffer,
+// the Node timers: test/support/deno-builtin-loads.ts).
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";

@@ -10,6 +10,9 @@ import { ownFs } from "../../cli/hot/deno-builtins/fs.ts";
 import { ownProcess } from "../../cli/hot/deno-builtins/process.ts";
 import { ownUrl } from "../../cli/hot/deno-builtins/url.ts";
 import * as realUrl from "node:url";
+import realOs from "node:os";
+import { ownPath } from "../../cli/hot/deno-builtins/path.ts";
+import { ownOs } from "../../cli/hot/deno-builtins/os.ts";
 
 const dir = realProcess.argv[2]!;
 const failures: string[] = [];
@@ -80,6 +83,49 @@ same("'O_RDONLY' in constants", () => "O_RDONLY" in ownFs.constants, () => "O_RD
 // fileURLToPath of the URLs a hot bundle meets, and of those Node refuses or treats apart.
 for (const url of ["file:///work/dist/hot/deno/run.mjs", "file:///a%20b/%C3%A9.mjs", new URL("file:///x/y.mjs"), "file:///a%2Fb", "file://host/x", "https://example.com/x", "not a url", 7]) {
   same(`fileURLToPath(${String(url)})`, () => ownUrl.fileURLToPath(url), () => realUrl.fileURLToPath(url as string));
+}
+
+// path: the POSIX answers for every shape of path, and the calls handed on (other arguments).
+type PathCall = (...args: unknown[]) => unknown;
+const own = (name: string) => ownPath[name] as PathCall;
+const real = (name: string) => (path as unknown as Record<string, PathCall>)[name] as PathCall;
+const shapes = ["", "/", "//", "///", ".", "./", "..", "../", "a", "a/", "a//", "/a", "//a", "///a", "a/b", "a//b", "/a/b/", "//a//b//", "a/./b", "a/../b",
+  "../a", "a/../..", "a/../", "/..", "/../a", "a/b/../../..", "/a/b/c/..", "./a/.", "foo/bar/baz/", ".hidden", "a/.b", "..a/b..", "é/ü", " /x", "a /b "];
+for (const p of shapes) {
+  for (const name of ["normalize", "dirname", "basename", "isAbsolute", "resolve", "join"]) same(`path.${name}(${JSON.stringify(p)})`, () => own(name)(p), () => real(name)(p));
+}
+for (const a of shapes) {
+  for (const b of ["", "/", "b", "/b", "../b", "b/", "./b/..", ".."]) {
+    for (const name of ["join", "resolve"]) same(`path.${name}(${JSON.stringify(a)}, ${JSON.stringify(b)})`, () => own(name)(a, b), () => real(name)(a, b));
+  }
+}
+for (const args of [[], ["a", "b", "c"], ["/x", "y", "..", "z"], ["/x", "/y", "z/"], ["", ""], ["a", "", "/"], [7], ["a", 7], [null], ["a", "b"]] as unknown[][]) {
+  for (const name of ["join", "resolve"]) same(`path.${name}(${JSON.stringify(args)})`, () => own(name)(...args), () => real(name)(...args));
+}
+for (const args of [[], [7], ["a/b", "b"], ["/a/b.txt", ".txt"]] as unknown[][]) {
+  for (const name of ["normalize", "dirname", "basename", "isAbsolute"]) same(`path.${name}(${JSON.stringify(args)})`, () => own(name)(...args), () => real(name)(...args));
+}
+same("path.sep, delimiter", () => [ownPath.sep, ownPath.delimiter], () => [path.sep, path.delimiter]);
+
+// os: the temporary directory by the environment's rule, and the signal table.
+const denoEnv = (globalThis as unknown as { Deno: { env: { get(k: string): string | undefined; set(k: string, v: string): void; delete(k: string): void } } }).Deno.env;
+const savedTmp = ["TMPDIR", "TMP", "TEMP"].map((key) => [key, denoEnv.get(key)] as const);
+for (const [tmpdir, tmp, temp] of [["/x/", undefined, undefined], ["/", undefined, undefined], ["", "/t", undefined], [undefined, undefined, "/te//"], [undefined, undefined, undefined], ["rel/", "/t", "/te"], ["//", undefined, undefined]]) {
+  for (const [key, value] of [["TMPDIR", tmpdir], ["TMP", tmp], ["TEMP", temp]] as const) {
+    if (value === undefined) denoEnv.delete(key);
+    else denoEnv.set(key, value);
+  }
+  same(`os.tmpdir() with ${JSON.stringify({ tmpdir, tmp, temp })}`, () => (ownOs.tmpdir as () => string)(), () => realOs.tmpdir());
+}
+for (const [key, value] of savedTmp) {
+  if (value === undefined) denoEnv.delete(key);
+  else denoEnv.set(key, value);
+}
+if ("constants" in ownOs) {
+  const ownConstants = ownOs.constants as typeof realOs.constants;
+  same("os.constants.signals (names, numbers, order)", () => JSON.stringify(ownConstants.signals), () => JSON.stringify(realOs.constants.signals));
+  same("os.constants.errno (handed on)", () => ownConstants.errno, () => realOs.constants.errno);
+  same("'priority' in os.constants", () => "priority" in ownConstants, () => "priority" in realOs.constants);
 }
 
 // writeSync to stdout: the test reads exactly these lines back.

@@ -20,6 +20,7 @@ import type { Guardian } from "../../native/guardian-client.ts";
 import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
+import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "./orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
@@ -187,17 +188,17 @@ class GuardianProcess implements SupervisedProcess {
    * answers SIGTERM: the loss path then cleans up what it can identify.
    */
   async #answered<T>(request: Promise<T>, graceMs: number): Promise<T> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stop: (() => void) | undefined;
     const stuck = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
+      stop = startTimer(graceMs + UNANSWERED_MARGIN_MS, () => {
         this.#unresponsive = true;
         void this.#endStuck(graceMs).finally(() => reject(new Error("the guardian did not answer a terminate")));
-      }, graceMs + UNANSWERED_MARGIN_MS);
+      });
     });
     try {
       return await Promise.race([request, stuck]);
     } finally {
-      clearTimeout(timer);
+      stop?.();
     }
   }
 
@@ -349,14 +350,8 @@ class GuardianProcess implements SupervisedProcess {
   async #waitForEof(ms: number): Promise<boolean> {
     const routes = Object.values(this.#routes);
     if (routes.every((r) => r.eof)) return routes.every((r) => r.eofReported);
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const expired = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-    try {
-      const ended = await Promise.race([Promise.all(routes.map((r) => r.ended)).then(() => true as const), expired]);
-      return ended && routes.every((r) => r.eofReported);
-    } finally {
-      clearTimeout(timer);
-    }
+    const ended = await withinMs(Promise.all(routes.map((r) => r.ended)).then(() => true as const), ms);
+    return ended === true && routes.every((r) => r.eofReported);
   }
 }
 
@@ -371,12 +366,12 @@ function errnoName(n: number): string {
 /** The promise's value, or undefined when it did not settle within `ms`. */
 async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
   if (promise === undefined) return undefined;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)));
+  let stop: (() => void) | undefined;
+  const expired = new Promise<undefined>((resolve) => (stop = startTimer(ms, () => resolve(undefined))));
   try {
     return await Promise.race([promise, expired]);
   } finally {
-    clearTimeout(timer);
+    stop?.();
   }
 }
 
