@@ -6,15 +6,19 @@
 // small batch is parsed there and then: xterm would parse it on a timer
 // (setTimeout 0, at least 1 ms in Node), which a screen read right after a
 // send paid in full (issue 9: most of a lockstep send+screen round trip).
+// A flood's batch is parsed one 64 KiB slice per event-loop turn, taking
+// turns with the other sessions' floods (parse-turns.ts says why).
 import { setImmediate } from "node:timers";
 import type { Terminal } from "@xterm/headless";
 import { type SkipContext, skipScrolledOut } from "./scroll-skip.ts";
+import { ParseTurns, parseTurns } from "./parse-turns.ts";
 
-/** Largest single write handed to xterm (see flush). */
+/** Largest single write handed to xterm: one flood slice, parsed in one turn (well under xterm's 12 ms). */
 const SLICE_BYTES = 64 * 1024;
 /**
  * Batches up to this size are parsed at once (well under a millisecond);
- * larger ones, a flood, keep xterm's timer so they grow while one is parsed.
+ * larger ones, a flood, go in slice by slice on their turns (parse-turns.ts),
+ * so they grow while one is parsed.
  */
 const PARSE_NOW_BYTES = 16 * 1024;
 
@@ -34,6 +38,8 @@ export class ParseBatcher {
     private readonly scrollback: number,
     /** Called when a batch is parsed, with how many received bytes it held. */
     private readonly onParsed: (bytes: number) => void,
+    /** Where floods wait for their turn to parse: the agent's one queue unless a test gives its own. */
+    private readonly turns: ParseTurns = parseTurns,
   ) {
     this.#parseNextWriteNow = parseNowHook(term);
   }
@@ -65,21 +71,32 @@ export class ParseBatcher {
     const context = skipContext(this.term, this.scrollback, this.#previousByte);
     const batch = context === undefined ? raw : skipScrolledOut(raw, context);
     this.#previousByte = raw[raw.length - 1] ?? -1;
-    if (batch.length <= PARSE_NOW_BYTES) this.#parseNextWriteNow();
-    // xterm parses one write without yielding; in slices it returns to the
-    // event loop every ~12 ms, so other sessions' reads are not held up.
-    for (let at = 0; at < batch.length; at += SLICE_BYTES) {
-      const slice = batch.subarray(at, at + SLICE_BYTES);
-      if (at + SLICE_BYTES < batch.length) this.term.write(slice);
-      else {
-        this.term.write(slice, () => {
-          const parsed = this.#inflightBytes;
-          this.#inflightBytes = 0;
-          this.onParsed(parsed);
-          this.flush();
-        });
-      }
+    const finish = () => {
+      const parsed = this.#inflightBytes;
+      this.#inflightBytes = 0;
+      this.onParsed(parsed);
+      this.flush();
+    };
+    if (batch.length <= PARSE_NOW_BYTES) {
+      this.#parseNextWriteNow();
+      this.term.write(batch, finish);
+      return;
     }
+    this.#sliceOnItsTurn(batch, 0, finish);
+  }
+
+  /**
+   * A flood goes in one slice per turn of the event loop, taking turns with
+   * the other sessions' floods (parse-turns.ts): each slice is parsed at once
+   * when its turn comes, and the next is asked for once it is parsed.
+   */
+  #sliceOnItsTurn(batch: Uint8Array, at: number, finish: () => void): void {
+    this.turns.take(() => {
+      if (this.#disposed) return;
+      const end = Math.min(at + SLICE_BYTES, batch.length);
+      this.#parseNextWriteNow();
+      this.term.write(batch.subarray(at, end), end < batch.length ? () => this.#sliceOnItsTurn(batch, end, finish) : finish);
+    });
   }
 
   /** Keeps queued output back (a replay is writing into the terminal first). */
