@@ -32,11 +32,7 @@ const TICKS_PER_SECOND = 100; // USER_HZ, for /proc/PID/stat
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 type Variant = "a" | "b" | "c";
-const LABELS: Record<Variant, string> = {
-  a: "(a) main thread",
-  b: `(b) ${STREAMS} workers, 1 each`,
-  c: "(c) 2 workers, shared",
-};
+const LABELS: Record<Variant, string> = { a: "(a) main thread", b: `(b) ${STREAMS} workers, 1 each`, c: "(c) 2 workers, shared" };
 
 /** What one round of one variant measured, inside its window. */
 interface RoundFigures {
@@ -55,9 +51,7 @@ const children = new Set<ChildProcess>();
 process.on("exit", () => {
   for (const child of children) child.kill("SIGKILL");
 });
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => process.exit(130));
-}
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => process.exit(130));
 
 function machineTicks(): { busy: number; total: number } {
   const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1, 9).map(Number);
@@ -101,8 +95,9 @@ async function mainThreadSink(onParsed: (stream: number, bytes: number) => void)
       screenText(emulator);
       return Promise.resolve(performance.now() - dueAt);
     },
-    async close() {
+    close() {
       for (const emulator of emulators) emulator.dispose();
+      return Promise.resolve();
     },
   };
 }
@@ -111,8 +106,7 @@ async function mainThreadSink(onParsed: (stream: number, bytes: number) => void)
 // apply (ERR_UNKNOWN_FILE_EXTENSION for .ts), so the worker registers tsx
 // itself and then imports its script.
 const WORKER_BOOT = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./parse-worker-thread.ts", import.meta.url).href)}); })
-  .catch((error) => { throw error; });`;
+  .then((tsx) => { tsx.register(); return import(${JSON.stringify(new URL("./parse-worker-thread.ts", import.meta.url).href)}); });`;
 
 /** (b) and (c): streams spread over `count` workers; bytes are transferred, reads are message round trips. */
 async function workerSink(count: number, onParsed: (stream: number, bytes: number) => void): Promise<FloodSink> {
@@ -129,9 +123,6 @@ async function workerSink(count: number, onParsed: (stream: number, bytes: numbe
         asks.get(message.ask)?.(message.text);
         asks.delete(message.ask);
       } else waiting.get(message.stream)?.();
-    });
-    worker.on("error", (error) => {
-      throw error;
     });
     workers.push(worker);
     for (let stream = w; stream < STREAMS; stream += count) {
