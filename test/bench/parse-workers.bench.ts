@@ -10,11 +10,16 @@
 // machine's busy share, then a verdict computed from those figures.
 // Bytes go into xterm as they arrive (no ParseBatcher, so no scroll-skip):
 // this weighs raw parsing, which is what a worker could take off the loop.
+// A fourth variant, (t), is the agent's own path on the main thread as it
+// is now: each terminal's ParseBatcher (scroll-skip, one flood slice per
+// event-loop turn, round-robin: parse-turns.ts); its MB/s counts received
+// bytes, of which scroll-skip leaves xterm only what can still be seen.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import { Worker } from "node:worker_threads";
-import type { Emulator } from "../../lib/pty/screen-emulator.ts";
+import { Emulator, loadTerminal } from "../../lib/pty/screen-emulator.ts";
+import { DEFAULT_SCROLLBACK } from "../../lib/pty/screen-size.ts";
 import { fmt, percentile } from "./agent-bench-kit.ts";
 import { type FromParseWorker, PARSE_WORKER_ROLE, type ToParseWorker, agentEmulator, screenText } from "./parse-worker-thread.ts";
 
@@ -31,8 +36,13 @@ const LOW_WATER = 256 << 10;
 const TICKS_PER_SECOND = 100; // USER_HZ, for /proc/PID/stat
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-type Variant = "a" | "b" | "c";
-const LABELS: Record<Variant, string> = { a: "(a) main thread", b: `(b) ${STREAMS} workers, 1 each`, c: "(c) 2 workers, shared" };
+type Variant = "a" | "t" | "b" | "c";
+const LABELS: Record<Variant, string> = {
+  a: "(a) main thread",
+  t: "(t) main thread, the agent's path (batcher, turns)",
+  b: `(b) ${STREAMS} workers, 1 each`,
+  c: "(c) 2 workers, shared",
+};
 
 /** What one round of one variant measured, inside its window. */
 interface RoundFigures {
@@ -102,6 +112,27 @@ async function mainThreadSink(onParsed: (stream: number, bytes: number) => void)
   };
 }
 
+/** (t): the agent's path: bytes pushed to each emulator's ParseBatcher, counted as its onParsed reports them. */
+async function agentPathSink(onParsed: (stream: number, bytes: number) => void): Promise<FloodSink> {
+  const emulators: Emulator[] = [];
+  for (let i = 0; i < STREAMS; i++) {
+    emulators.push(new Emulator(await loadTerminal(), 80, 24, DEFAULT_SCROLLBACK, { onReply: () => {}, onParsed: (bytes) => onParsed(i, bytes) }));
+  }
+  return {
+    write(stream, bytes) {
+      emulators[stream]?.batcher.push(bytes);
+    },
+    readScreen(stream, dueAt) {
+      screenText(emulators[stream] as Emulator);
+      return Promise.resolve(performance.now() - dueAt);
+    },
+    close() {
+      for (const emulator of emulators) emulator.dispose();
+      return Promise.resolve();
+    },
+  };
+}
+
 // Node 20 loads a worker's entry file before the --import hooks it inherits
 // apply (ERR_UNKNOWN_FILE_EXTENSION for .ts), so the worker registers tsx
 // itself and then imports its script.
@@ -162,7 +193,7 @@ async function runRound(variant: Variant, seconds: number): Promise<RoundFigures
     unparsed[stream] = (unparsed[stream] ?? 0) - bytes;
     if ((unparsed[stream] ?? 0) < LOW_WATER && streams[stream]?.stdout?.isPaused()) streams[stream]?.stdout?.resume();
   };
-  const sink = variant === "a" ? await mainThreadSink(onParsed) : await workerSink(variant === "b" ? STREAMS : 2, onParsed);
+  const sink = variant === "a" ? await mainThreadSink(onParsed) : variant === "t" ? await agentPathSink(onParsed) : await workerSink(variant === "b" ? STREAMS : 2, onParsed);
   const quiet = await agentEmulator();
   quiet.term.write("$ cat\r\nquiet session: one line, then nothing\r\n");
 
@@ -264,7 +295,7 @@ function gain(x: number, base: number, larger: boolean): number {
   return larger ? x / base - 1 : base / x - 1;
 }
 
-const variants: Variant[] = ["a", "b", "c"];
+const variants: Variant[] = ["a", "t", "b", "c"];
 const rounds = new Map<Variant, RoundFigures[]>(variants.map((v) => [v, []]));
 out(`${STREAMS} yes streams parsed for ${SECONDS} s per variant (${ROUNDS} interleaved rounds, ${WARM_UP_MS} ms warm-up each), quiet screen read every ${READ_EVERY_MS} ms; ${os.cpus().length} cores, node ${process.version}`);
 for (let round = 0; round < ROUNDS; round++) {
@@ -277,7 +308,7 @@ out("| variant | parsed MB/s | quiet read p50 / p95 ms | flooding read p50 / p95
 out("|---|---:|---:|---:|---:|---:|---:|---:|");
 for (const variant of variants) {
   const f = figures.get(variant) as VariantFigures;
-  const floodHow = variant === "a" ? "" : " (msg)";
+  const floodHow = variant === "a" || variant === "t" ? "" : " (msg)";
   out(
     `| ${LABELS[variant]} | ${fmt(f.mbPerSecond, 1)} | ${fmt(f.quietP50, 1)} / ${fmt(f.quietP95, 1)} | ${fmt(f.floodP50, 1)} / ${fmt(f.floodP95, 1)}${floodHow} | ${fmt(f.processCores, 2)} | ${fmt(f.yesCores, 2)} | ${fmt(f.machineBusyShare * 100, 0)}% | ${fmt(f.otherCores, 2)} |`,
   );
@@ -295,4 +326,9 @@ const verdicts = (["b", "c"] as const).map((variant) => {
 const winners = verdicts.filter((v) => v.beats).map((v) => `(${v.variant})`);
 out(
   `verdict: ${verdicts.map((v) => v.text).join("; ")} -> ${winners.length === 0 ? "no worker variant gains more than 10% on throughput or quiet p95 without losing 10% on the other: keep parsing on the main thread" : `${winners.join(" and ")} gain more than 10% (throughput or quiet p95) without losing 10% on the other`}`,
+);
+const agentPath = figures.get("t") as VariantFigures;
+out(
+  `the agent's path (t): ${fmt(agentPath.mbPerSecond, 1)} MB/s received, quiet p95 ${fmt(agentPath.quietP95, 1)} ms; ` +
+    `against (c): ${fmt(agentPath.mbPerSecond / (figures.get("c") as VariantFigures).mbPerSecond, 2)}x the MB/s, ${fmt(agentPath.quietP95 / (figures.get("c") as VariantFigures).quietP95, 2)}x the quiet p95`,
 );
