@@ -14,6 +14,8 @@
 // is now: each terminal's ParseBatcher (scroll-skip, one flood slice per
 // event-loop turn, round-robin: parse-turns.ts); its MB/s counts received
 // bytes, of which scroll-skip leaves xterm only what can still be seen.
+// Longer than 300 lines because the four variants are one experiment: their sinks, the round that
+// drives them and the table that compares them are read together.
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
