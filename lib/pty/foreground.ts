@@ -30,6 +30,18 @@ const WAITING_SYSCALLS: Readonly<Record<string, ReadonlySet<number>>> = {
   arm64: new Set([63, 65, 72, 73, 22, 441]),
 };
 
+// Of those, the ones whose first argument is the descriptor read: a read
+// counts only when that descriptor is the terminal. A shell reading a
+// command substitution's pipe (`x=$(slow)`, as pyenv's shims do before they
+// exec python) is blocked in read(2) with the terminal as its stdin, yet
+// nobody is asked anything. For select, poll and epoll the descriptors sit
+// in the program's memory, which another process cannot read without ptrace
+// rights: those still count.
+const READ_SYSCALLS: Readonly<Record<string, ReadonlySet<number>>> = {
+  x64: new Set([0, 19]),
+  arm64: new Set([63, 65]),
+};
+
 // Kernel functions such a wait sleeps in, when the syscall cannot be read.
 const WAITING_WCHAN = /^(n_tty_read|wait_woken|poll_schedule_timeout|do_select|do_sys_poll|ep_poll|core_sys_select)/;
 
@@ -80,10 +92,27 @@ function waitingForInput(pid: number, state: string): boolean | null {
   const syscall = text(`/proc/${pid}/syscall`)?.trim();
   const known = WAITING_SYSCALLS[process.arch];
   if (syscall !== undefined && syscall !== "running" && known !== undefined) {
-    const number = Number(syscall.split(" ")[0]);
-    if (Number.isInteger(number)) return known.has(number);
+    const [name, firstArgument] = syscall.split(" ");
+    const number = Number(name);
+    if (Number.isInteger(number)) {
+      if (!known.has(number)) return false;
+      if (READ_SYSCALLS[process.arch]?.has(number) !== true) return true;
+      return readsTerminal(pid, firstArgument, input);
+    }
   }
   const wchan = text(`/proc/${pid}/wchan`)?.trim();
   if (wchan === undefined || wchan === "" || wchan === "0") return null;
   return WAITING_WCHAN.test(wchan);
+}
+
+/** Whether the descriptor a read(2) is blocked on (hex, from /proc/PID/syscall) is the terminal `input`. */
+function readsTerminal(pid: number, fdArgument: string | undefined, input: string): boolean | null {
+  const fd = Number(fdArgument);
+  if (!Number.isInteger(fd) || fd < 0) return null;
+  if (fd === 0) return true;
+  try {
+    return readlinkSync(`/proc/${pid}/fd/${fd}`) === input;
+  } catch {
+    return null;
+  }
 }

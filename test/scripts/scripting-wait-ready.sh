@@ -15,8 +15,10 @@ assert_contains "$fg" "bash" "the foreground process is bash"
 
 corral pty open --name py -- python3 -q >/dev/null
 corral pty wait py --ready --timeout 30s >/dev/null
-corral pty send py 'import time; time.sleep(1); print("done")' --key Enter --wait-ready --timeout 30s >/dev/null
-corral pty screen py | grep -qx 'done' || fail "python3: 'done' is not on the screen once ready"
+fired=$(corral pty send py 'import time; time.sleep(1); print("done")' --key Enter --wait-ready --timeout 30s)
+assert_eq "$fired" "ready" "python3: send --wait-ready"
+screen=$(corral pty screen py)
+[[ "$screen" == *$'\n'done$'\n'* ]] || fail "python3: 'done' is not on the screen once ready: $screen"
 
 printf 'first line\nsecond line\n' > notes.txt
 corral pty open --name vi -- vim -u NONE -i NONE -n notes.txt >/dev/null
@@ -29,4 +31,20 @@ waiting=$(corral pty list --json | jq '.sessions[] | select(.name == "sh") | .fo
 assert_eq "$waiting" "false" "sleep is in the foreground and does not read the terminal"
 corral pty send sh --key C-c --wait-ready --timeout 30s >/dev/null
 
-for s in sh py vi; do corral pty close "$s" --force >/dev/null; done
+# A shell blocked reading a command substitution's pipe (`x=$(slow)`, what
+# pyenv's python3 shim does before it execs python) is not waiting for the
+# person: its read is not on the terminal. Once it execs cat, it is.
+mkfifo gate
+corral pty open --name cs -- bash -c 'x=$(read -r line < gate; echo "$line"); echo "got $x"; exec cat' >/dev/null
+pid=$(corral pty list --json | jq -r '.sessions[] | select(.name == "cs") | .pid')
+case $(uname -m) in aarch64) read_nr=63 ;; *) read_nr=0 ;; esac
+wait_until 30 bash -c "[[ \$(cut -d' ' -f1 /proc/$pid/syscall 2>/dev/null) == $read_nr ]]"
+waiting=$(corral pty list --json | jq '.sessions[] | select(.name == "cs") | .foreground.waitingForInput')
+assert_eq "$waiting" "false" "bash reading a command substitution's pipe is not waiting for input"
+echo hi > gate
+corral pty wait cs --text 'got hi' --timeout 30s >/dev/null
+corral pty wait cs --ready --timeout 30s >/dev/null
+argv0=$(corral pty list --json | jq -r '.sessions[] | select(.name == "cs") | "\(.foreground.waitingForInput) \(.foreground.argv[0])"')
+assert_eq "$argv0" "true cat" "cat reading the terminal is waiting for input"
+
+for s in sh py vi cs; do corral pty close "$s" --force >/dev/null; done
