@@ -9,7 +9,9 @@
 // the shape this file knows (test/lib/runtime/timer.test.ts runs it under
 // the Deno the project installs); otherwise, and on Node and Bun, setTimeout.
 // Both keep the process alive while pending and clamp a delay outside 1 ms
-// to 2^31-1 ms to 1 ms, as Node's does.
+// to 2^31-1 ms to 1 ms, as Node's does. The repeating, unreferenced timer is
+// `collect`'s heartbeat: on by itself whenever $CI is set, so every CI
+// `collect` under Deno would pay node:timers for it.
 
 /** What this file uses of Deno's core (an internal API: checked before use). */
 interface DenoCoreTimers {
@@ -28,18 +30,27 @@ function denoCoreTimers(): DenoCoreTimers | undefined {
     : undefined;
 }
 
-let chosen: ((ms: number, fire: () => void) => () => void) | undefined;
+/** Starts a timer; `repeat` fires every `ms`, `keepAlive` false lets the process exit while it is pending. */
+type StartTimer = (ms: number, fire: () => void, repeat: boolean, keepAlive: boolean) => () => void;
 
-function choose(): (ms: number, fire: () => void) => () => void {
+let chosen: StartTimer | undefined;
+
+function choose(): StartTimer {
   const core = denoCoreTimers();
   if (core !== undefined) {
-    return (ms, fire) => {
-      const timer = core.createTimer(fire, ms, undefined, false, true);
+    return (ms, fire, repeat, keepAlive) => {
+      const timer = core.createTimer(fire, ms, undefined, repeat, keepAlive);
       return () => core.cancelTimer(timer);
     };
   }
-  return (ms, fire) => {
+  return (ms, fire, repeat, keepAlive) => {
+    if (repeat) {
+      const timer = setInterval(fire, ms);
+      if (!keepAlive) timer.unref?.();
+      return () => clearInterval(timer);
+    }
     const timer = setTimeout(fire, ms);
+    if (!keepAlive) timer.unref?.();
     return () => clearTimeout(timer);
   };
 }
@@ -47,5 +58,11 @@ function choose(): (ms: number, fire: () => void) => () => void {
 /** Calls `fire` once, `ms` from now; returns what stops it (harmless after it fired). */
 export function startTimer(ms: number, fire: () => void): () => void {
   chosen ??= choose();
-  return chosen(ms, fire);
+  return chosen(ms, fire, false, true);
+}
+
+/** Calls `fire` every `ms` until stopped, without keeping the process alive; returns what stops it. */
+export function startBackgroundTicker(ms: number, fire: () => void): () => void {
+  chosen ??= choose();
+  return chosen(ms, fire, true, false);
 }

@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { formatDuration } from "../../../lib/core/duration.ts";
+import { startBackgroundTicker } from "../../../lib/runtime/timer.ts";
 
 /** What `--heartbeat` defaults to when $CI is set and neither flag nor config says otherwise. */
 export const CI_HEARTBEAT_MS = 5 * 60_000;
@@ -35,7 +36,7 @@ interface Progress {
 
 /** Watches the stores while the command runs; stop() before the report. */
 export class Heartbeat {
-  readonly #timer: ReturnType<typeof setInterval> | undefined;
+  readonly #stopTicker: (() => void) | undefined;
   readonly #startedAt = performance.now();
   #lastBeatAt = performance.now();
   #lastActivityAt = performance.now();
@@ -46,13 +47,13 @@ export class Heartbeat {
 
   constructor(readonly stores: readonly BoundedStore[], readonly options: HeartbeatOptions) {
     if (options.everyMs === undefined && !options.status) return;
-    this.#timer = setInterval(() => this.#tick(), Math.min(TICK_MS, options.everyMs ?? TICK_MS));
-    this.#timer.unref?.();
+    // Not the global setInterval: under Deno its first use loads node:timers (lib/runtime/timer.ts).
+    this.#stopTicker = startBackgroundTicker(Math.min(TICK_MS, options.everyMs ?? TICK_MS), () => this.#tick());
   }
 
   /** Stops and erases the status line, so the report starts on a clean line. */
   stop(): void {
-    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#stopTicker?.();
     this.#eraseStatus();
   }
 
