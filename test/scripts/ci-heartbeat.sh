@@ -8,6 +8,10 @@ beats=$(grep -c '^corral: heartbeat: ' err.txt || true)
 assert_contains "$(head -n 1 err.txt)" "bytes, 1 lines so far; last line: compiling"
 assert_eq "$(cat out.txt)" "compiling"
 
+# Before any output the line says so, rather than quoting an empty last line.
+corral collect --heartbeat 1s -- sh -c 'sleep 1.5' 2>silent.txt
+assert_contains "$(head -n 1 silent.txt)" "0 bytes, 0 lines so far; no output yet"
+
 # Under CI the default is every 5 minutes: nothing in a short step.
 CI=true corral collect -- sh -c 'sleep 1' 2>ci.txt
 assert_eq "$(cat ci.txt)" ""

@@ -91,10 +91,12 @@ export class Heartbeat {
   }
 }
 
-/** `corral: heartbeat: 3s elapsed, 1234 bytes, 56 lines so far; last line: ...`. */
+/** `corral: heartbeat: 3s elapsed, 1234 bytes, 56 lines so far; last line: ...` (`no output yet` before any byte). */
 export function heartbeatLine(elapsedMs: number, progress: Progress): string {
   const lines = progress.lines === null ? "" : `, ${progress.lines} lines`;
-  return `corral: heartbeat: ${elapsed(elapsedMs)} elapsed, ${progress.bytes} bytes${lines} so far; last line: ${progress.lastLine}`;
+  // "last line: " with nothing after it reads like a lost line; say that nothing came.
+  const last = progress.bytes === 0 ? "no output yet" : `last line: ${progress.lastLine}`;
+  return `corral: heartbeat: ${elapsed(elapsedMs)} elapsed, ${progress.bytes} bytes${lines} so far; ${last}`;
 }
 
 function elapsed(ms: number): string {
