@@ -25,7 +25,7 @@
 #define REQ_AUTH 0x01        /* body: the token */
 #define REQ_INPUT 0x02       /* body: bytes for the child's stdin / the PTY */
 #define REQ_RESIZE 0x03      /* u32 id, u16 rows, u16 cols */
-#define REQ_SIGNAL 0x04      /* u32 id, u8 target, u8 signo */
+#define REQ_SIGNAL 0x04      /* u32 id, u8 target, u8 signo; output already readable is framed before the reply */
 #define REQ_CLOSE_STDIN 0x05 /* u32 id */
 #define REQ_TERMINATE 0x06   /* u32 id, u32 grace ms [, u8 first signal: 0 = SIGTERM] */
 #define REQ_RELEASE 0x07     /* u32 id: exit, leaving the tree running */

@@ -271,7 +271,10 @@ static void dispatch(struct guardian *g, int tag, const unsigned char *b, size_t
       else owner_reply(g, id, NULL, NULL);
       break;
     }
-    case REQ_SIGNAL: signal_target(g, id, b[4], b[5]); break;
+    case REQ_SIGNAL:
+      streams_catch_up(g);
+      signal_target(g, id, b[4], b[5]);
+      break;
     case REQ_CLOSE_STDIN: stdin_close(g, id); break;
     case REQ_TERMINATE: terminate_start(g, (long)get_u32(b + 4), 1, id, 0, first_signal); break;
     case REQ_SHUTDOWN: terminate_start(g, (long)get_u32(b + 4), 1, id, 1, first_signal); break;

@@ -112,6 +112,7 @@ void owner_fault(struct guardian *g, const char *what, const char *syscall, int 
 void streams_open_spills(struct guardian *g);
 void spill_direct_summary(struct guardian *g, int final_eof);
 void stream_readable(struct guardian *g, int i, int discard);
+void streams_catch_up(struct guardian *g); /* frames what the child already wrote, before a reply */
 void stdin_writable(struct guardian *g);
 void stdin_queue(struct guardian *g, const unsigned char *p, size_t n);
 void stdin_close(struct guardian *g, uint32_t id);

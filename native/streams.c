@@ -299,6 +299,23 @@ void stream_readable(struct guardian *g, int i, int discard) {
 }
 
 /*
+ * What the child wrote before a request arrived is framed before the
+ * request's reply, so a reply is a barrier: a signal-0 request answered
+ * means every byte written before it was sent has reached the owner. The
+ * agent's `pty wait --ready` needs that: a program seen blocked on its
+ * terminal has written all it will until it gets input, but a loaded machine
+ * can leave those bytes in the PTY for longer than the agent waits between
+ * two looks. The loop serves the owner before the streams in one round, so
+ * without this the reply would overtake them. Bounded as the loop is: not
+ * past the outbound limit, not while a tee waits for its reader.
+ */
+void streams_catch_up(struct guardian *g) {
+  for (int i = 1; i < 3; i++) {
+    if (g->s[i].fd >= 0 && capture_tee_waiting(g, i) < 0 && bytes_len(&g->out) < OUT_LIMIT) stream_readable(g, i, 0);
+  }
+}
+
+/*
  * The owner's input credit (EV_INPUT_TAKEN): it keeps at most a window of
  * input in flight, so this guardian never stops reading its connection for
  * input's sake and a signal or terminate behind a large send still gets

@@ -45,6 +45,9 @@ const READ_SYSCALLS: Readonly<Record<string, ReadonlySet<number>>> = {
 // Kernel functions such a wait sleeps in, when the syscall cannot be read.
 const WAITING_WCHAN = /^(n_tty_read|wait_woken|poll_schedule_timeout|do_select|do_sys_poll|ep_poll|core_sys_select)/;
 
+/** What /proc/PID/fd/N links to for a terminal. */
+const TERMINAL_PATH = /^\/dev\/(pts\/|tty)/;
+
 const readBuffer = Buffer.allocUnsafe(4096);
 
 /** The whole file, read until its end (a long cmdline takes several reads). */
@@ -88,7 +91,7 @@ function waitingForInput(pid: number, state: string): boolean | null {
   } catch {
     return null;
   }
-  if (!/^\/dev\/(pts\/|tty)/.test(input)) return false;
+  if (!TERMINAL_PATH.test(input)) return false;
   const syscall = text(`/proc/${pid}/syscall`)?.trim();
   const known = WAITING_SYSCALLS[process.arch];
   if (syscall !== undefined && syscall !== "running" && known !== undefined) {
@@ -105,13 +108,18 @@ function waitingForInput(pid: number, state: string): boolean | null {
   return WAITING_WCHAN.test(wchan);
 }
 
-/** Whether the descriptor a read(2) is blocked on (hex, from /proc/PID/syscall) is the terminal `input`. */
+/**
+ * Whether the descriptor a read(2) is blocked on (hex, from /proc/PID/syscall)
+ * is a terminal: the standard input `input`, or `/dev/tty` opened anew (as
+ * less and vipe read keys while their stdin is something else).
+ */
 function readsTerminal(pid: number, fdArgument: string | undefined, input: string): boolean | null {
   const fd = Number(fdArgument);
   if (!Number.isInteger(fd) || fd < 0) return null;
   if (fd === 0) return true;
   try {
-    return readlinkSync(`/proc/${pid}/fd/${fd}`) === input;
+    const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+    return link === input || TERMINAL_PATH.test(link);
   } catch {
     return null;
   }

@@ -271,7 +271,13 @@ export class PtySession {
       hasExited: () => this.#exit !== null,
       onExit: (listener) => this.onExit(() => listener()),
       takeSnapshot: () => this.#snapshot({ peek: true }),
-      isReady: async () => (await this.foreground())?.waitingForInput === true,
+      isReady: async () => {
+        if ((await this.foreground())?.waitingForInput !== true) return false;
+        // Blocked on its terminal, the program has written all it will until it gets input; those
+        // bytes may still sit in the terminal on a loaded machine: the wait must see them first.
+        await this.#handle.outputBarrier?.();
+        return true;
+      },
     }, cond, signal);
   }
 

@@ -69,6 +69,12 @@ export interface SupervisedTree {
   write(data: Uint8Array | string): void;
   /** Resolves once the input written so far is on its way (bounded buffering); absent: no backpressure (node-pty). */
   inputDrained?(): Promise<void>;
+  /**
+   * Resolves once every byte the program wrote before the call has been
+   * delivered as `output`; absent where the supervisor cannot tell (node-pty
+   * reads the terminal on its own schedule).
+   */
+  outputBarrier?(): Promise<void>;
   /** The terminal's size; nothing for a pipe tree. */
   resize(cols: number, rows: number): void;
   /**

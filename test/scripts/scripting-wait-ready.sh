@@ -47,4 +47,12 @@ corral pty wait cs --ready --timeout 30s >/dev/null
 argv0=$(corral pty list --json | jq -r '.sessions[] | select(.name == "cs") | "\(.foreground.waitingForInput) \(.foreground.argv[0])"')
 assert_eq "$argv0" "true cat" "cat reading the terminal is waiting for input"
 
-for s in sh py vi cs; do corral pty close "$s" --force >/dev/null; done
+# A read on /dev/tty opened anew (as less reads keys) is a read on the terminal.
+corral pty open --name tty3 -- bash -c 'exec 3</dev/tty; read -r -u 3 x; echo "read $x"; exec cat' >/dev/null
+corral pty wait tty3 --ready --timeout 30s >/dev/null
+fired=$(corral pty send tty3 'typed' --key Enter --wait-ready --timeout 30s)
+assert_eq "$fired" "ready" "bash read -u 3 from /dev/tty, then cat"
+screen=$(corral pty screen tty3)
+[[ "$screen" == *$'\n'"read typed"$'\n'* ]] || fail "the /dev/tty read did not get the line: $screen"
+
+for s in sh py vi cs tty3; do corral pty close "$s" --force >/dev/null; done

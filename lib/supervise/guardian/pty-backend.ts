@@ -69,6 +69,17 @@ class GuardianPtyHandle implements SupervisedTree {
     if (this.#events.exited === undefined) this.guardian.resize(rows, cols).catch(() => {});
   }
 
+  /**
+   * Resolves once every byte the program wrote before the call has come in
+   * as output: the guardian frames what the terminal already holds before it
+   * answers a signal request (native/streams.c, streams_catch_up), and signal
+   * 0 changes nothing. Resolves too when the guardian is gone.
+   */
+  outputBarrier(): Promise<void> {
+    if (this.#events.exited !== undefined) return Promise.resolve();
+    return this.guardian.signal(0, "child").catch(() => {});
+  }
+
   /** Silently nothing when the guardian is gone. */
   signal(signal: string, target: SignalTarget): Promise<void> {
     return this.guardian.signal(signal, target).catch(() => {});
