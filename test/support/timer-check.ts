@@ -21,15 +21,30 @@ const stopAfter = startTimer(30, () => {
 });
 // Out of range, as setTimeout: fires at once (1 ms), not never.
 startTimer(2 ** 31, () => fired.push("out of range"));
+// The ticker keeps nothing alive, so a long one-shot timer holds the process
+// until the ticker has ticked three times and stopped itself; the report
+// comes 30 ms after that, so a tick after the stop would be counted.
 let ticks = 0;
+let oneShotsDone = false;
+let tickerDone = false;
+const report = () => {
+  if (oneShotsDone && tickerDone) console.log(JSON.stringify({ fired, ticks, failures }));
+};
+const hold = startTimer(100_000, () => failures.push("the ticker never ticked three times"));
 const stopTicker = startBackgroundTicker(10, () => {
   ticks += 1;
-  if (ticks === 3) stopTicker();
+  if (ticks !== 3) return;
+  stopTicker();
+  hold();
+  startTimer(30, () => {
+    tickerDone = true;
+    report();
+  });
 });
 // Never stopped: the process must still exit once the last one-shot timer fired.
 startBackgroundTicker(5, () => {});
-// Nothing else keeps this process alive: the pending timers must, until the last one fires.
 startTimer(120, () => {
   fired.push("120");
-  console.log(JSON.stringify({ fired, ticks, failures }));
+  oneShotsDone = true;
+  report();
 });
