@@ -25,6 +25,11 @@ export function readStat(pid: number | string): ProcStat | undefined {
   } catch {
     return undefined; // gone between a listing and this read
   }
+  return parseStat(pid, text);
+}
+
+/** The fields of a /proc/PID/stat text (read by path here, or through a kept descriptor). */
+export function parseStat(pid: number | string, text: string): ProcStat {
   // Fields start after the last ")": the command name before it may hold anything.
   const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return {

@@ -10,11 +10,13 @@
 // from a disk, in tens of microseconds, while the promise API pays four
 // thread-pool hops a file (open, fstat, read, close): every screen reply
 // carries the foreground, and that cost 0.7-2.5 ms of a screen round trip on
-// a loaded 2-core machine, against about 0.1 ms this way (issue 9).
-import { Buffer } from "node:buffer";
-import { closeSync, openSync, readlinkSync, readSync } from "node:fs";
+// a loaded 2-core machine, against about 0.1 ms this way (issue 9). Each
+// session keeps its files open (ForegroundReader, lib/proc/proc-file.ts):
+// one pread a file instead of open, fstat, read and close.
+import { readlinkSync } from "node:fs";
 import process from "node:process";
-import { readStat } from "../proc/stat.ts";
+import { ProcFile } from "../proc/proc-file.ts";
+import { parseStat, type ProcStat } from "../proc/stat.ts";
 
 /** The terminal's foreground process; `waitingForInput` null when /proc does not say. */
 export interface Foreground {
@@ -48,42 +50,72 @@ const WAITING_WCHAN = /^(n_tty_read|wait_woken|poll_schedule_timeout|do_select|d
 /** What /proc/PID/fd/N links to for a terminal. */
 const TERMINAL_PATH = /^\/dev\/(pts\/|tty)/;
 
-const readBuffer = Buffer.allocUnsafe(4096);
+/** The files of one process kept open: the foreground group's leader changes, its files with it. */
+class ProcessFiles {
+  readonly stat: ProcFile;
+  readonly cmdline: ProcFile;
+  readonly syscall: ProcFile;
 
-/** The whole file, read until its end (a long cmdline takes several reads). */
-function text(path: string): string | null {
-  let fd: number | undefined;
-  try {
-    fd = openSync(path, "r");
-    const chunks: Buffer[] = [];
-    for (let length = readSync(fd, readBuffer); length > 0; length = readSync(fd, readBuffer)) {
-      chunks.push(Buffer.from(readBuffer.subarray(0, length)));
-    }
-    return chunks.length === 1 ? (chunks[0] as Buffer).toString("utf8") : Buffer.concat(chunks).toString("utf8");
-  } catch {
-    return null;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
+  constructor(readonly pid: number) {
+    this.stat = new ProcFile(`/proc/${pid}/stat`);
+    this.cmdline = new ProcFile(`/proc/${pid}/cmdline`);
+    this.syscall = new ProcFile(`/proc/${pid}/syscall`);
+  }
+
+  readStat(): ProcStat | undefined {
+    const text = this.stat.read();
+    return text === null ? undefined : parseStat(this.pid, text);
+  }
+
+  close(): void {
+    this.stat.close();
+    this.cmdline.close();
+    this.syscall.close();
   }
 }
 
-/** The foreground process of the terminal whose session leader is `leader`; null when unknown. */
-export function readForeground(leader: number): Promise<Foreground | null> {
-  return Promise.resolve(foregroundNow(leader));
+/** A session's view of its terminal's foreground process; close() when the session ends. */
+export class ForegroundReader {
+  readonly #leader: ProcessFiles | undefined;
+  #foreground: ProcessFiles | undefined;
+
+  constructor(leader: number) {
+    if (process.platform === "linux" && leader > 0) this.#leader = new ProcessFiles(leader);
+  }
+
+  /** The foreground process of the terminal whose session leader this reader follows; null when unknown. */
+  read(): Foreground | null {
+    const leader = this.#leader;
+    if (leader === undefined) return null;
+    const leaderStat = leader.readStat();
+    const tpgid = leaderStat?.tpgid ?? 0;
+    if (!(tpgid > 0)) return null;
+    let files = leader;
+    let stat = leaderStat;
+    if (tpgid !== leader.pid) {
+      if (this.#foreground?.pid !== tpgid) {
+        this.#foreground?.close();
+        this.#foreground = new ProcessFiles(tpgid);
+      }
+      files = this.#foreground;
+      stat = files.readStat();
+    }
+    if (stat === undefined) return { pid: tpgid, argv: [], waitingForInput: null };
+    const argv = (files.cmdline.read("utf8") ?? "").split("\0");
+    if (argv.at(-1) === "") argv.pop();
+    return { pid: tpgid, argv, waitingForInput: waitingForInput(files, stat.state) };
+  }
+
+  /** Lets go of the kept descriptors (the reader can still read: it opens them again). */
+  close(): void {
+    this.#leader?.close();
+    this.#foreground?.close();
+    this.#foreground = undefined;
+  }
 }
 
-function foregroundNow(leader: number): Foreground | null {
-  if (process.platform !== "linux" || !(leader > 0)) return null;
-  const tpgid = readStat(leader)?.tpgid ?? 0;
-  if (!(tpgid > 0)) return null;
-  const stat = readStat(tpgid);
-  if (stat === undefined) return { pid: tpgid, argv: [], waitingForInput: null };
-  const argv = (text(`/proc/${tpgid}/cmdline`) ?? "").split("\0");
-  if (argv.at(-1) === "") argv.pop();
-  return { pid: tpgid, argv, waitingForInput: waitingForInput(tpgid, stat.state) };
-}
-
-function waitingForInput(pid: number, state: string): boolean | null {
+function waitingForInput(files: ProcessFiles, state: string): boolean | null {
+  const pid = files.pid;
   if (state !== "S") return state === "" ? null : false;
   let input: string;
   try {
@@ -92,7 +124,7 @@ function waitingForInput(pid: number, state: string): boolean | null {
     return null;
   }
   if (!TERMINAL_PATH.test(input)) return false;
-  const syscall = text(`/proc/${pid}/syscall`)?.trim();
+  const syscall = files.syscall.read()?.trim();
   const known = WAITING_SYSCALLS[process.arch];
   if (syscall !== undefined && syscall !== "running" && known !== undefined) {
     const [name, firstArgument] = syscall.split(" ");
@@ -103,7 +135,9 @@ function waitingForInput(pid: number, state: string): boolean | null {
       return readsTerminal(pid, firstArgument, input);
     }
   }
-  const wchan = text(`/proc/${pid}/wchan`)?.trim();
+  const wchanFile = new ProcFile(`/proc/${pid}/wchan`); // rarely read: where /proc/PID/syscall is not
+  const wchan = wchanFile.read()?.trim();
+  wchanFile.close();
   if (wchan === undefined || wchan === "" || wchan === "0") return null;
   return WAITING_WCHAN.test(wchan);
 }

@@ -13,7 +13,7 @@ import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRe
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
 import { StreamWindow } from "./stream-window.ts";
-import { type Foreground, readForeground } from "./foreground.ts";
+import { type Foreground, ForegroundReader } from "./foreground.ts";
 import type { StyleRun } from "./screen-styles.ts";
 
 // The spec types are part of the session's API: importable from here too.
@@ -64,6 +64,8 @@ export class PtySession {
   #cols: number;
   #rows: number;
   #disposed = false;
+  /** Reads the terminal's foreground through kept /proc descriptors; made on first use. */
+  #foregroundReader: ForegroundReader | undefined;
   /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
   #approximate = false;
 
@@ -95,6 +97,7 @@ export class PtySession {
         void screen.settled().then(() => {
           this.#stream.finish();
           this.#recordExit();
+          this.#foregroundReader?.close();
           resolve();
           // What the program left running goes too, and the backend lets go of
           // the terminal (the guardian exits); the screen stays readable.
@@ -282,9 +285,14 @@ export class PtySession {
   }
 
   /** The terminal's foreground process and whether it waits for input; null once exited or where unknown. */
-  async foreground(): Promise<Foreground | null> {
-    if (this.#exit !== null) return null;
-    return await readForeground(this.pid);
+  foreground(): Promise<Foreground | null> {
+    if (this.#exit !== null) {
+      // Its /proc files are of no use any more: let go of the kept descriptors.
+      this.#foregroundReader?.close();
+      return Promise.resolve(null);
+    }
+    this.#foregroundReader ??= new ForegroundReader(this.pid);
+    return Promise.resolve(this.#foregroundReader.read());
   }
 
   /** New size, clamped to 1..1000; the next read reports a change. */
