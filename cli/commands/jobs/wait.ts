@@ -10,6 +10,7 @@ import { noAgent } from "../../shared/jobs/no-agent.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
 import { JobIdError, parseJobRef } from "../../../lib/jobs/job-id.ts";
+import { formatDuration } from "../../../lib/core/duration.ts";
 
 // How often the job table is looked at. Jobs end on the agent's side; a
 // fifth of a second is quick for a person and nothing for the agent.
@@ -73,7 +74,7 @@ async function waitForJobs(ctx: CorralContext, client: AgentClient, ids: readonl
     if (waiting.size === 0) break;
     if (deadline !== undefined && performance.now() >= deadline) {
       const left = [...waiting].map((id) => `%${id}`).join(", ");
-      stderr.write(`corral: jobs wait: --timeout ${flags.timeout} passed; still running: ${left}\n`);
+      stderr.write(`corral: jobs wait: --timeout ${formatDuration(flags.timeout ?? 0)} passed; still running: ${left}\n`);
       ctx.process.exitCode = ExitStatus.timedOut;
       return;
     }

@@ -101,7 +101,7 @@ test("jobs wait: all succeeded is 0; --any returns with the first; --json lines;
   assert.equal(both.lines().length, 2);
   const timed = startWait(agent, ["--timeout", "1s", "killed"]);
   assert.equal(await timed.exited, 124);
-  assert.match(timed.out.stderr, /still running: %\d+/);
+  assert.match(timed.out.stderr, /--timeout 1s passed; still running: %\d+/, "the timeout in the words it was given");
   const unknown = startWait(agent, ["nosuch"]);
   assert.equal(await unknown.exited, 1);
   const malformed = startWait(agent, ["a/b"]);
