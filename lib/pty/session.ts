@@ -97,7 +97,6 @@ export class PtySession {
         void screen.settled().then(() => {
           this.#stream.finish();
           this.#recordExit();
-          this.#foregroundReader?.close();
           resolve();
           // What the program left running goes too, and the backend lets go of
           // the terminal (the guardian exits); the screen stays readable.
@@ -286,11 +285,7 @@ export class PtySession {
 
   /** The terminal's foreground process and whether it waits for input; null once exited or where unknown. */
   foreground(): Promise<Foreground | null> {
-    if (this.#exit !== null) {
-      // Its /proc files are of no use any more: let go of the kept descriptors.
-      this.#foregroundReader?.close();
-      return Promise.resolve(null);
-    }
+    if (this.#exit !== null) return Promise.resolve(null);
     this.#foregroundReader ??= new ForegroundReader(this.pid);
     return Promise.resolve(this.#foregroundReader.read());
   }
@@ -391,6 +386,8 @@ export class PtySession {
       durationMs: Date.now() - this.createdAt,
       outputComplete: raw.outputComplete,
     };
+    // Its /proc files are of no use any more: let go of the kept descriptors.
+    this.#foregroundReader?.close();
     for (const listener of this.#exitListeners) listener(this.#exit);
     this.#exitListeners.clear();
   }

@@ -22,3 +22,14 @@ assert_eq "$(corral collect --job log --tail-lines 2)" $'499\n500'
 
 # Nothing left running: wait returns 0 at once.
 corral jobs wait 2>/dev/null
+
+# A wait that times out says which jobs still run, the timeout in the words it was given, and 124.
+corral run --bg --name slow -- sh -c 'while [ ! -e stop ]; do sleep 0.05; done' >/dev/null
+set +e
+corral jobs wait slow --timeout 1s 2>timeout.err
+status=$?
+set -e
+assert_eq "$status" 124 "jobs wait --timeout"
+assert_contains "$(cat timeout.err)" "--timeout 1s passed; still running: %"
+touch stop
+corral jobs wait slow >/dev/null 2>&1
