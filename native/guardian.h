@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 4
+#define GUARDIAN_PROTOCOL_VERSION 5
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -100,6 +100,7 @@ struct options {
   long orphan_wait_ms; /* 0: wait for a new owner as long as the child lives */
   long exit_wait_ms;   /* how long exit facts wait for a new owner once the child is gone */
   size_t orphan_buffer; /* raw tail kept per stream */
+  const char *job_spill; /* --job-spill PATH (v5): every byte of stream 1 appended here, owned or not (job-spill.c) */
   char token[256];
 };
 int options_parse(struct options *o, int argc, char **argv);

@@ -109,6 +109,7 @@ void send_exited(struct guardian *g) {
 
 void child_start(struct guardian *g) {
   streams_open_spills(g);
+  job_spill_open(g);
   if (child_spawn(g->o, &g->c) != 0) {
     g->c.exec_errno = errno;
     g->c.pid = 0;
@@ -356,6 +357,7 @@ int guardian_run(struct options *o) {
   g.c.pid = 0;
   g.c.master = g.c.in_fd = -1;
   for (int i = 0; i < 3; i++) g.s[i].fd = g.s[i].spill_fd = g.c.out_fd[i] = -1;
+  g.job_spill_fd = -1;
   g.rbuf = malloc(o->max_payload + 4);
   if (g.rbuf == NULL) return 1;
 #ifdef __linux__
@@ -396,6 +398,7 @@ int guardian_run(struct options *o) {
   bytes_free(&g.out);
   bytes_free(&g.in);
   orphan_free(&g);
+  job_spill_close(&g);
   for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
   return 0;

@@ -10,7 +10,7 @@
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
- *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES]
+ *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES] [--job-spill PATH]
  *     [--capture-stdout] [--capture-stderr] [--tee-stdout FD] [--tee-stderr FD]
  *     -- COMMAND [ARGS...]
  * --owner-fd N: the owner is already connected, over the socket pair it
@@ -123,7 +123,8 @@ int options_parse(struct options *o, int argc, char **argv) {
       if (strcmp(v, "new") == 0) o->new_pgid = 1;
       else if (strcmp(v, "inherit") == 0) o->new_pgid = 0;
       else return usage("--pgid must be new or inherit, got", v);
-    } else if (strcmp(a, "--spill-stdout") == 0) o->spill_path[STREAM_STDOUT] = v;
+    } else if (strcmp(a, "--job-spill") == 0) o->job_spill = v;
+    else if (strcmp(a, "--spill-stdout") == 0) o->spill_path[STREAM_STDOUT] = v;
     else if (strcmp(a, "--spill-stderr") == 0) o->spill_path[STREAM_STDERR] = v;
     else if (strcmp(a, "--rows") == 0 || strcmp(a, "--cols") == 0) {
       if (parse_long(v, -1000000, 1000000, &n) != 0) return usage("not a number", v);
@@ -179,6 +180,8 @@ int options_parse(struct options *o, int argc, char **argv) {
   if (o->spill_path[STREAM_STDERR] && o->io[2] != IO_PIPE) return usage("--spill-stderr needs --stderr pipe", NULL);
   if (o->spill_path[STREAM_STDOUT] && o->io[1] != IO_PIPE) return usage("--spill-stdout needs --stdout pipe", NULL);
   if (o->adoptable && (o->spill_path[1] || o->spill_path[2] || o->capture[1] || o->capture[2])) return usage("--adoptable cannot be combined with spill files or --capture-*", NULL);
+  if (o->job_spill && !o->adoptable) return usage("--job-spill needs --adoptable", NULL);
+  if (o->job_spill && !o->pty && o->io[1] != IO_PIPE) return usage("--job-spill needs --stdout pipe", NULL);
   if ((o->capture[1] && o->io[1] != IO_PIPE) || (o->capture[2] && o->io[2] != IO_PIPE) || (o->pty && (o->capture[1] || o->capture[2]))) {
     return usage("--capture-stdout/--capture-stderr need --mode pipe and that stream a pipe", NULL);
   }

@@ -197,6 +197,7 @@ static void welcome(struct guardian *g, int adoption) {
     n += snprintf(json + n, sizeof json - (size_t)n, ",\"exited\":true");
   }
   if (adoption) n += (int)orphan_welcome(g, json + n, sizeof json - (size_t)n);
+  n += (int)job_spill_welcome(g, json + n, sizeof json - (size_t)n);
   snprintf(json + n, sizeof json - (size_t)n, "}");
   if (adoption) {
     /* A new owner: the rings, the EOFs and the exit, rebuilt from the state (orphan.c). */

@@ -86,6 +86,11 @@ struct guardian {
   long long wait_failing_since;
   int sig_pipe_broken; /* the self-pipe could not be read: signals are taken from flags, on a timer */
   int poll_failures;   /* consecutive failed polls */
+
+  /* --job-spill (job-spill.c) */
+  int job_spill_fd;          /* -1: none, or it failed */
+  int job_spill_errno;       /* why the file stopped taking bytes (0: it did not) */
+  uint64_t job_spilled;      /* bytes the file holds: all of stream 1 unless it failed */
 };
 
 /* owner.c */
@@ -151,6 +156,12 @@ void orphan_timer(struct guardian *g, long long now);
 size_t orphan_welcome(struct guardian *g, char *json, size_t cap);
 void orphan_replay(struct guardian *g);
 void orphan_free(struct guardian *g);
+
+/* job-spill.c: a job's spill, written here so that no owner's death costs a byte */
+void job_spill_open(struct guardian *g);
+void job_spill_write(struct guardian *g, const unsigned char *p, size_t n);
+size_t job_spill_welcome(const struct guardian *g, char *json, size_t cap);
+void job_spill_close(struct guardian *g);
 
 /* loop.c */
 void child_start(struct guardian *g);

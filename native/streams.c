@@ -280,6 +280,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
     if (fill > 0) {
       int in_head = s->total < g->o->head_bytes;
       s->total += fill;
+      if (i == 1) job_spill_write(g, buf, fill); /* before any owner sees them (job-spill.c) */
       orphan_keep(g, i, buf, fill);
       if (s->spill_fd >= 0) {
         stream_spill_write(g, s, buf, fill);

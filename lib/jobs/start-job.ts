@@ -4,7 +4,11 @@
 // $CORRAL_GUARDIAN; otherwise the process group, which cannot do a PTY job),
 // open the bounded store, start the tree, and enter the job in the table.
 // Everything that can be refused is refused before anything runs.
+// Under the guardian a job's spill file is the guardian's to write (it is
+// created and checked here, then written there): the job keeps every byte
+// whoever dies, the agent included.
 import { BoundedStore } from "../output/bounded-store.ts";
+import { SpillFile } from "../output/spill-file.ts";
 import type { GuardianMode } from "../config/schema.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { SpawnError } from "../supervise/spawn-error.ts";
@@ -57,10 +61,13 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     if (error instanceof SpawnError && error.failure === "backend-unavailable") throw new JobRefusedError("spawn_failed", error.message);
     throw error;
   }
+  const spillByGuardian = request.spill !== null && choice.supervisor === "guardian";
+  if (spillByGuardian) await (await SpillFile.open(request.spill!)).close(); // a bad path is refused here, as for any spill
   const store = await BoundedStore.open({
     headBytes: request.headBytes,
     tailBytes: request.maxBytes,
     spillPath: request.spill ?? undefined,
+    ...(spillByGuardian ? { externalSpill: true, spillWrittenAhead: true } : {}),
   });
   const id = table.nextId();
   const { firstOutputListener, guardian: _mode, ...launchFields } = request;
@@ -72,12 +79,14 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
       name: request.name,
       mode: request.mode,
       spill: store.spillPath,
+      ...(spillByGuardian ? { spillByGuardian: true } : {}),
       headBytes: request.headBytes,
       maxBytes: request.maxBytes,
       graceMs: request.graceMs,
       startedAt: Date.now(),
     };
-    started = await startSupervised(choice, { launch, jobId: id, facts });
+    const onSpillStopped = (spilled: number, code: string, message: string) => store.externalSpillFailed(code, `${message} (the spill stops at byte ${spilled})`);
+    started = await startSupervised(choice, { launch, jobId: id, facts, onSpillStopped });
   } catch (error) {
     await store.close().catch(() => {});
     throw error;

@@ -5,7 +5,7 @@
 // Longer than 300 lines because the whole surface (argv, frames, events) is one typed module, as guardian.h is in C.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 4;
+export const GUARDIAN_PROTOCOL_VERSION = 5;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -124,6 +124,12 @@ export interface GuardianLaunch {
   readonly exitWaitMs?: number;
   /** Adoptable: raw tail bytes kept per stream (default 1 MiB). */
   readonly orphanBufferBytes?: number;
+  /**
+   * Adoptable (v5): a job's spill file, created empty by the owner, to which
+   * the guardian appends every byte of stream 1 itself before framing it
+   * (native/job-spill.c): no owner's death costs a byte of it.
+   */
+  readonly jobSpill?: string;
   /** Extra environment for the child; by default it gets the owner's environment as given in `env`. */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -188,6 +194,7 @@ export function guardianArgv(
   opt("--orphan-wait", launch.orphanWaitMs);
   opt("--exit-wait", launch.exitWaitMs);
   opt("--orphan-buffer", launch.orphanBufferBytes);
+  opt("--job-spill", launch.jobSpill);
   args.push("--", ...launch.argv);
   return args;
 }
@@ -201,7 +208,12 @@ export interface WelcomeEvent {
   readonly exited?: boolean;
   /** Present when this owner re-adopts an --adoptable guardian whose previous owner was lost. */
   readonly adopt?: AdoptFacts;
+  /** With --job-spill (v5): the bytes the spill file holds, and why it stopped taking more (errno 0: it did not). */
+  readonly jobSpill?: { readonly spilled: number; readonly errno: number };
 }
+
+/** How a fault about a job's spill file begins (native/job-spill.c): the file stopped at the guardian's count. */
+export const JOB_SPILL_FAULT = "the job's spill file";
 
 /**
  * What a re-adopting owner learns (native/orphan.c): per stream the position

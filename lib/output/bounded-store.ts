@@ -26,6 +26,12 @@ export interface BoundedStoreOptions {
    */
   readonly externalSpill?: boolean;
   /**
+   * With externalSpill: the other writer writes each byte to the file before
+   * this store gets it (a job's guardian, native/job-spill.c), so lost
+   * ranges are read back from the file while the stream is still open.
+   */
+  readonly spillWrittenAhead?: boolean;
+  /**
    * The supervisor may keep this stream itself (the guardian's capture,
    * native/capture.c): it writes only the head here and ends the stream with
    * adoptTail(tail, total, counted). write() still takes every byte from a
@@ -63,6 +69,7 @@ export class BoundedStore {
   readonly #externalSpill: string | null;
   readonly #highWater: number;
   readonly #nativeCapture: boolean;
+  #writtenAhead = false;
   #teeFd: number | null = null;
   #externalError: SpillError | null = null;
   /** What the supervisor keeping the stream said it got so far (nativeCapture). */
@@ -88,7 +95,9 @@ export class BoundedStore {
     }
     if (options.externalSpill === true) {
       if (options.spillPath === undefined) throw new RangeError("externalSpill needs a spillPath");
-      return BoundedStore.#teeing(new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true), options);
+      const store = new BoundedStore(window, null, highWater, options.spillPath, options.nativeCapture === true);
+      store.#writtenAhead = options.spillWrittenAhead === true;
+      return BoundedStore.#teeing(store, options);
     }
     const spill = options.spillPath === undefined ? null : await SpillFile.open(options.spillPath);
     // A spill this store writes needs every byte: nobody else may keep the stream.
@@ -110,6 +119,11 @@ export class BoundedStore {
   static async resume(options: BoundedStoreOptions, at: number): Promise<BoundedStore> {
     const window = new RetainedWindow(options.headBytes, options.tailBytes);
     if (at > 0) window.adoptTail(new Uint8Array(0), at);
+    if (options.externalSpill === true && options.spillPath !== undefined) {
+      const store = new BoundedStore(window, null, options.highWaterMark ?? DEFAULT_HIGH_WATER, options.spillPath, false);
+      store.#writtenAhead = options.spillWrittenAhead === true;
+      return store;
+    }
     const spill = options.spillPath === undefined ? null : await SpillFile.openAppend(options.spillPath);
     return new BoundedStore(window, spill, options.highWaterMark ?? DEFAULT_HIGH_WATER, null, false);
   }
@@ -305,8 +319,8 @@ export class BoundedStore {
     if (fromMemory.kind !== "lost") return fromMemory;
     const end = Math.min(fromMemory.retainedFrom, offset + maxBytes);
     if (this.#externalSpill !== null) {
-      // Someone else's file is complete only once the stream has ended.
-      if (!this.#closed || this.#externalError !== null) return fromMemory;
+      // Someone else's file is complete only once the stream has ended (or, written ahead, up to what came here).
+      if ((!this.#closed && !this.#writtenAhead) || this.#externalError !== null) return fromMemory;
       const bytes = await readFileRange(this.#externalSpill, offset, end - offset).catch(() => new Uint8Array(0));
       return bytes.length === 0 ? fromMemory : { kind: "data", offset, bytes, nextOffset: offset + bytes.length };
     }

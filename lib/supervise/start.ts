@@ -113,7 +113,12 @@ export interface JobTreeSpec {
   readonly jobId: number;
   /** Present: the guardian is adoptable, and a new agent rebuilds the job from these (issue 11). */
   readonly facts?: JobFacts;
+  /** The guardian's spill file stopped taking bytes at `spilled` (facts.spillByGuardian). */
+  readonly onSpillStopped?: SpillStopped;
 }
+
+/** Told once when a spill written by the supervisor stops: its size, and the errno name and text. */
+export type SpillStopped = (spilled: number, code: string, message: string) => void;
 
 /**
  * Starts a tree under `choice` (chooseSupervisor): a job (`on-exit`) from a
@@ -131,7 +136,7 @@ export async function startSupervised(choice: SupervisorChoice, spec: JobTreeSpe
   if (job.launch.mode !== choice.mode) throw new SpawnError("spawn-failed", `a ${choice.mode} choice cannot start a ${job.launch.mode} tree`);
   if (choice.supervisor === "guardian" && choice.guardian !== null) {
     const { startGuardianJob } = await import("./guardian/job-tree.ts");
-    return await startGuardianJob(job.launch, job.jobId, choice.guardian, job.facts);
+    return await startGuardianJob(job.launch, job.jobId, choice.guardian, job.facts, job.onSpillStopped);
   }
   if (choice.supervisor === "process-group") return await (await import("./process-group/job-tree.ts")).startGroupJob(job.launch);
   throw new SpawnError("backend-unavailable", `${choice.supervisor} cannot hold a ${choice.mode} job`);

@@ -14,6 +14,10 @@ import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts"
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
+import { JOB_SPILL_FAULT } from "../../native/guardian-protocol.ts";
+import type { SpillStopped } from "../start.ts";
+import { statSync } from "node:fs";
+import { constants } from "node:os";
 import type { Receipt } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
 import { locateJobShim } from "./job-shim.ts";
@@ -101,7 +105,7 @@ class GuardianJob implements SupervisedTree {
  * program cannot start. With `facts`, the guardian is adoptable: it outlives
  * this agent and a new one takes the job over (issue 11).
  */
-export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary: string, facts?: JobFacts): Promise<SupervisedTree> {
+export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary: string, facts?: JobFacts, onSpillStopped?: SpillStopped): Promise<SupervisedTree> {
   const shim = launch.mode === "pty" ? locateJobShim(binary) : null;
   const startedAt = performance.now();
   const guardian = spawnGuardian({
@@ -117,8 +121,10 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
     lingerMs: JOB_LINGER_MS,
     ...(facts !== undefined ? { adoptable: true } : {}),
     ...(facts !== undefined && launch.orphanWaitMs !== undefined ? { orphanWaitMs: launch.orphanWaitMs } : {}),
+    ...(facts?.spillByGuardian === true && facts.spill !== null ? { jobSpill: facts.spill } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
   const job = new GuardianJob(guardian);
+  if (onSpillStopped !== undefined && facts?.spillByGuardian === true && facts.spill !== null) watchJobSpill(guardian, onSpillStopped, facts.spill);
   wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
   let child;
   try {
@@ -157,11 +163,39 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
  * connected, not yet read from): the process side of a re-adopted job.
  * Output after the guardian's backlog is held until the Job listens.
  */
-export function adoptGuardianJob(guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): SupervisedTree {
+export function adoptGuardianJob(
+  guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number,
+  spill?: { readonly path: string; readonly onStopped: SpillStopped },
+): SupervisedTree {
   const job = new GuardianJob(guardian);
+  if (spill !== undefined) watchJobSpill(guardian, spill.onStopped, spill.path);
   job.pid = child.pid;
   wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
   return job;
+}
+
+/**
+ * The guardian's spill of this job stopped (a full disk): it writes nothing
+ * more, so the file's size is where the spill ends.
+ */
+function watchJobSpill(guardian: Guardian, onSpillStopped: SpillStopped, spillPath: string): void {
+  guardian.on("fault", (f) => {
+    if (f.what.startsWith(JOB_SPILL_FAULT)) onSpillStopped(fileSize(spillPath), errnoName(f.errno), f.message);
+  });
+}
+
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** "ENOSPC" for 28: the name a SpillError carries. */
+export function errnoName(errno: number): string {
+  for (const [name, value] of Object.entries(constants.errno)) if (value === errno) return name;
+  return `errno ${errno}`;
 }
 
 function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {

@@ -43,6 +43,8 @@ export interface JobFacts {
   readonly name: string | null;
   readonly mode: "pipe" | "pty";
   readonly spill: string | null;
+  /** The guardian writes the spill itself (--job-spill, guardian protocol 5); absent: the agent did. */
+  readonly spillByGuardian?: boolean;
   readonly headBytes: number;
   readonly maxBytes: number;
   readonly graceMs: number;

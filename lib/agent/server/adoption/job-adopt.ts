@@ -5,13 +5,15 @@
 // the tail when the two meet (byte-exact), and when they do not (more was
 // written while unowned than the tail holds) the gap is exact and reported:
 // its offsets are in the job's `gap`, and the spill stops there rather than
-// hold bytes at the wrong offsets.
+// hold bytes at the wrong offsets. A spill the guardian writes itself
+// (guardian protocol 5) needs none of this: it is complete whoever died, up
+// to where the guardian says it stopped (a full disk).
 import { statSync } from "node:fs";
 import process from "node:process";
 import { BoundedStore } from "../../../output/bounded-store.ts";
 import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian/records.ts";
 import { identityOf } from "../../../proc/identity.ts";
-import { adoptGuardianJob } from "../../../supervise/guardian/job-tree.ts";
+import { adoptGuardianJob, errnoName } from "../../../supervise/guardian/job-tree.ts";
 import { Job } from "../../../jobs/job.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";
@@ -25,17 +27,28 @@ export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promi
   if (child === null) throw new LostGuardian("its record names no child");
   let process_: SupervisedTree | undefined;
   const launch = { mode: facts.mode, graceMs: facts.graceMs, stateDir: ctx.stateDir };
-  const found = await reconnect(record, (guardian) => (process_ = adoptGuardianJob(guardian, child, launch, facts.startedAt)));
+  let store: BoundedStore | undefined;
+  const byGuardian = facts.spillByGuardian === true && facts.spill !== null;
+  const spillWatch = byGuardian
+    ? { path: facts.spill!, onStopped: (at: number, code: string, message: string) => store?.externalSpillFailed(code, `${message} (the spill stops at byte ${at})`) }
+    : undefined;
+  const found = await reconnect(record, (guardian) => (process_ = adoptGuardianJob(guardian, child, launch, facts.startedAt, spillWatch)));
   // Pipe jobs merge stderr into stdout; a PTY job's output is stream 1.
   const stream = found.adopt.streams.find((s) => s.stream === 1);
   const backlog = found.backlog.get(1) ?? new Uint8Array(0);
   const position = stream?.position ?? backlog.length;
   const tailStart = position - backlog.length;
   const spilled = facts.spill === null ? null : spillSize(facts.spill);
-  let store: BoundedStore;
   let gap: { from: number; to: number } | null = null;
   const limits = { headBytes: facts.headBytes, tailBytes: facts.maxBytes };
-  if (facts.spill !== null && spilled !== null && spilled >= tailStart && spilled <= position) {
+  if (byGuardian) {
+    store = await BoundedStore.resume({ ...limits, spillPath: facts.spill!, externalSpill: true, spillWrittenAhead: true }, tailStart);
+    store.write(backlog);
+    const said = found.welcome.jobSpill;
+    if (said !== undefined && said.errno !== 0) {
+      store.externalSpillFailed(errnoName(said.errno), `the guardian could not write more (the spill stops at byte ${said.spilled})`);
+    }
+  } else if (facts.spill !== null && spilled !== null && spilled >= tailStart && spilled <= position) {
     store = await BoundedStore.resume({ ...limits, spillPath: facts.spill }, spilled);
     store.write(backlog.subarray(spilled - tailStart));
   } else {
