@@ -6,7 +6,7 @@
 // (never the input: an `--env` value may be a secret).
 import { UsageError } from "./exit-status.ts";
 import { DurationError, parseDuration } from "../../lib/core/duration.ts";
-import { SizeError, parseSize } from "../../lib/core/size.ts";
+import { SizeError, keptBytesProblem, parseSize } from "../../lib/core/size.ts";
 import { type EnvAssignment, EnvAssignmentError, parseEnvAssignment } from "../../lib/env/assignment.ts";
 
 /** An integer flag within [min, max]; undefined stays undefined. */
@@ -80,6 +80,14 @@ export const parseDurationFlag = (flag: string) => (text: string): number => dur
 
 /** stricli `parse` for a byte-size flag: bytes, at least `min`. */
 export const parseSizeFlag = (flag: string, min = 0) => (text: string): number => sizeFlag(flag, text, min) as number;
+
+/** stricli `parse` for --max-bytes and --head-bytes: bytes kept in memory, at most MAX_KEPT_BYTES (lib/core/size.ts). */
+export const parseKeptSizeFlag = (flag: string) => (text: string): number => {
+  const bytes = sizeFlag(flag, text) as number;
+  const problem = keptBytesProblem(flag, bytes, text);
+  if (problem !== null) throw new UsageError(problem);
+  return bytes;
+};
 
 /** stricli `parse` for a line count flag. */
 export const parseLineCountFlag = (flag: string) => (text: string): number => lineCountFlag(flag, text) as number;

@@ -62,10 +62,10 @@ export function configFromYaml(text: string, file: string): CorralConfig {
         out.graceMs = readDuration(src, entry);
         break;
       case "max-bytes":
-        out.maxBytes = readSize(src, entry);
+        out.maxBytes = readSize(src, entry, true);
         break;
       case "head-bytes":
-        out.headBytes = readSize(src, entry);
+        out.headBytes = readSize(src, entry, true);
         break;
       case "guardian":
         out.guardian = readChoice(src, entry, GUARDIAN_MODES);

@@ -3,7 +3,7 @@
 // key table (from-yaml.ts) so that table reads like the documentation.
 import { isMap, isScalar, isSeq, type LineCounter, type Node, type Pair } from "yaml";
 import { DurationError, formatDuration, parseDuration } from "../core/duration.ts";
-import { parseSize, SizeError } from "../core/size.ts";
+import { keptBytesProblem, parseSize, SizeError } from "../core/size.ts";
 import { ConfigError } from "./config-error.ts";
 
 /** What every reader needs to point at a line of the file. */
@@ -104,10 +104,13 @@ export function readDurationOrOff(src: YamlSource, entry: YamlEntry, minMs: numb
 }
 
 /** A size (`4096`, `64k`, `1MiB`, `10MB`) in bytes. */
-export function readSize(src: YamlSource, entry: YamlEntry): number {
+export function readSize(src: YamlSource, entry: YamlEntry, kept = false): number {
   const text = scalarText(src, entry, "a size such as 64k or 1MiB");
   try {
-    return parseSize(text);
+    const bytes = parseSize(text);
+    const problem = kept ? keptBytesProblem(entry.key, bytes, text) : null;
+    if (problem !== null) fail(src, entry, problem);
+    return bytes;
   } catch (error) {
     if (error instanceof SizeError) fail(src, entry, error.message.replace(`"${text}"`, shown(text)));
     throw error;

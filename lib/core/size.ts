@@ -16,6 +16,14 @@ const SIZE_UNITS: Record<string, number> = {
   GB: 1000 ** 3,
 };
 
+/**
+ * The most bytes of a stream's head or tail kept in memory (`--max-bytes`,
+ * `--head-bytes`, the config keys of those names): 1 GiB. One limit for
+ * every door and every backend, checked where the value enters; the
+ * guardian's --head-bytes/--tail-bytes take the same at most (native/main.c).
+ */
+export const MAX_KEPT_BYTES = 1024 ** 3;
+
 /** Thrown for a value that is not a size; the message says what would be. */
 export class SizeError extends Error {
   override readonly name = "SizeError";
@@ -34,6 +42,12 @@ export function parseSize(text: string): number {
   const bytes = Number(match[1]) * scale;
   if (!Number.isSafeInteger(Math.floor(bytes))) throw new SizeError(`"${text}" is too large a size`);
   return Math.floor(bytes);
+}
+
+/** Null when `bytes` may be kept in memory; else the one line saying the limit (`what` names the flag or key). */
+export function keptBytesProblem(what: string, bytes: number, text: string): string | null {
+  if (bytes <= MAX_KEPT_BYTES) return null;
+  return `${what} is at most 1GiB (the bytes kept in memory per stream; use --spill FILE to keep everything), not "${text.slice(0, 40)}"`;
 }
 
 /** The shortest exact binary spelling of a size, for printing config back. */

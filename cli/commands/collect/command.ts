@@ -8,7 +8,7 @@ import {
   type CorralContext,
   parseDurationOrOffFlag,
   parseLineCountFlag,
-  parseSizeFlag,
+  parseKeptSizeFlag,
   runFlagParameters,
 } from "./flags.ts";
 
@@ -19,8 +19,8 @@ export const collectCommand = buildCommand<CollectFlags, readonly string[], Corr
   parameters: {
     flags: {
       ...runFlagParameters,
-      maxBytes: { kind: "parsed", parse: parseSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's tail to keep (default 1MiB; e.g. 64k, 10M)" },
-      headBytes: { kind: "parsed", parse: parseSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's head to keep (default 64KiB)" },
+      maxBytes: { kind: "parsed", parse: parseKeptSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's tail to keep (default 1MiB; e.g. 64k, 10M)" },
+      headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's head to keep (default 64KiB)" },
       headLines: { kind: "parsed", parse: parseLineCountFlag("--head-lines"), optional: true, placeholder: "n", brief: "Show at most N lines of each stream's head (with --head-bytes, the smaller wins)" },
       tailLines: { kind: "parsed", parse: parseLineCountFlag("--tail-lines"), optional: true, placeholder: "n", brief: "Show at most N lines of each stream's tail (with --max-bytes, the smaller wins)" },
       live: { kind: "boolean", default: false, brief: "Also stream the output through as it comes (tee); the report then goes to stderr" },

@@ -4,7 +4,7 @@ export type { CorralContext } from "../../context.ts";
 import { commandPositional, type RunFlags, runFlagParameters } from "../../shared/child/flags.ts";
 import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
 export { collectJobFlagParameters, commandPositional, runFlagParameters };
-export { parseDurationOrOffFlag, parseLineCountFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { parseDurationOrOffFlag, parseKeptSizeFlag, parseLineCountFlag } from "../../shared/flag-parsers.ts";
 
 /** Flags of `collect`: the run flags plus the capture limits and format. */
 export interface CollectFlags extends RunFlags, CollectJobFlags {

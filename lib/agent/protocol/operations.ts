@@ -7,6 +7,7 @@
 // the agent sends unprompted are in the two tables below it.
 //
 // Bump PROTOCOL_VERSION (version.ts) if anything here changes.
+import { MAX_KEPT_BYTES } from "../../core/size.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { JobInfo, JobReadReply, ReapedJob } from "./job-messages.ts";
 import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
@@ -30,7 +31,6 @@ import {
   dimension,
   environment,
   jobRef,
-  MAX_SIZE,
   millis,
   recording,
   sessionName,
@@ -172,8 +172,8 @@ export const OPERATIONS = {
       env: optional(environment()),
       cols: optional(dimension()),
       rows: optional(dimension()),
-      headBytes: integer(0, MAX_SIZE),
-      maxBytes: integer(0, MAX_SIZE),
+      headBytes: integer(0, MAX_KEPT_BYTES),
+      maxBytes: integer(0, MAX_KEPT_BYTES),
       graceMs: millis(),
       /** With `tty`: record the job's terminal as asciicast v2 (the path is absolute). */
       record: optional(recording()),
