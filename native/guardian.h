@@ -51,6 +51,9 @@
 #define EV_INPUT_TAKEN 0x58  /* u32 bytes of input the child took (or that were dropped) since the last one:
                                 the owner's credit, so input never queues ahead of its control frames (v4) */
 
+/* The guardian's exit status when it ended its tree because it could not write to its owner (owner.c). */
+#define GUARDIAN_EXIT_CANNOT_SERVE 3
+
 #define SIGNAL_TARGET_CHILD 0
 #define SIGNAL_TARGET_FOREGROUND 1
 #define SIGNAL_TARGET_TREE 2

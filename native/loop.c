@@ -401,5 +401,5 @@ int guardian_run(struct options *o) {
   job_spill_close(&g);
   for (int i = 1; i < 3; i++) capture_free(&g.s[i]); /* a stream that never reached EOF */
   free(g.rbuf);
-  return 0;
+  return g.cannot_serve ? GUARDIAN_EXIT_CANNOT_SERVE : 0;
 }

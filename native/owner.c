@@ -162,6 +162,12 @@ void owner_lost(struct guardian *g) {
   }
   if (!g->authed) return;
   g->authed = 0;
+  if (g->cannot_serve) {
+    /* It cannot tell anyone what happens to the tree: the tree goes now, and so does the guardian. */
+    fprintf(stderr, "corral-guardian: writing to the owner failed (%s); terminating the tree\n", strerror(g->cannot_serve));
+    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
+    return;
+  }
   if (orphan_lost(g)) return;
   if (g->o->linger_ms == 0 || !g->started) {
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
@@ -367,6 +373,12 @@ void owner_flush(struct guardian *g) {
     if (w < 0 && errno == EINTR) continue;
     if (w < 0 && errno == EAGAIN) return;
     if (w <= 0) {
+      /*
+       * EPIPE/ECONNRESET: the owner went away. Anything else (EIO, ENOMEM...)
+       * is this guardian failing: no owner can rely on it any more, so it
+       * does not wait to be re-adopted but ends the tree (owner_lost).
+       */
+      if (w < 0 && errno != EPIPE && errno != ECONNRESET && errno != ENOTCONN) g->cannot_serve = errno;
       owner_lost(g);
       return;
     }

@@ -86,6 +86,7 @@ struct guardian {
   long long wait_failing_since;
   int sig_pipe_broken; /* the self-pipe could not be read: signals are taken from flags, on a timer */
   int poll_failures;   /* consecutive failed polls */
+  int cannot_serve;    /* errno of a failed write to the owner that was not the owner's going: the tree is ended */
 
   /* --job-spill (job-spill.c) */
   int job_spill_fd;          /* -1: none, or it failed */

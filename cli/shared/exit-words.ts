@@ -9,5 +9,6 @@ export function describeExit(exit: ExitFacts | null): string {
   if (exit.timedOut) return "timed out";
   if (exit.signal !== null) return `killed by ${exit.signal}${exit.forced ? " (forced)" : ""}`;
   if (exit.code !== null) return `exit ${exit.code}`;
-  return exit.supervisorLost ? `end unknown: supervisor lost (guardian ${exit.supervisorLost.cause})` : "end unknown";
+  if (exit.supervisorLost) return `end unknown: supervisor lost (guardian ${exit.supervisorLost.cause})`;
+  return exit.unknownWhy !== undefined ? `end unknown: ${exit.unknownWhy}` : "end unknown";
 }

@@ -23,6 +23,11 @@ export interface ExitFacts {
    * and corral terminated what it could still identify itself.
    */
   readonly supervisorLost?: SupervisorLoss;
+  /**
+   * Present only when code and signal are both null and the supervisor
+   * knows why the end is unknown (its wait for the exit status failed).
+   */
+  readonly unknownWhy?: string;
 }
 
 /** The supervisor died (SIGKILL, the OOM killer): its own fact, never dressed up as the child's status. */

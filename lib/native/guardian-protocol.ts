@@ -212,6 +212,9 @@ export interface WelcomeEvent {
   readonly jobSpill?: { readonly spilled: number; readonly errno: number };
 }
 
+/** The guardian's exit status when it ended its tree because it could not write to its owner (native/owner.c). */
+export const GUARDIAN_EXIT_CANNOT_SERVE = 3;
+
 /** How a fault about a job's spill file begins (native/job-spill.c): the file stopped at the guardian's count. */
 export const JOB_SPILL_FAULT = "the job's spill file";
 

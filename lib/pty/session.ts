@@ -385,6 +385,8 @@ export class PtySession {
       forced: this.#termination?.forced ?? false,
       durationMs: Date.now() - this.createdAt,
       outputComplete: raw.outputComplete,
+      ...(raw.supervisorLost !== undefined ? { supervisorLost: raw.supervisorLost } : {}),
+      ...(raw.unknownWhy !== undefined ? { unknownWhy: raw.unknownWhy } : {}),
     };
     // Its /proc files are of no use any more: let go of the kept descriptors.
     this.#foregroundReader?.close();

@@ -7,7 +7,7 @@
 // `run` and `collect` read Node streams instead (backend.ts
 // SupervisedProcess): they need the pipes as streams with backpressure into
 // the bounded store and their own exit-time sweep.
-import type { ExitFacts } from "../core/exit-facts.ts";
+import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
 import type { Receipt } from "../core/receipt.ts";
 
 /** A tree's child speaks through pipes (stdout and stderr merged) or a terminal. */
@@ -28,6 +28,10 @@ export interface TreeExit {
   readonly signal: string | null;
   /** Every byte the program wrote reached the output listener before this exit was reported. */
   readonly outputComplete: boolean;
+  /** The supervisor was lost before it could report the end (code and signal are then null). */
+  readonly supervisorLost?: SupervisorLoss;
+  /** Code and signal are null and the supervisor said why. */
+  readonly unknownWhy?: string;
 }
 
 /**

@@ -49,6 +49,11 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
       await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
     );
     this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session.id} ${describeExit(closed.session.exit)}\n`);
+    // An end corral could not learn is a decision the user must hear about, with why (not only in the facts).
+    const exit = closed.session.exit;
+    if (exit !== null && exit.code === null && exit.signal === null && !exit.timedOut) {
+      this.process.stderr.write(errorLine(`session ${closed.session.id}: ${describeExit(exit)}`));
+    }
   });
 }
 

@@ -10,7 +10,7 @@ import { spawnGuardian } from "../../native/guardian-launch.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
+import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
@@ -241,29 +241,4 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunc
       finish(facts, receipt);
     });
   });
-}
-
-/**
- * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
- * terminates what it can still identify from the child's recorded identity
- * (lib/supervise/guardian/orphaned-tree.ts), and the loss is the job's own fact.
- */
-async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
-  const how = await Promise.race([
-    guardian.processExit ?? Promise.resolve(undefined),
-    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
-  ]);
-  const cause = how === undefined
-    ? "stopped answering"
-    : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
-  const child = guardian.child;
-  if (child === undefined) {
-    return { loss: { pid: guardian.pid, cause, cleanup: "its child was never reported started" }, receipt: uncertain(`the guardian ${cause} before it reported its child`), forced: false };
-  }
-  const tree = await terminateOrphanedTree(child, graceMs);
-  const cleanup = describeOrphanedTree(tree);
-  const receipt: Receipt = tree.left.length === 0 && !tree.procUnreadable
-    ? { status: "confirmed", forced: tree.forced, reason: null }
-    : uncertain(`supervisor lost (the guardian ${cause}); ${cleanup}`, tree.forced);
-  return { loss: { pid: guardian.pid, cause, cleanup }, receipt, forced: tree.forced };
 }

@@ -20,7 +20,12 @@ import type {
 import { SpawnError } from "../spawn-error.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { confirmed, receiptOfCensus } from "../receipts.ts";
+import { receiptOfCensus } from "../receipts.ts";
+import { afterGuardianLoss } from "./guardian-loss.ts";
+import type { FaultEvent } from "../../native/guardian-protocol.ts";
+
+/** The grace a tree gets when its guardian was lost and corral ends it itself. */
+const LOSS_GRACE_MS = 1000;
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
@@ -45,12 +50,27 @@ class GuardianPtyHandle implements SupervisedTree {
     // The guardian sends the exit after draining the master (EOF, or its
     // drain deadline when a descendant keeps the terminal open).
     guardian.on("exited", (e) => this.#exited(e.code, e.signal === null ? null : signalName(e.signal)));
-    // A guardian that vanished cannot tell us more; the program went with it.
-    guardian.on("close", () => this.#exited(null, "SIGKILL"));
+    // What went wrong in the guardian is kept: an end it cannot know is reported with why.
+    guardian.on("fault", (f) => this.#faults.push(f));
+    // A guardian whose connection closed before the end: the end is not invented (guardian-loss.ts).
+    guardian.on("close", () => {
+      if (this.#events.exited === undefined) this.#lost ??= this.#afterLoss();
+    });
+  }
+
+  readonly #faults: FaultEvent[] = [];
+  #lost: Promise<Receipt> | undefined;
+
+  async #afterLoss(): Promise<Receipt> {
+    const { loss, receipt } = await afterGuardianLoss(this.guardian, LOSS_GRACE_MS);
+    this.#events.exit({ code: null, signal: null, outputComplete: false, supervisorLost: loss });
+    return receipt;
   }
 
   #exited(code: number | null, signal: string | null): void {
-    this.#events.exit({ code, signal, outputComplete: this.#eof });
+    const waitFault = code === null && signal === null ? this.#faults.find((f) => f.syscall.startsWith("wait")) : undefined;
+    const unknownWhy = waitFault === undefined ? undefined : `the guardian could not learn the exit status (${waitFault.syscall} failed: ${waitFault.message})`;
+    this.#events.exit({ code, signal, outputComplete: this.#eof, ...(unknownWhy !== undefined ? { unknownWhy } : {}) });
   }
 
   on<K extends keyof SupervisedTreeEvents>(event: K, listener: SupervisedTreeEvents[K]): void {
@@ -86,11 +106,12 @@ class GuardianPtyHandle implements SupervisedTree {
   }
 
   async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+    if (this.#lost !== undefined) return await this.#lost;
     try {
       return receiptOfCensus(await this.guardian.terminate(graceMs, firstSignal));
     } catch (error) {
-      // The guardian is gone: with it went its subreaper role, nothing to confirm.
-      if (error instanceof GuardianError && error.code === "closed") return confirmed();
+      // The guardian is gone: what is left of its tree is ended here, and the receipt says what could not be.
+      if (error instanceof GuardianError && error.code === "closed") return await (this.#lost ??= this.#afterLoss());
       throw error;
     }
   }
