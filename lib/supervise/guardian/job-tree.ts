@@ -9,7 +9,7 @@ import { GuardianError, type Guardian } from "../../native/guardian-client.ts";
 import { spawnGuardian } from "../../native/guardian-launch.ts";
 import { exitFactsOf } from "../../native/guardian-facts.ts";
 import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
-import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
 import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
