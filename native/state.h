@@ -86,6 +86,10 @@ struct guardian {
   long long wait_failing_since;
   int sig_pipe_broken; /* the self-pipe could not be read: signals are taken from flags, on a timer */
   int poll_failures;   /* consecutive failed polls */
+  /* the socket path watched (loop.c): an unowned guardian whose socket is gone can never be found again */
+  unsigned long long socket_ino; /* of the socket bound, 0 when none */
+  long long socket_check_at;     /* next look at the path */
+  long long socket_gone_since;   /* 0: present */
   int cannot_serve;    /* errno of a failed write to the owner that was not the owner's going: the tree is ended */
 
   /* --job-spill (job-spill.c) */

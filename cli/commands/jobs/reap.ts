@@ -1,6 +1,7 @@
 // `corral reap`: retire what the agent holds that has finished (with --all,
 // terminate what still runs first), then clean up after any agent that died
-// without doing so. Never starts an agent. Exit 1 when a receipt is uncertain.
+// without doing so; with --all, also guardians no record names (found by
+// their process: lib/jobs/stray-guardians.ts). Never starts an agent. Exit 1 when a receipt is uncertain.
 // --json: {jobs, sessions, orphans}, jobs and sessions in their common shapes.
 import path from "node:path";
 import type { CorralContext } from "../../context.ts";
@@ -13,6 +14,8 @@ import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol/messages.ts";
 import { sweepOrphans, type OrphanItem } from "../../../lib/jobs/orphans.ts";
+import { sweepStrayGuardians } from "../../../lib/jobs/stray-guardians.ts";
+import { readRecords } from "../../../lib/supervise/guardian/records.ts";
 import type { Receipt } from "../../../lib/jobs/job-info.ts";
 
 /** The command function of `corral reap`. */
@@ -33,7 +36,10 @@ export async function reapAction(this: CorralContext, flags: ReapFlags): Promise
   } finally {
     client?.close();
   }
-  const orphans = await sweepOrphans(path.dirname(chosenSocket(this, flags)), graceMs);
+  const stateDir = path.dirname(chosenSocket(this, flags));
+  const recorded = new Set(readRecords(stateDir).records.map((r) => r.guardian.pid));
+  const orphans = await sweepOrphans(stateDir, graceMs);
+  if (flags.all) orphans.push(...await sweepStrayGuardians(stateDir, recorded, graceMs));
   const { stdout } = this.process;
   if (flags.json) {
     // The job and session objects of `jobs --json` and `pty list --json`, each with its receipt.

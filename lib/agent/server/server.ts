@@ -1,7 +1,8 @@
 // The agent daemon: binds the socket (after probing a leftover one), serves
 // connections, exits by itself once no session runs and nobody has asked
 // anything for the idle time, and on every way out closes every session so
-// that nothing it started is left running.
+// that nothing it started is left running. A socket that disappears is
+// recreated, or what the agent holds is ended after a bound (socket-watch.ts).
 import net from "node:net";
 import path from "node:path";
 import { writeFileSync, rmSync, readFileSync } from "node:fs";
@@ -14,7 +15,8 @@ import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "../client/socket-probe.ts";
-import { restrictToOwner } from "../client/state-dir.ts";
+import { ensureStateDir, restrictToOwner } from "../client/state-dir.ts";
+import { SOCKET_CHECK_MS, SocketWatch } from "./socket-watch.ts";
 import { JobTable } from "../../jobs/job-table.ts";
 import { stopAllJobs } from "../../jobs/stop-all.ts";
 
@@ -47,6 +49,7 @@ export class AgentServer {
   #connections = new Set<AgentConnection>();
   #lastActivity = Date.now();
   #idleTimer: ReturnType<typeof setInterval> | undefined;
+  #socketTimer: ReturnType<typeof setInterval> | undefined;
   #stopping = false;
   #resolveStopped!: () => void;
   readonly #log: (line: string) => void;
@@ -72,8 +75,15 @@ export class AgentServer {
       log: (line) => this.#log(line),
     };
     this.#ctx = ctx;
-    this.#server = net.createServer((socket) => {
-      const connection = new AgentConnection(socket, ctx, this.#log, frames);
+    this.#frames = frames;
+    this.#server = this.#createServer();
+  }
+
+  readonly #frames: PendingFrameLedger;
+
+  #createServer(): net.Server {
+    return net.createServer((socket) => {
+      const connection = new AgentConnection(socket, this.#ctx, this.#log, this.#frames);
       this.#connections.add(connection);
       this.#lastActivity = Date.now();
       socket.on("close", () => {
@@ -98,20 +108,40 @@ export class AgentServer {
     return server;
   }
 
-  async #bind(): Promise<void> {
+  async #listenOn(server: net.Server): Promise<void> {
     const { socket } = this.options;
     await new Promise<void>((resolve, reject) => {
-      this.#server.once("error", reject);
-      this.#server.listen(socket, () => {
-        this.#server.off("error", reject);
+      server.once("error", reject);
+      server.listen(socket, () => {
+        server.off("error", reject);
         resolve();
       });
     });
     // After the bind, an error is a failed accept (EMFILE): the client sees
     // its connect fail; the agent and its sessions go on.
-    this.#server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
+    server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
     restrictToOwner(socket);
     writeFileSync(agentPaths(socket).pid, `${process.pid}\n`, { mode: 0o600 });
+  }
+
+  async #bind(): Promise<void> {
+    const { socket } = this.options;
+    await this.#listenOn(this.#server);
+    const watch = new SocketWatch({
+      socket,
+      relisten: async () => {
+        ensureStateDir(path.dirname(socket));
+        // The old listener's path is gone: it can never be reached again (its connections go on).
+        // Closed first: closing a Unix listener unlinks its path, which would be the new one's.
+        this.#server.close();
+        this.#server = this.#createServer();
+        await this.#listenOn(this.#server);
+      },
+      giveUp: (why) => void this.stop(why),
+      log: (line) => this.#log(line),
+    });
+    this.#socketTimer = setInterval(() => void watch.check(), SOCKET_CHECK_MS);
+    this.#socketTimer.unref?.();
     const every = Math.max(50, Math.min(1000, Math.floor(this.options.idleTimeoutMs / 4)));
     this.#idleTimer = setInterval(() => this.#checkIdle(), every);
     this.#log(`listening on ${socket} (pid ${process.pid}, idle timeout ${this.options.idleTimeoutMs} ms)`);
@@ -134,6 +164,7 @@ export class AgentServer {
     this.#stopping = true;
     this.#log(`stopping: ${reason}`);
     clearInterval(this.#idleTimer);
+    clearInterval(this.#socketTimer);
     this.#server.close();
     if (keep) {
       for (const connection of this.#connections) connection.close();
