@@ -44,6 +44,11 @@ export interface JobInfo {
    * (and the spill stops at `from`); offsets after `to` are exact (issue 11).
    */
   readonly gap?: { readonly from: number; readonly to: number; readonly bytes: number };
+  /**
+   * Present when the spill file stopped taking bytes (a full disk): it holds
+   * exactly the output before `from` (null: where is not known), and `error` says why.
+   */
+  readonly spillLost?: { readonly from: number | null; readonly error: string };
 }
 
 /** `%N` for a job id, the way every message names a job. */

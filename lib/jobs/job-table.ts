@@ -123,6 +123,7 @@ export class JobTable {
       backend: job.process.backend,
       attached: job.attached,
       ...(job.gap !== null ? { gap: { from: job.gap.from, to: job.gap.to, bytes: job.gap.to - job.gap.from } } : {}),
+      ...(job.store.spillError !== null ? { spillLost: { from: job.store.spillStoppedAt, error: job.store.spillError.message } } : {}),
     };
   }
 }

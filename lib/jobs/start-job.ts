@@ -85,7 +85,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
       graceMs: request.graceMs,
       startedAt: Date.now(),
     };
-    const onSpillStopped = (spilled: number, code: string, message: string) => store.externalSpillFailed(code, `${message} (the spill stops at byte ${spilled})`);
+    const onSpillStopped = (spilled: number, code: string, message: string) => store.externalSpillFailed(code, `${message} (the spill stops at byte ${spilled})`, spilled);
     started = await startSupervised(choice, { launch, jobId: id, facts, onSpillStopped });
   } catch (error) {
     await store.close().catch(() => {});

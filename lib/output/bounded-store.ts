@@ -72,6 +72,7 @@ export class BoundedStore {
   #writtenAhead = false;
   #teeFd: number | null = null;
   #externalError: SpillError | null = null;
+  #externalStoppedAt: number | null = null;
   /** What the supervisor keeping the stream said it got so far (nativeCapture). */
   #captured: { total: number; lineFeeds: number; last: Uint8Array } | null = null;
   #closing: Promise<void> | null = null;
@@ -193,6 +194,12 @@ export class BoundedStore {
     return this.#spill?.path ?? this.#externalSpill;
   }
 
+  /** Where a failed spill stops (it holds exactly the bytes before), when known; null when it did not fail. */
+  get spillStoppedAt(): number | null {
+    if (this.spillError === null) return null;
+    return this.#spill !== null ? this.#spill.flushedBytes : this.#externalStoppedAt;
+  }
+
   /** The first spill write error, if any: the spill is incomplete from there on. */
   get spillError(): SpillError | null {
     return this.#spill?.error ?? this.#externalError;
@@ -203,8 +210,9 @@ export class BoundedStore {
    * disk): the file is incomplete, and spillError says so as it would for a
    * spill this store wrote itself. `code` is the errno name ("ENOSPC").
    */
-  externalSpillFailed(code: string, message: string): void {
+  externalSpillFailed(code: string, message: string, at?: number): void {
     if (this.#externalSpill === null || this.#externalError !== null) return;
+    this.#externalStoppedAt = at ?? null;
     this.#externalError = new SpillError(this.#externalSpill, "write", Object.assign(new Error(message), { code }));
   }
 

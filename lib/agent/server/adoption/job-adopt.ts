@@ -30,7 +30,7 @@ export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promi
   let store: BoundedStore | undefined;
   const byGuardian = facts.spillByGuardian === true && facts.spill !== null;
   const spillWatch = byGuardian
-    ? { path: facts.spill!, onStopped: (at: number, code: string, message: string) => store?.externalSpillFailed(code, `${message} (the spill stops at byte ${at})`) }
+    ? { path: facts.spill!, onStopped: (at: number, code: string, message: string) => store?.externalSpillFailed(code, `${message} (the spill stops at byte ${at})`, at) }
     : undefined;
   const found = await reconnect(record, (guardian) => (process_ = adoptGuardianJob(guardian, child, launch, facts.startedAt, spillWatch)));
   // Pipe jobs merge stderr into stdout; a PTY job's output is stream 1.
@@ -46,7 +46,7 @@ export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promi
     store.write(backlog);
     const said = found.welcome.jobSpill;
     if (said !== undefined && said.errno !== 0) {
-      store.externalSpillFailed(errnoName(said.errno), `the guardian could not write more (the spill stops at byte ${said.spilled})`);
+      store.externalSpillFailed(errnoName(said.errno), `the guardian could not write more (the spill stops at byte ${said.spilled})`, said.spilled);
     }
   } else if (facts.spill !== null && spilled !== null && spilled >= tailStart && spilled <= position) {
     store = await BoundedStore.resume({ ...limits, spillPath: facts.spill }, spilled);
