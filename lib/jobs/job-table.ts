@@ -6,6 +6,7 @@ import type { JobRef } from "./job-id.ts";
 import { describeRef } from "./job-id.ts";
 import type { Job } from "./job.ts";
 import { CorralError } from "../core/corral-error.ts";
+import { removeDoneJob, writeDoneJob } from "./done-jobs.ts";
 
 /**
  * Finished jobs kept unreaped; past this the oldest finished ones go, so a
@@ -27,6 +28,13 @@ export class JobTable {
   #jobs = new Map<number, Job>();
   /** Job ids, most recent first: [0] is current (+), [1] previous (-). */
   #recency: number[] = [];
+  /** Where each job's end is written as it happens, for the next agent (done-jobs.ts); null: nowhere. */
+  #endsIn: string | null = null;
+
+  /** Writes each job's end under `stateDir` from now on (the agent's table). */
+  keepEndsIn(stateDir: string): void {
+    this.#endsIn = stateDir;
+  }
 
   /** The number the next job gets. */
   nextId(): number {
@@ -46,6 +54,7 @@ export class JobTable {
     this.touch(job);
     job.onChange((change) => {
       if (change === "stopped") this.touch(job);
+      if (change === "done" && this.#endsIn !== null) writeDoneJob(this.#endsIn, job);
       if (change === "done") this.#trimDone();
     });
   }
@@ -80,6 +89,7 @@ export class JobTable {
   retire(job: Job): void {
     this.#jobs.delete(job.id);
     this.#recency = this.#recency.filter((id) => id !== job.id);
+    if (this.#endsIn !== null) removeDoneJob(this.#endsIn, job.id);
   }
 
   /** Jobs whose process still runs (or is stopped). */

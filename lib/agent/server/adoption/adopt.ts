@@ -15,6 +15,7 @@ import { adoptPtySession } from "../pty-sessions.ts";
 import { forgetAtExit } from "./session-record.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
 import { adoptJob } from "./job-adopt.ts";
+import { readDoneJobs, restoreDoneJob } from "../../../jobs/done-jobs.ts";
 
 /** What a new agent found: ids re-adopted, and what was lost with why. */
 export interface AdoptionReport {
@@ -35,6 +36,16 @@ export interface LostItem {
 /** Re-adopts every adoptable guardian whose agent is gone; never throws. */
 export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionReport> {
   const report: AdoptionReport = { sessions: [], jobs: [], lost: [] };
+  // Jobs a previous agent saw end come back as they ended (lib/jobs/done-jobs.ts).
+  for (const record of readDoneJobs(ctx.stateDir)) {
+    if (ctx.jobs.all().some((j) => j.id === record.id)) continue;
+    try {
+      ctx.jobs.add(await restoreDoneJob(record));
+      ctx.log(`job %${record.id} restored as it ended (exit facts kept by a previous agent)`);
+    } catch (error) {
+      ctx.log(`job %${record.id} could not be restored: ${(error as Error).message}`);
+    }
+  }
   const records = readRecords(ctx.stateDir).records
     .filter((r) => r.adoptable === true && r.lost === undefined)
     .filter((r) => r.owner.pid !== process.pid && !stillRuns(r.owner));
