@@ -40,6 +40,7 @@ function testFiles(dir: string): string[] {
  * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
+  "test/chaos/chaos.test.ts",
   "test/cli/install.test.ts",
   "test/cli/install-git-dependency.test.ts",
   "test/cli/jobs/jobs-cli.test.ts",
