@@ -18,7 +18,8 @@ export function guardiansAwaitAgent(stateDir: string): boolean {
   }
   try {
     return readRecords(stateDir).records.some((r) =>
-      r.adoptable === true && r.lost === undefined && r.owner.pid !== process.pid && !stillRuns(r.owner) && stillRuns(r.guardian)
+      r.adoptable === true && r.lost === undefined && r.owner.pid !== process.pid && !stillRuns(r.owner) &&
+      (stillRuns(r.guardian) || (r.exited !== undefined && r.jobFacts !== undefined))
     );
   } catch {
     return false;

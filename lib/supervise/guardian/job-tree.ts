@@ -13,7 +13,7 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
+import { type JobFacts, markExited, removeRecord, writeRecord } from "./records.ts";
 import { JOB_SPILL_FAULT } from "../../native/guardian-protocol.ts";
 import type { SpillStopped } from "../start.ts";
 import { statSync } from "node:fs";
@@ -218,6 +218,7 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunc
   guardian.on("exited", (exited: ExitedEvent) => {
     exitSeen = true;
     const durationMs = Math.round(performance.now() - startedAt);
+    markExited(launch.stateDir, guardian.pid, { ...exited, durationMs });
     // The rest of the tree goes with the job (DESIGN.md 4.2), then the guardian exits.
     void guardian.shutdown(launch.graceMs).then(
       (census) => {

@@ -27,6 +27,22 @@ export interface GuardianRecord {
   readonly jobFacts?: JobFacts;
   /** Set by the agent that found the guardian gone or not answering: why it was not re-adopted. */
   readonly lost?: string;
+  /**
+   * A job's exit as its guardian reported it, written before the guardian is
+   * asked to sweep the tree and exit: an agent that dies in between leaves
+   * the next one the job's end, not a guardian gone without a word.
+   */
+  readonly exited?: { readonly code: number | null; readonly signal: number | null; readonly core: boolean; readonly durationMs: number };
+}
+
+/** Adds the job's exit to a guardian's record (see GuardianRecord.exited); nothing when there is no record. */
+export function markExited(stateDir: string, guardianPid: number, exited: NonNullable<GuardianRecord["exited"]>): void {
+  try {
+    const record = JSON.parse(readFileSync(recordFile(stateDir, guardianPid), "utf8")) as GuardianRecord;
+    writeRecord(stateDir, { ...record, exited });
+  } catch {
+    // no record (not adoptable), or the state dir is gone
+  }
 }
 
 /** A session as recorded for re-adoption; the size and position come from the guardian itself. */

@@ -14,7 +14,7 @@ import type { AgentContext } from "../agent-context.ts";
 import { adoptPtySession } from "../pty-sessions.ts";
 import { forgetAtExit } from "./session-record.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
-import { adoptJob } from "./job-adopt.ts";
+import { adoptJob, restoreEndedJob } from "./job-adopt.ts";
 import { readDoneJobs, restoreDoneJob } from "../../../jobs/done-jobs.ts";
 
 /** What a new agent found: ids re-adopted, and what was lost with why. */
@@ -56,6 +56,10 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
       if (record.session !== undefined) report.sessions.push(await adoptSession(ctx, record));
       else if (record.jobFacts !== undefined && record.job !== null) report.jobs.push(await adoptJob(ctx, record));
     } catch (error) {
+      if (error instanceof LostGuardian && record.exited !== undefined && record.jobFacts !== undefined && record.job !== null) {
+        report.jobs.push(await restoreEndedJob(ctx, record));
+        continue;
+      }
       const reason = error instanceof LostGuardian ? error.message : `re-adopting failed: ${(error as Error).message}`;
       writeRecord(ctx.stateDir, { ...record, lost: reason });
       report.lost.push(lostItem(record, reason));

@@ -15,6 +15,11 @@ import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervi
 import { identityOf } from "../../../proc/identity.ts";
 import { adoptGuardianJob, errnoName } from "../../../supervise/guardian/job-tree.ts";
 import { Job } from "../../../jobs/job.ts";
+import { restoreDoneJob, writeDoneJob } from "../../../jobs/done-jobs.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../../../supervise/guardian/orphaned-tree.ts";
+import { exitFactsOf } from "../../../native/guardian-facts.ts";
+import { uncertain } from "../../../supervise/receipts.ts";
+import type { Receipt } from "../../../core/receipt.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
@@ -67,6 +72,32 @@ export async function adoptJob(ctx: AgentContext, record: GuardianRecord): Promi
   const lostWhy = gap === null ? "" : `; bytes ${gap.from}..${gap.to} (${gap.to - gap.from}) were lost while no agent held it${facts.spill !== null ? ", the spill stops at " + gap.from : ""}`;
   ctx.log(`job %${id} re-adopted: pid ${child.pid}, offset ${position}${lostWhy}`);
   return id;
+}
+
+/**
+ * A job whose guardian reported the exit and was gone before a new agent
+ * came (the old agent died between the exit and the sweep): the job comes
+ * back as it ended, from the exit written in its record; what is left of
+ * its tree is ended here, and the receipt says so.
+ */
+export async function restoreEndedJob(ctx: AgentContext, record: GuardianRecord): Promise<number> {
+  const facts = record.jobFacts!;
+  const exited = record.exited!;
+  const tree = record.child === null ? null : await terminateOrphanedTree(record.child, facts.graceMs);
+  const receipt: Receipt = tree === null || (tree.left.length === 0 && !tree.procUnreadable)
+    ? { status: "confirmed", forced: tree?.forced ?? false, reason: null }
+    : uncertain(`the guardian was gone; ${describeOrphanedTree(tree)}`, tree.forced);
+  const exit = exitFactsOf(exited, { timedOut: false, durationMs: exited.durationMs, outputComplete: false });
+  const job = await restoreDoneJob({
+    id: record.job!, name: facts.name, argv: record.argv, mode: facts.mode, pid: record.child?.pid ?? 0, backend: "guardian",
+    startedAt: facts.startedAt, exit, receipt, bytes: facts.spill === null ? 0 : spillSize(facts.spill) ?? 0, spill: facts.spill,
+    spillLost: null, headBytes: facts.headBytes, maxBytes: facts.maxBytes,
+  });
+  ctx.jobs.add(job);
+  writeDoneJob(ctx.stateDir, job);
+  removeRecord(ctx.stateDir, record.guardian.pid);
+  ctx.log(`job %${job.id} restored as it ended: its guardian had exited after reporting the exit`);
+  return job.id;
 }
 
 function spillSize(file: string): number | null {
