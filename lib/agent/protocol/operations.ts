@@ -212,6 +212,19 @@ export const OPERATIONS = {
     fields: { all: optional(boolean()), graceMs: optional(millis()) },
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
+  "command-line": operation({
+    about:
+      "runs one corral command line inside the agent (the native client's door): its stdout and stderr come back as output frames (tag 3) before the reply, which carries the exit status; `not_served` (before any output) when the agent does not serve that command",
+    fields: {
+      argv: argv(),
+      cwd: absolutePath(),
+      env: environment(),
+      columns: optional(integer(1, 10_000)),
+      stdoutTty: optional(boolean()),
+      stderrTty: optional(boolean()),
+    },
+    reply: reply<{ readonly status: number }>(),
+  }),
 } as const;
 
 /** The signals a client forwards to its job: SIGTSTP stops it, the others end its tree with that signal first. */
@@ -284,6 +297,7 @@ export type JobReadRequest = RequestOf<"job-read">;
 export type FgRequest = RequestOf<"fg">;
 export type BgRequest = RequestOf<"bg">;
 export type ReapRequest = RequestOf<"reap">;
+export type CommandLineRequest = RequestOf<"command-line">;
 /** The conditions of a wait; the first one met wins. */
 export type WaitConditions = Fields<typeof WAIT_CONDITIONS>;
 export type AttachResizeMessage = AttachedMessageOf<"attach-resize">;
