@@ -7,6 +7,7 @@
 // the agent sends unprompted are in the two tables below it.
 //
 // Bump PROTOCOL_VERSION (version.ts) if anything here changes.
+// Longer than 300 lines because the table is one object: split, its operations would be described in two places.
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { JobInfo, JobReadReply, ReapedJob } from "./job-messages.ts";
 import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
@@ -213,8 +214,7 @@ export const OPERATIONS = {
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
   "command-line": operation({
-    about:
-      "runs one corral command line inside the agent (the native client's door): its stdout and stderr come back as output frames (tag 3) before the reply, which carries the exit status; `not_served` (before any output) when the agent does not serve that command",
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output",
     fields: {
       argv: argv(),
       cwd: absolutePath(),
