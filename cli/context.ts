@@ -15,6 +15,8 @@ export interface CorralProcess {
    * as GNU timeout does, so a shell loop around corral stops on Ctrl-C.
    */
   dieOf?: NodeJS.Signals;
+  /** A command the agent runs for the native client: aborts when that client has gone. */
+  readonly callerGone?: AbortSignal;
 }
 
 export interface CorralContext extends CommandContext {

@@ -48,10 +48,10 @@ function refusal(request: CommandLineRequest): string | null {
   return `corral ${first ?? ""} is run by the JavaScript CLI`;
 }
 
-async function run(request: CommandLineRequest, output: CommandOutput, _signal: AbortSignal): Promise<number> {
+async function run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number> {
   const stdout = clientStream(1, output, request.stdoutTty === true, request);
   const stderr = clientStream(2, output, request.stderrTty === true, request);
-  const corralProcess: CorralProcess = { stdout, stderr, env: request.env };
+  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
   const { runCommandLine } = await import("../../run-app.ts");
   const status = await runCommandLine(request.argv, corralProcess);
   await Promise.all([finished(stdout), finished(stderr)]);
