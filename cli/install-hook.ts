@@ -31,10 +31,10 @@ if (root !== null && !built(path.join(root, "native", "build", "corral-guardian"
   }
 }
 
-// The bin (dist/corral): this machine's native client, or the script launcher of the JavaScript CLI.
+// The bin (dist/corral): this machine's native client, or a link to the JavaScript CLI.
 if (root !== null) {
   const launcher = placeLauncher(root);
-  if (launcher.kind === "script" && process.argv.includes("--quiet") === false) {
+  if (launcher.kind === "javascript") {
     process.stderr.write(`corral: the native client was not built (${launcher.why}); every command runs through the JavaScript CLI, slower to start (corral probe says which door answers)\n`);
   }
 }

@@ -1,25 +1,21 @@
 // The `corral` command a package install links (package.json "bin":
 // dist/corral): the native client when this machine could build it
-// (native/client/corral-client.c says why it exists), a two-line shell
-// launcher of the JavaScript CLI otherwise. Placed by the build
+// (native/client/corral-client.c says why it exists), otherwise a link to
+// the JavaScript CLI beside it (dist/corral.cjs, whose `#!/usr/bin/env node`
+// runs it as before; Node resolves the link, so it finds its bundles). Placed by the build
 // (`npm run build:native`) and again by npm's install script, because a
 // tarball may carry a client built for another machine: the install builds
-// its own or falls back to the script, and either way the same command works.
+// its own or falls back to the link, and either way the same command works.
 import { spawnSync } from "node:child_process";
-import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 
-/** What the bin runs without a native client: the JavaScript CLI beside it, under $CORRAL_JS_RUNTIME or node. */
-const SCRIPT_LAUNCHER = `#!/bin/sh
-# corral without its native client (none was built here: no C compiler?): the JavaScript CLI.
-exec "\${CORRAL_JS_RUNTIME:-node}" "$(dirname "$(readlink -f "$0")")/corral.cjs" "$@"
-`;
 
 // As the guardian's install build: no -Werror, a newer compiler's new warning must not cost the fast door.
 const FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra"];
 
-export type LauncherKind = "native" | "script";
+export type LauncherKind = "native" | "javascript";
 
 /** Builds the client into native/build when it is not there, then places dist/corral; says which. */
 export function placeLauncher(root: string, build = true): { readonly kind: LauncherKind; readonly why?: string } {
@@ -35,9 +31,9 @@ export function placeLauncher(root: string, build = true): { readonly kind: Laun
     renameSync(temp, target);
     return { kind: "native" };
   }
-  writeFileSync(temp, SCRIPT_LAUNCHER, { mode: 0o755 });
+  symlinkSync("corral.cjs", temp);
   renameSync(temp, target);
-  return { kind: "script", why: why ?? "the native client is not built" };
+  return { kind: "javascript", why: why ?? "the native client is not built" };
 }
 
 /** Compiles native/client/*.c; returns why not when it could not. */

@@ -83,7 +83,7 @@ test("the package holds what runs and builds, and no tests, CI files, sources or
   // The list of the pack the other cases install (a second `npm pack --dry-run` cost seconds of CPU).
   const files = packedFiles;
   assert.ok(files.length > 0, "npm pack listed the files");
-  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/hot/deno/run.mjs", "dist/hot/deno/lazy/from-yaml.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
+  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/hot/deno/run.mjs", "dist/hot/deno/lazy/from-yaml.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "native/client/corral-client.c", "dist/corral", "completions/corral.bash"]) {
     assert.ok(files.includes(wanted), `${wanted} is missing from the package`);
   }
   if (existsSync(path.join(repoRoot, "schemas"))) assert.ok(files.some((f) => f.startsWith("schemas/")), "schemas/ is missing from the package");
@@ -106,6 +106,8 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
   assert.equal(report.guardian.source, "package");
   assert.equal(realpathSync(report.guardian.path), realpathSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build", "corral-guardian")));
   assert.equal(report.pty.backend, "guardian");
+  // The bin is this machine's native client, built by the install script.
+  assert.equal(report.client.native, true, JSON.stringify(report.client));
   // Deno and Bun run the same shipped bundle (README "Installing").
   const bundle = path.join(it.prefix, "lib", "node_modules", "corral", "dist", "corral.mjs");
   const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -188,6 +190,9 @@ test("no C compiler on PATH: the install succeeds, probe says degraded (status 3
   for (const name of ["tty-jobs", "escapee-kill", "exit-drain"]) assert.match(probe.stdout, new RegExp(`^ {2}${name} `, "m"));
   assert.match(probe.stdout, new RegExp(`^fix: /\\S+ ${it.bin} probe --build$`, "m"));
   assert.match(probe.stdout, /needs a C compiler on PATH first/);
+  // No native client either: the bin is a link to the JavaScript CLI, and probe says so.
+  assert.match(it.npm.output, /corral: the native client was not built \(no C compiler found/);
+  assert.match(probe.stdout, /^client +JavaScript +every command starts the JavaScript CLI/m);
   // Everything else still runs, on the fallbacks, and nothing is built behind the user's back.
   const run = corralIn(it, ["run", "--", "sh", "-c", "exit 7"]);
   assert.equal(run.code, 7, run.stderr);

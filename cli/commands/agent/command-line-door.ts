@@ -15,8 +15,8 @@ import type { CommandLineDoor, CommandOutput } from "../../../lib/agent/server/c
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
 import type { CorralProcess } from "../../context.ts";
 
-/** First words served, and for `pty` and `agent`, the second. */
-const SERVED_PTY = new Set(["send", "screen", "wait", "list", "resize", "close", "exec"]);
+/** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
+const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
 /** Flags whose value is a file the command opens in the caller's directory, or input the client does not forward. */
 const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--stdin", "--cast"]);
 
@@ -40,8 +40,8 @@ function refusal(request: CommandLineRequest): string | null {
     const value = words[socketAt]!.startsWith("--socket=") ? words[socketAt]!.slice(9) : (words[socketAt + 1] ?? "");
     if (!value.startsWith("/")) return "a relative --socket";
   }
-  if (argv.length === 1 && (first === "--version" || first === "--help" || first === "-h")) return null;
-  if (first === "pty" && second !== undefined && (SERVED_PTY.has(second) || second.startsWith("-"))) return null;
+  if (argv.length === 1 && (first === "--version" || first === "-v" || first === "--help" || first === "-h")) return null;
+  if (first === "pty" && (second === undefined || !UNSERVED_PTY.has(second))) return null;
   if (first === "jobs" || first === "reap") return null;
   if (first === "agent" && (second === "status" || second === "--help" || second === "-h")) return null;
   if (first === "collect" && words.some((word) => word === "--job" || word.startsWith("--job="))) return null;
