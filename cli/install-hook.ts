@@ -6,8 +6,8 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { packageRoot } from "../lib/native/guardian-binary.ts";
-import { compileGuardian } from "../lib/native/guardian-build.ts";
+import { packageRoot } from "../lib/supervise/guardian/binary.ts";
+import { compileGuardian } from "../lib/supervise/guardian/build.ts";
 
 function built(file: string): boolean {
   try {

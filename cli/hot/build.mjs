@@ -88,7 +88,7 @@ function namespacesOnce(file) {
 // about 11 ms (it builds Bun's Node stream classes: `bun` of a file that
 // only requires it, N=21; 20 ms of a `corral run` in `--cpu-prof-md`),
 // node:child_process about 5, while `run` under Bun needs neither
-// (guardian-spawn-bun.ts). So in the hot bundles these are required on the
+// (lib/runtime/bun/guardian-spawn.ts). So in the hot bundles these are required on the
 // first touch of an export: the module object is a proxy that requires
 // the real one then (Node's cost for them is small either way). Calls keep
 // working as before: esbuild calls a named import without a `this`, and

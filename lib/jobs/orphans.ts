@@ -4,7 +4,7 @@
 // answer; what is left of a child's group or session is terminated too.
 // Records whose agent still runs are that agent's business and are skipped.
 import process from "node:process";
-import { connectGuardian } from "../native/guardian-launch.ts";
+import { connectGuardian } from "../supervise/guardian/launch.ts";
 import { type GuardianRecord, readRecords, removeRecord } from "../supervise/guardian/records.ts";
 import { jobLabel, type Receipt } from "./job-info.ts";
 import { stillRuns } from "../proc/identity.ts";

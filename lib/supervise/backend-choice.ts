@@ -5,7 +5,7 @@
 // one is honoured by all; what each does without a guardian (process group
 // for pipes, node-pty for terminals, refusal for --tty jobs) is theirs.
 import type { GuardianMode } from "../config/schema.ts";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "./guardian/binary.ts";
 import type { SpawnBackend } from "./backend.ts";
 import { processGroupBackend } from "./process-group/pipe-backend.ts";
 import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";

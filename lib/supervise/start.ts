@@ -11,7 +11,7 @@
 // by backend-choice.ts.
 import process from "node:process";
 import type { GuardianMode } from "../config/schema.ts";
-import { locateGuardian, missingGuardian } from "../native/guardian-binary.ts";
+import { locateGuardian, missingGuardian } from "./guardian/binary.ts";
 import { type BackendDecision, decideBackend, nodePtyWorksHere } from "./backend-choice.ts";
 import type { SupervisedProcess } from "./backend.ts";
 import type { PtyBackend, PtySpawnRequest, SupervisedTree, SupervisorName, TreeLaunch, TreeMode } from "./handle.ts";

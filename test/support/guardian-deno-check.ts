@@ -1,6 +1,6 @@
 // Run under Deno by test/lib/native/guardian-spawn-deno.test.ts: a guardian
-// started as run and collect start it under Deno (lib/native/
-// guardian-spawn-deno.ts: Deno.Command, and the one connection it makes to
+// started as run and collect start it under Deno (lib/runtime/
+// deno/guardian-spawn.ts: Deno.Command, and the one connection it makes to
 // our private listener, --owner-connect), driven as run and collect drive it.
 // argv: the guardian binary, a scratch dir. $TMPDIR is a directory of the
 // scratch dir, so that what the listener leaves behind can be seen.
@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import type { Guardian } from "../../lib/native/guardian-client.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import type { Guardian } from "../../lib/supervise/guardian/client.ts";
 
 const [binary, dir] = process.argv.slice(2) as [string, string];
 const checks: Record<string, true | string> = {};

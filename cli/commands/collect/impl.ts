@@ -47,7 +47,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // descriptor to hand down (an in-process caller's streams), or without the
   // guardian, JavaScript tees (TeeSink). On Deno (its child_process does not
   // pass a descriptor number in `stdio` past the third) the guardian gets
-  // them as its own fd 1 and 2 (lib/native/guardian-launch.ts), which works
+  // them as its own fd 1 and 2 (lib/supervise/guardian/launch.ts), which works
   // only when they are our fd 1 and 2; other descriptors, JavaScript tees.
   const handed = flags.live && native ? teeDescriptors(stdout, stderr, flags.merge) : null;
   const tee = handed !== null && currentRuntime() === "deno" && (handed.stdout !== 1 || (handed.stderr ?? 2) !== 2) ? null : handed;

@@ -1,4 +1,4 @@
-// The body of `corral probe`: gathers the report (lib/native/capabilities.ts
+// The body of `corral probe`: gathers the report (lib/supervise/guardian/capabilities.ts
 // does the guardian part), prints it as text or JSON, and sets the status:
 // 0 when the guardian is in use and a PTY can be allocated, 3 when corral
 // works on its fallbacks (degraded: the report lists what is lost and the
@@ -9,10 +9,10 @@ import process from "node:process";
 import type { CorralContext } from "../../context.ts";
 import type { ProbeFlags } from "./flags.ts";
 import { CORRAL_VERSION } from "../../version.ts";
-import { probeGuardian, type GuardianReport } from "../../../lib/native/capabilities.ts";
-import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/native/guardian-binary.ts";
-import { buildForPackage, findCompiler } from "../../../lib/native/guardian-build.ts";
-import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/native/guarantees.ts";
+import { probeGuardian, type GuardianReport } from "../../../lib/supervise/guardian/capabilities.ts";
+import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/supervise/guardian/binary.ts";
+import { buildForPackage, findCompiler } from "../../../lib/supervise/guardian/build.ts";
+import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/supervise/guardian/guarantees.ts";
 import { currentRuntime } from "../../../lib/runtime/self-command.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";

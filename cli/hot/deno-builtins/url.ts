@@ -1,6 +1,6 @@
 // `node:url` in Deno's hot bundles (deferred.ts says why): a hot command
-// finds the guardian from its own module's file URL (lib/native/
-// guardian-binary.ts), and node:url's first import costs Deno a few ms.
+// finds the guardian from its own module's file URL (lib/supervise/
+// guardian/binary.ts), and node:url's first import costs Deno a few ms.
 // A plain file URL is turned into its path here, as Node does on POSIX;
 // anything Node would refuse or treat apart (another scheme, a host, an
 // encoded slash, options) goes to the real node:url, for Node's own answer.

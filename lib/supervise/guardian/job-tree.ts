@@ -5,10 +5,10 @@
 // `reap` can find it if this agent dies; it lingers a while without its
 // owner, then cleans up by itself.
 import process from "node:process";
-import { GuardianError, type Guardian } from "../../native/guardian-client.ts";
-import { spawnGuardian } from "../../native/guardian-launch.ts";
-import { exitFactsOf } from "../../native/guardian-facts.ts";
-import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
+import { GuardianError, type Guardian } from "./client.ts";
+import { spawnGuardian } from "./launch.ts";
+import { exitFactsOf } from "./facts.ts";
+import type { ExitedEvent, StartedEvent } from "./protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
 import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
 import { SpawnError } from "../spawn-error.ts";

@@ -15,9 +15,9 @@ import type { TerminateOptions } from "../process-group/terminate.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { exitFactsOf } from "../../native/guardian-facts.ts";
-import type { Guardian } from "../../native/guardian-client.ts";
-import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import { exitFactsOf } from "./facts.ts";
+import type { Guardian } from "./client.ts";
+import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "./protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
@@ -60,7 +60,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   };
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("../../native/guardian-launch.ts");
+  const { spawnGuardian } = await import("./launch.ts");
   const startedAt = monotonicMs();
   // No socket: the guardian speaks over the socket pair it inherits (nothing
   // reconnects to a run's guardian), so nothing is made in /tmp and a corral

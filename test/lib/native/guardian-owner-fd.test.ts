@@ -12,8 +12,8 @@ import { createServer, type Socket as NetSocket } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FrameDecoder } from "../../../lib/core/frame.ts";
-import { spawnGuardian } from "../../../lib/native/guardian-launch.ts";
-import { Ev } from "../../../lib/native/guardian-protocol.ts";
+import { spawnGuardian } from "../../../lib/supervise/guardian/launch.ts";
+import { Ev } from "../../../lib/supervise/guardian/protocol.ts";
 import { buildGuardian, python, tempDir } from "../../support/guardian-fixture.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
@@ -138,7 +138,7 @@ test("--owner-connect: no token; the child starts at once; the connection closin
   const pidFile = path.join(dir, "tree.pids");
   const accepted = new Promise<NetSocket>((resolve) => {
     const server = createServer((conn) => {
-      server.close(); // exactly one connection, as guardian-spawn-deno.ts takes it
+      server.close(); // exactly one connection, as lib/runtime/deno/guardian-spawn.ts takes it
       resolve(conn);
     });
     server.listen(socketPath);

@@ -9,7 +9,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
-import { socketBaseDir } from "../../../lib/native/socket-base-dir.ts";
+import { socketBaseDir } from "../../../lib/runtime/socket-base-dir.ts";
 import type { SupervisedTree, SupervisorName, TreeExit, TreeMode } from "../../../lib/supervise/handle.ts";
 import { chooseSupervisor, type SupervisorChoice, startPipeTree, startSupervised, type TreeSweep } from "../../../lib/supervise/start.ts";
 import type { Receipt } from "../../../lib/core/receipt.ts";

@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { accessSync, chmodSync, closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { corralCacheDir } from "../runtime/cache-dir.ts";
+import { corralCacheDir } from "../../runtime/cache-dir.ts";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -1,10 +1,10 @@
 // A Deno.Conn as the GuardianSocket a Guardian speaks over (guardian-client.ts):
-// the events and methods of net.Socket it uses, as guardian-spawn-bun.ts gives
+// the events and methods of net.Socket it uses, as lib/runtime/bun/guardian-spawn.ts gives
 // them for Bun. One read loop that waits while paused (the guardian then waits
 // on a full socket and stops reading its child); writes go out one after
 // another, in order, each whole.
-import { EventListeners } from "./event-listeners.ts";
-import type { GuardianSocket } from "./guardian-client.ts";
+import { EventListeners } from "../event-listeners.ts";
+import type { PlatformSocket as GuardianSocket } from "../platform.ts";
 
 /** The part of Deno's connection API used here (no Deno types in this project). */
 export interface DenoConn {

@@ -6,8 +6,8 @@ import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { fileURLToPath } from "node:url";
-import { buildIntoCache, cachedGuardianDir } from "./guardian-build.ts";
-import { selfCommand } from "../runtime/self-command.ts";
+import { buildIntoCache, cachedGuardianDir } from "./build.ts";
+import { selfCommand } from "../../runtime/self-command.ts";
 
 /** Where a built guardian was found. */
 export type GuardianSource = "override" | "package" | "cache";

@@ -3,18 +3,18 @@
 // reconnecting to one by socket path and token (a restarted agent), is in
 // guardian-launch.ts. Works under Node, Deno and Bun: the connection is a
 // node:net socket, or under Bun one over Bun's own sockets
-// (guardian-spawn-bun.ts); either is a GuardianSocket here.
+// (lib/runtime/bun/guardian-spawn.ts); either is a GuardianSocket here.
 // Longer than 300 lines because the request methods and the event dispatch
 // share one connection's private state (pending replies, settlers, outbox).
-import { FrameDecoder, FrameError, encodeFrame } from "../core/frame.ts";
+import { FrameDecoder, FrameError, encodeFrame } from "../../core/frame.ts";
 import {
   Ev, GUARDIAN_MAX_EVENT_PAYLOAD, Req, SignalTarget, decodeJson, decodeProgress, encodeRequest,
   type ExitedEvent, type ProgressEvent, type FaultEvent, type GuardianErrorEvent, type ReplyEvent, type SignalTargetName,
   type SpawnFailedEvent, type SpilledEvent, type StartedEvent, type StreamId, type TerminateReceipt, type WelcomeEvent,
-} from "./guardian-protocol.ts";
-import { readStat } from "../proc/stat.ts";
-import { signalNumber } from "../runtime/signals.ts";
-import { GuardianInput } from "./guardian-input.ts";
+} from "./protocol.ts";
+import { readStat } from "../../proc/stat.ts";
+import { signalNumber } from "../../runtime/signals.ts";
+import { GuardianInput } from "./input.ts";
 
 /** Events a Guardian emits; listeners added right after spawnGuardian() miss nothing. */
 export interface GuardianEvents {
@@ -63,31 +63,9 @@ export interface SpawnGuardianOptions {
   readonly binary?: string;
 }
 
-/** What a Guardian uses of its connection: the part of net.Socket that guardian-spawn-bun.ts also gives. */
-export interface GuardianSocket {
-  write(bytes: Uint8Array): unknown;
-  pause(): unknown;
-  resume(): unknown;
-  /** Closes our side after what is queued (the guardian's lifeline rule applies). */
-  end(): unknown;
-  destroy(): unknown;
-  readonly destroyed: boolean;
-  /** Bytes queued here, not yet taken by the kernel. */
-  readonly writableLength: number;
-  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-  on(event: "close", listener: () => void): unknown;
-  once(event: "drain" | "close", listener: () => void): unknown;
-  off(event: "drain" | "close", listener: () => void): unknown;
-}
-
-/** What a Guardian uses of the guardian process it started: the part of ChildProcess guardian-spawn-bun.ts also gives. */
-export interface GuardianProcess {
-  readonly pid?: number | undefined;
-  kill(signal?: NodeJS.Signals | number): boolean;
-  on(event: "exit", listener: (code: number | null, signal: NodeJS.Signals | null) => void): unknown;
-  on(event: "error", listener: (error: Error) => void): unknown;
-}
+/** What a Guardian uses of its connection and of the guardian process it started (lib/runtime/platform.ts). */
+export type { PlatformSocket as GuardianSocket, PlatformProcess as GuardianProcess } from "../../runtime/platform.ts";
+import type { PlatformSocket as GuardianSocket, PlatformProcess as GuardianProcess } from "../../runtime/platform.ts";
 
 interface Settlers {
   ready: [(w: WelcomeEvent) => void, (e: Error) => void];

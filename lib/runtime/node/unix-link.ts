@@ -1,6 +1,6 @@
 // The agent link over node:net (Node, Deno): agent-link.ts says when.
 import net from "node:net";
-import type { AgentLink, AgentLinkEvents } from "./agent-link.ts";
+import type { UnixLink as AgentLink, UnixLinkEvents as AgentLinkEvents } from "../platform.ts";
 
 export function openNetLink(socketPath: string, events: AgentLinkEvents): Promise<AgentLink> {
   return new Promise((resolve, reject) => {

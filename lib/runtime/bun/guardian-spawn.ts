@@ -9,8 +9,8 @@
 // the two objects a Guardian holds (guardian-client.ts: GuardianProcess,
 // GuardianSocket) are made here, with the parts of ChildProcess and
 // net.Socket it uses.
-import { EventListeners } from "./event-listeners.ts";
-import type { GuardianProcess, GuardianSocket } from "./guardian-client.ts";
+import { EventListeners } from "../event-listeners.ts";
+import type { PlatformProcess as GuardianProcess, PlatformSocket as GuardianSocket } from "../platform.ts";
 
 /** What this file uses of Bun's API (no Bun types in this project). */
 interface BunSubprocess {

@@ -1,7 +1,7 @@
 // The agent link over Bun's own sockets (`Bun.connect`): agent-link.ts says
 // why. Bun's write() takes what the kernel takes now and returns the count;
 // the rest waits here, in order, for the socket's drain.
-import type { AgentLink, AgentLinkEvents } from "./agent-link.ts";
+import type { UnixLink as AgentLink, UnixLinkEvents as AgentLinkEvents } from "../platform.ts";
 
 /** The part of Bun's socket API used here (no Bun types in this project). */
 interface BunSocket {

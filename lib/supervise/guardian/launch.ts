@@ -5,13 +5,13 @@ import { spawn } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import process from "node:process";
-import { locateGuardian, missingGuardian } from "./guardian-binary.ts";
-import { Guardian, GuardianError, type GuardianProcess, type GuardianSocket, type SpawnGuardianOptions } from "./guardian-client.ts";
-import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./guardian-protocol.ts";
-import { randomHex } from "./random-hex.ts";
-import { spawnGuardianUnderBun } from "./guardian-spawn-bun.ts";
-import { denoStdio, spawnGuardianUnderDeno } from "./guardian-spawn-deno.ts";
-import { currentRuntime, type RuntimeName } from "../runtime/self-command.ts";
+import { locateGuardian, missingGuardian } from "./binary.ts";
+import { Guardian, GuardianError, type GuardianProcess, type GuardianSocket, type SpawnGuardianOptions } from "./client.ts";
+import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./protocol.ts";
+import { randomHex } from "../../runtime/random-hex.ts";
+import { spawnGuardianUnderBun } from "../../runtime/bun/guardian-spawn.ts";
+import { denoStdio, spawnGuardianUnderDeno } from "../../runtime/deno/guardian-spawn.ts";
+import { currentRuntime, type RuntimeName } from "../../runtime/self-command.ts";
 
 /**
  * Starts a guardian for `launch` and connects to it. Returns at once; add
@@ -51,12 +51,12 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     });
     return guardian;
   };
-  // Bun's own spawn and sockets (guardian-spawn-bun.ts says why), where this Bun has them (null: it has not).
+  // Bun's own spawn and sockets (lib/runtime/bun/guardian-spawn.ts says why), where this Bun has them (null: it has not).
   const underBun = socketPath === null && runtime === "bun"
     ? spawnGuardianUnderBun(binary, guardianArgv(launch, connection, descriptors.teeFds), env, descriptors.stdio, heard)
     : null;
   if (underBun !== null) return owned(underBun);
-  // Deno's (guardian-spawn-deno.ts): it cannot pass a descriptor past 2, so the guardian connects to us instead.
+  // Deno's (lib/runtime/deno/guardian-spawn.ts): it cannot pass a descriptor past 2, so the guardian connects to us instead.
   const denoIo = socketPath === null && runtime === "deno" ? denoStdio(descriptors.stdio) : null;
   if (denoIo !== null) {
     const argvFor = (ownerConnect: string) => guardianArgv(launch, { ownerConnect }, descriptors.teeFds);

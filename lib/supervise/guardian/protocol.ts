@@ -138,7 +138,7 @@ export const TEE_STDERR_FD = 5;
  * socket pair it inherits as `ownerFd`, already connected (run and collect,
  * whose guardian nothing reconnects to); or, where no descriptor past 2 can
  * be passed (Deno), the owner's private listener it connects to itself,
- * `ownerConnect` (guardian-spawn-deno.ts).
+ * `ownerConnect` (lib/runtime/deno/guardian-spawn.ts).
  */
 export type GuardianConnection =
   | { readonly socket: string; readonly readyFd: number }

@@ -1,10 +1,10 @@
 // How a guardian's verdicts become corral's ExitFacts (lib/core): waitpid's
 // exit, plus what the owner knows (its timeout, whether SIGKILL was needed,
 // whether every output stream reached EOF).
-import type { ExitFacts } from "../core/exit-facts.ts";
-import { signalName } from "../runtime/signals.ts";
-import { ExitStatus } from "../core/exit-status.ts";
-import type { ExitedEvent, TerminateReceipt } from "./guardian-protocol.ts";
+import type { ExitFacts } from "../../core/exit-facts.ts";
+import { signalName } from "../../runtime/signals.ts";
+import { ExitStatus } from "../../core/exit-status.ts";
+import type { ExitedEvent, TerminateReceipt } from "./protocol.ts";
 
 /** What the owner adds to the guardian's exit event. */
 export interface OwnerFacts {

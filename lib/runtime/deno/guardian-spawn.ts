@@ -3,20 +3,20 @@
 // 20 ms of a start before they do anything (they bring Deno's Node
 // streams), a third of what `corral run` cost Deno over its bare start. But
 // Deno.Command passes no descriptor past 2, so the guardian cannot inherit
-// its owner's connection as fd 3 (`--owner-fd`, guardian-spawn-bun.ts):
+// its owner's connection as fd 3 (`--owner-fd`, lib/runtime/bun/guardian-spawn.ts):
 // instead we listen on a socket in a fresh 0700 directory (only we can reach
 // it, so no token), the guardian connects to it (`--owner-connect`,
 // native/owner.c), and after exactly one connection the listener, the
 // socket and the directory go. The guardian is otherwise the same program
 // with the same arguments; the two objects a Guardian holds
 // (guardian-client.ts: GuardianProcess, GuardianSocket) are made here and
-// in guardian-conn-deno.ts.
-import { EventListeners } from "./event-listeners.ts";
+// in lib/runtime/deno/guardian-conn.ts.
+import { EventListeners } from "../event-listeners.ts";
 import path from "node:path";
-import type { GuardianProcess, GuardianSocket } from "./guardian-client.ts";
-import { type DenoConn, DenoGuardianSocket } from "./guardian-conn-deno.ts";
-import { socketBaseDir } from "./socket-base-dir.ts";
-import { signalName } from "../runtime/signals.ts";
+import type { PlatformProcess as GuardianProcess, PlatformSocket as GuardianSocket } from "../platform.ts";
+import { type DenoConn, DenoGuardianSocket } from "./guardian-conn.ts";
+import { socketBaseDir } from "../socket-base-dir.ts";
+import { signalName } from "../signals.ts";
 
 /** What this file uses of Deno's API (no Deno types in this project). */
 interface DenoChild {

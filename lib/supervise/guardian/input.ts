@@ -6,7 +6,7 @@
 // (it always has room for them and keeps reading); the rest waits here, and
 // goes out as the guardian reports what the program took. Senders wait on
 // drained(), which is the backpressure a large `pty send` feels.
-import { BacklogWaiters } from "../core/backlog-waiters.ts";
+import { BacklogWaiters } from "../../core/backlog-waiters.ts";
 
 /** Input in flight to the guardian at most: well under its own input bound (OUT_LIMIT, 4 MiB). */
 const WINDOW = 1024 * 1024;

@@ -1,7 +1,7 @@
 // What this machine lets corral do: the guardian's own `--probe` (it tries
 // each capability for real), parsed into typed lines for `corral probe`.
 import { spawnSync } from "node:child_process";
-import { locateGuardian, type GuardianBinary } from "./guardian-binary.ts";
+import { locateGuardian, type GuardianBinary } from "./binary.ts";
 
 /** One line of `corral-guardian --probe`. */
 export interface Capability {

@@ -13,7 +13,7 @@ interface DenoConnect {
   connect(options: { transport: "unix"; path: string }): Promise<DenoConn>;
 }
 
-import type { AgentLink, AgentLinkEvents } from "./agent-link.ts";
+import type { UnixLink as AgentLink, UnixLinkEvents as AgentLinkEvents } from "../platform.ts";
 
 /** Bytes asked for per read. */
 const READ_BYTES = 64 * 1024;

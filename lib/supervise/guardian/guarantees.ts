@@ -1,6 +1,6 @@
 // What corral promises only with the guardian (README "Without it"), named
 // so `corral probe` can list exactly what a machine without it loses.
-import type { RuntimeName } from "../runtime/self-command.ts";
+import type { RuntimeName } from "../../runtime/self-command.ts";
 
 /** One guarantee the fallbacks cannot give. */
 export interface Guarantee {

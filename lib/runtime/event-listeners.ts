@@ -1,6 +1,6 @@
 // The events of the guardian's process and connection when they are made
-// with Bun's or Deno's own API (guardian-spawn-bun.ts, guardian-spawn-deno.ts,
-// guardian-conn-deno.ts): the part of Node's EventEmitter a Guardian uses
+// with Bun's or Deno's own API (lib/runtime/bun/guardian-spawn.ts, lib/runtime/deno/guardian-spawn.ts,
+// lib/runtime/deno/guardian-conn.ts): the part of Node's EventEmitter a Guardian uses
 // (on, once, off, emit), so those wrappers need no `node:events`. Under Deno
 // that module is the first Node one `run` would load, about 5 ms of every
 // start (issue 9). Node's rules are kept: listeners run in the order added,
