@@ -1,5 +1,5 @@
 // Deno's hot bundles (dist/hot/deno/, cli/hot/build.mjs) replace Node's
-// costly built-in modules with stand-ins (cli/hot/deno-builtins/): the
+// costly built-in modules with stand-ins (lib/runtime/deno/builtins/): the
 // calls they answer themselves must answer as the real modules do, and the
 // commands they are for (jobs, pty, run, collect) must get through without
 // loading the real ones, nor touching the globals that load one (Buffer,
