@@ -9,7 +9,7 @@ import { locateGuardian, missingGuardian } from "./guardian/binary.ts";
 import type { SpawnBackend } from "./backend.ts";
 import { processGroupBackend } from "./process-group/pipe-backend.ts";
 import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
-import { currentRuntime } from "../runtime/self-command.ts";
+import { runtimeTraits } from "../runtime/traits.ts";
 import { CorralError } from "../core/corral-error.ts";
 
 /** The guardian was required (`always`) but cannot be used; the message says why. */
@@ -54,13 +54,9 @@ export function decideBackend(configured: GuardianMode, env: Env): BackendDecisi
   return { mode, guardian: null, why: `no guardian: ${found.why}`, missing: missingGuardian(found) };
 }
 
-/**
- * The runtime's part of the decision: node-pty's native addon loads under Bun
- * but its sessions die at once (its tty.ReadStream on the master fd is not
- * supported there), so under Bun terminals need the guardian.
- */
+/** The runtime's part of the decision: whether node-pty's sessions live here (lib/runtime/traits.ts). */
 export function nodePtyWorksHere(): boolean {
-  return currentRuntime() !== "bun";
+  return runtimeTraits().nodePtySessions;
 }
 
 /** A pipe backend and the one-line reason it was chosen (for --explain). */

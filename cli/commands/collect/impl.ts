@@ -16,7 +16,7 @@ import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
 import { spillsNatively } from "../../../lib/supervise/backend-choice.ts";
-import { currentRuntime } from "../../../lib/runtime/self-command.ts";
+import { runtimeTraits } from "../../../lib/runtime/traits.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -50,7 +50,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // them as its own fd 1 and 2 (lib/supervise/guardian/launch.ts), which works
   // only when they are our fd 1 and 2; other descriptors, JavaScript tees.
   const handed = flags.live && native ? teeDescriptors(stdout, stderr, flags.merge) : null;
-  const tee = handed !== null && currentRuntime() === "deno" && (handed.stdout !== 1 || (handed.stderr ?? 2) !== 2) ? null : handed;
+  const tee = handed !== null && !runtimeTraits().childDescriptorsPastStdio && (handed.stdout !== 1 || (handed.stderr ?? 2) !== 2) ? null : handed;
   // Under the guardian the spill file is written by it (no copy through
   // JavaScript); a JavaScript tee needs to see every byte, so it takes the pipe.
   const external = flags.spill !== undefined && (!flags.live || tee !== null) && native;

@@ -9,9 +9,8 @@ import { locateGuardian, missingGuardian } from "./binary.ts";
 import { Guardian, GuardianError, type GuardianProcess, type GuardianSocket, type SpawnGuardianOptions } from "./client.ts";
 import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./protocol.ts";
 import { randomHex } from "../../runtime/random-hex.ts";
-import { spawnGuardianUnderBun } from "../../runtime/bun/guardian-spawn.ts";
-import { denoStdio, spawnGuardianUnderDeno } from "../../runtime/deno/guardian-spawn.ts";
-import { currentRuntime, type RuntimeName } from "../../runtime/self-command.ts";
+import { spawnOwnedChild } from "../../runtime/owned-child.ts";
+import { runtimeTraits, type RuntimeTraits } from "../../runtime/traits.ts";
 
 /**
  * Starts a guardian for `launch` and connects to it. Returns at once; add
@@ -27,8 +26,7 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   const socketPath = options.stateDir === undefined ? null : path.join(options.stateDir, `guardian-${process.pid}-${randomHex(6)}.sock`);
   // A socket anyone could connect to needs a token; an inherited socket pair does not (native/owner.c).
   const token = socketPath === null ? "" : randomHex(24);
-  const runtime = currentRuntime();
-  const descriptors = guardianDescriptors(launch, runtime);
+  const descriptors = guardianDescriptors(launch, runtimeTraits());
   const connection = socketPath === null ? { ownerFd: 3 } : { socket: socketPath, readyFd: 3 };
   const env = { ...(options.env ?? process.env), ...launch.env };
   if (socketPath !== null) env[GUARDIAN_TOKEN_ENV] = token;
@@ -51,17 +49,12 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
     });
     return guardian;
   };
-  // Bun's own spawn and sockets (lib/runtime/bun/guardian-spawn.ts says why), where this Bun has them (null: it has not).
-  const underBun = socketPath === null && runtime === "bun"
-    ? spawnGuardianUnderBun(binary, guardianArgv(launch, connection, descriptors.teeFds), env, descriptors.stdio, heard)
+  // Bun's own spawn and sockets, where this Bun has them; Deno's, which cannot pass a descriptor past 2,
+  // so the guardian connects to us instead (lib/runtime/owned-child.ts). Null: node:child_process.
+  const underRuntime = socketPath === null
+    ? spawnOwnedChild(binary, (link) => guardianArgv(launch, link, descriptors.teeFds), env, descriptors.stdio, heard)
     : null;
-  if (underBun !== null) return owned(underBun);
-  // Deno's (lib/runtime/deno/guardian-spawn.ts): it cannot pass a descriptor past 2, so the guardian connects to us instead.
-  const denoIo = socketPath === null && runtime === "deno" ? denoStdio(descriptors.stdio) : null;
-  if (denoIo !== null) {
-    const argvFor = (ownerConnect: string) => guardianArgv(launch, { ownerConnect }, descriptors.teeFds);
-    return owned(spawnGuardianUnderDeno(binary, argvFor, env, denoIo, heard));
-  }
+  if (underRuntime !== null) return owned(underRuntime);
   const argv = guardianArgv(launch, connection, descriptors.teeFds);
   const child = spawn(binary, argv, { env, stdio: descriptors.stdio });
   const guardian = new Guardian(socketPath, token, child);
@@ -101,8 +94,8 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
  * it did). The guardian's diagnostics then go straight to our stderr rather
  * than into the error message of a guardian that failed to start.
  */
-function teeAtOwnStdio(launch: GuardianLaunch, runtime: RuntimeName): boolean {
-  if (runtime !== "deno") return false;
+function teeAtOwnStdio(launch: GuardianLaunch, runtime: RuntimeTraits): boolean {
+  if (runtime.childDescriptorsPastStdio) return false;
   const { teeStdout, teeStderr } = launch;
   if (teeStdout === undefined && teeStderr === undefined) return false;
   const outOk = teeStdout === undefined || (teeStdout === 1 && launch.stdout !== "inherit");
@@ -113,7 +106,7 @@ function teeAtOwnStdio(launch: GuardianLaunch, runtime: RuntimeName): boolean {
 /** The guardian's stdio for `launch` under `runtime`, and where its tee descriptors are (undefined: 4 and 5). */
 export function guardianDescriptors(
   launch: GuardianLaunch,
-  runtime: RuntimeName,
+  runtime: RuntimeTraits,
 ): { stdio: ("inherit" | "ignore" | "pipe" | number)[]; teeFds: { stdout: number; stderr: number } | undefined } {
   const io = (choice: string | undefined) => (choice === "inherit" ? "inherit" : "ignore");
   if (teeAtOwnStdio(launch, runtime)) {
