@@ -9,7 +9,7 @@
 // (node:module 27 ms, node:fs 28, node:process 18, node:url 8 over `deno run`
 // of an empty file), so Deno's `--version` touches none, and a bundle or the
 // command table is reached with a plain import(), which needs none either.
-import { CORRAL_VERSION } from "./version.ts";
+import { CORRAL_VERSION } from "./shared/version.ts";
 import { BUN_BYTECODE_BUNDLES, entryRoute } from "./hot/bundles.ts";
 import { entryRuntime } from "../lib/runtime/entry.ts";
 

@@ -17,7 +17,7 @@ import type { SupervisedProcess } from "./backend.ts";
 import type { PtyBackend, PtySpawnRequest, SupervisedTree, SupervisorName, TreeLaunch, TreeMode } from "./handle.ts";
 import type { SpawnSpec } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";
-import type { JobFacts } from "./guardian/records.ts";
+import type { JobFacts } from "./guardian-records.ts";
 import { supervise } from "./supervise.ts";
 import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
 import { processGroupBackend } from "./process-group/pipe-backend.ts";

@@ -2,7 +2,7 @@
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";

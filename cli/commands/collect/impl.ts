@@ -8,7 +8,7 @@ import { closeCollectStores, type CollectStores, openCollectStores, type TeeDesc
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts";

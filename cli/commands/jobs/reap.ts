@@ -3,7 +3,7 @@
 // without doing so. Never starts an agent. Exit 1 when a receipt is uncertain.
 // --json: {jobs, sessions, orphans}, jobs and sessions in their common shapes.
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { ReapFlags } from "./flags.ts";

@@ -6,13 +6,20 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync } from "node:fs";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { ProbeFlags } from "./flags.ts";
-import { CORRAL_VERSION } from "../../version.ts";
-import { probeGuardian, type GuardianReport } from "../../../lib/supervise/guardian/capabilities.ts";
-import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/supervise/guardian/binary.ts";
-import { buildForPackage, findCompiler } from "../../../lib/supervise/guardian/build.ts";
-import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/supervise/guardian/guarantees.ts";
+import { CORRAL_VERSION } from "../../shared/version.ts";
+import {
+  buildForPackage,
+  findCompiler,
+  type Guarantee,
+  type GuardianReport,
+  type GuardianSource,
+  guaranteesLostWithoutGuardian,
+  locateGuardian,
+  packageRoot,
+  probeGuardian,
+} from "../../../lib/supervise/guardian-setup.ts";
 import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";

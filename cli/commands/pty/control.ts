@@ -1,5 +1,5 @@
 // `corral pty resize`, `close` and `list`: the small session controls.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { chosenSocket, replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";

@@ -5,7 +5,7 @@
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
 import { chooseSupervisor, startPipeTree } from "../../../lib/supervise/start.ts";
 import type { SupervisionResult } from "../../../lib/supervise/backend.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";
 import { errorLine } from "../error-line.ts";

@@ -1,7 +1,7 @@
 // The foreground part shared by `run --tty` and `fg`: connect, hand this
 // terminal over, send the request that attaches, wait for the job to stop
 // or end, give the terminal back, and say what happened.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";

@@ -10,10 +10,10 @@ import { spawnGuardian } from "./launch.ts";
 import { exitFactsOf } from "./facts.ts";
 import type { ExitedEvent, StartedEvent } from "./protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../orphaned-tree.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
+import { type JobFacts, removeRecord, writeRecord } from "../guardian-records.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
 import { locateJobShim } from "./job-shim.ts";
@@ -212,7 +212,7 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunc
 /**
  * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
  * terminates what it can still identify from the child's recorded identity
- * (lib/supervise/guardian/orphaned-tree.ts), and the loss is the job's own fact.
+ * (lib/supervise/orphaned-tree.ts), and the loss is the job's own fact.
  */
 async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
   const how = await Promise.race([

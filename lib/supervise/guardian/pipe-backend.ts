@@ -9,9 +9,8 @@
 // guardian is in guardian-stdio.ts.
 import { constants as osConstants } from "node:os";
 import { Writable, type Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult, TerminateOptions } from "../backend.ts";
 import { SpawnError } from "../spawn-error.ts";
-import type { TerminateOptions } from "../process-group/terminate.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
@@ -22,7 +21,7 @@ import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
-import type { OrphanedTreeReport } from "./orphaned-tree.ts";
+import type { OrphanedTreeReport } from "../orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
 
@@ -211,7 +210,7 @@ class GuardianProcess implements SupervisedProcess {
   async #endStuck(graceMs: number): Promise<void> {
     const child = this.guardian.child;
     if (child !== undefined) {
-      const { terminateOrphanedTree } = await import("./orphaned-tree.ts");
+      const { terminateOrphanedTree } = await import("../orphaned-tree.ts");
       this.#stuckCleanup = await terminateOrphanedTree(child, graceMs, this.guardian.pid);
     }
     this.guardian.process?.kill("SIGKILL");
@@ -312,7 +311,7 @@ class GuardianProcess implements SupervisedProcess {
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     const child = this.guardian.child;
-    const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    const { terminateOrphanedTree, describeOrphanedTree } = await import("../orphaned-tree.ts");
     // A guardian still alive (on its way out, or stuck) still parents what it adopted.
     const found = child === undefined
       ? { terminated: [], forced: false, left: [], procUnreadable: false }

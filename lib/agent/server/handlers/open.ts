@@ -5,7 +5,7 @@ import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { OpenRequest, ReplyBodies } from "../../protocol/messages.ts";
 import { checkScreenCells } from "../agent-budgets.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
-import { recordSession } from "../adoption/session-record.ts";
+import { recordSession } from "../session-record.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
 export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {

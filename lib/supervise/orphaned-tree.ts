@@ -9,7 +9,7 @@
 // belongs to a stranger).
 // What left all of these (double fork plus setsid, re-parented to init) can
 // no longer be found: the report says so rather than guessing.
-import { isLive as live, procPids, readStat, type ProcStat as Stat } from "../../proc/stat.ts";
+import { isLive as live, procPids, readStat, type ProcStat as Stat } from "../proc/stat.ts";
 import process from "node:process";
 
 /** The child as its guardian reported it (the `started` event). */

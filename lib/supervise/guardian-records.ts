@@ -6,7 +6,7 @@
 // the token is as private there as the socket itself.
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { ProcessIdentity } from "../../proc/identity.ts";
+import type { ProcessIdentity } from "../proc/identity.ts";
 
 /** One guardian as its owner recorded it. */
 export interface GuardianRecord {

@@ -2,7 +2,7 @@
 // status by setting `process.exitCode` (or `dieOf`); cli/run-app.ts maps
 // stricli's own negative codes (bad flag, unknown command) to corral's usage
 // status 2.
-import type { CommandContext } from "@stricli/core";
+import type { CommandContext, RouteMap } from "@stricli/core";
 
 export interface CorralProcess {
   readonly stdout: NodeJS.WriteStream;
@@ -19,4 +19,10 @@ export interface CorralProcess {
 
 export interface CorralContext extends CommandContext {
   readonly process: CorralProcess;
+  /**
+   * The whole command table (cli/registry.ts), handed down by the entry that
+   * loaded it (cli/run-app.ts): `corral completions` builds its scripts from
+   * it without importing the table that imports it. Absent under a hot bundle.
+   */
+  readonly commandTable?: () => Promise<RouteMap<CorralContext>>;
 }

@@ -4,10 +4,10 @@
 // name (issue 11). The size and the output position are not recorded: the
 // guardian itself reports them when it is re-adopted, so they are never stale.
 import process from "node:process";
-import type { GuardianLink } from "../../../supervise/handle.ts";
-import { removeRecord, writeRecord, type GuardianRecord } from "../../../supervise/guardian/records.ts";
-import { identityOf } from "../../../proc/identity.ts";
-import type { SessionEntry } from "../session-registry.ts";
+import type { GuardianLink } from "../../supervise/handle.ts";
+import { removeRecord, writeRecord, type GuardianRecord } from "../../supervise/guardian-records.ts";
+import { identityOf } from "../../proc/identity.ts";
+import type { SessionEntry } from "./session-registry.ts";
 
 /** Writes the session's record and forgets it once the session's program has ended and the session closed. */
 export function recordSession(stateDir: string, entry: SessionEntry, link: GuardianLink, term: string): void {
