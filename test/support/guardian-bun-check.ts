@@ -118,7 +118,7 @@ await check("a guardian that exits before its welcome is reported with its statu
   writeFileSync(fake, '#!/bin/sh\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake });
   const message = await g.ready.then(() => "ready", (e: Error) => e.message);
-  expect(/the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/.test(message), message);
+  expect(/the guardian exited with status 2 before it was ready: corral-guardian: cannot do that here/.test(message), message);
 });
 
 await check("a guardian that cannot be started says which and why", async () => {

@@ -8,7 +8,7 @@ import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol/messages.ts";

@@ -6,7 +6,7 @@ import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import type { SocketOnly } from "./flags.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */

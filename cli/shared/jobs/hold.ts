@@ -8,7 +8,7 @@ import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
 import { JobTerminal } from "./terminal.ts";
 import { stoppedLine } from "./format.ts";
-import { describeExit } from "../exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
 
 /** How a hold ended: the exit status (the job's, 148 when stopped), and the job when it ended while held. */

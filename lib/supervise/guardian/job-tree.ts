@@ -19,6 +19,7 @@ import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } f
 import { locateJobShim } from "./job-shim.ts";
 import { identityOf } from "../../proc/identity.ts";
 import { receiptOfCensus, uncertain } from "../receipts.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -219,9 +220,7 @@ async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: S
     guardian.processExit ?? Promise.resolve(undefined),
     new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
   ]);
-  const cause = how === undefined
-    ? "stopped answering"
-    : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+  const cause = describeEnd(how);
   const child = guardian.child;
   if (child === undefined) {
     return { loss: { pid: guardian.pid, cause, cleanup: "its child was never reported started" }, receipt: uncertain(`the guardian ${cause} before it reported its child`), forced: false };

@@ -11,6 +11,7 @@ import { GUARDIAN_TOKEN_ENV, guardianArgv, type GuardianLaunch } from "./protoco
 import { randomHex } from "../../runtime/random-hex.ts";
 import { spawnOwnedChild } from "../../runtime/owned-child.ts";
 import { runtimeTraits, type RuntimeTraits } from "../../runtime/traits.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /**
  * Starts a guardian for `launch` and connects to it. Returns at once; add
@@ -35,7 +36,7 @@ export function spawnGuardian(launch: GuardianLaunch, options: SpawnGuardianOpti
   const heard = (text: string) => (diagnostics = (diagnostics + text).slice(-2000));
   const exitedEarly = (code: number | null, signal: string | null) => {
     const why = diagnostics.trim().split("\n").pop() ?? "";
-    return new GuardianError("guardian-exited", `the guardian exited before it was ready (${signal ?? `status ${code}`})${why ? `: ${why}` : ""}`);
+    return new GuardianError("guardian-exited", `the guardian ${describeEnd({ code, signal })} before it was ready${why ? `: ${why}` : ""}`);
   };
   const cannotStart = (guardian: Guardian) => (e: Error) => guardian.fail(new GuardianError("spawn-guardian", `cannot start ${binary}: ${e.message}`));
   /** A guardian started through the runtime's own API (no socket, no token): its process, then its connection. */

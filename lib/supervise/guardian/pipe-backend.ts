@@ -24,6 +24,7 @@ import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "../orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -327,11 +328,7 @@ class GuardianProcess implements SupervisedProcess {
       this.#unresponsive = true;
       this.guardian.process?.kill("SIGKILL");
     }
-    const cause = this.#unresponsive
-      ? "stopped answering (corral killed it)"
-      : how === undefined
-      ? "stopped answering"
-      : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+    const cause = this.#unresponsive ? "stopped answering (corral killed it)" : describeEnd(how);
     const known = exited ?? { code: null, signal: null, core: false };
     const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
     return {

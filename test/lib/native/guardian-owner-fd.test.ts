@@ -73,7 +73,7 @@ test("--owner-fd: a guardian that exits before its welcome is reported with its 
   const fake = path.join(tempDir(t), "fake-guardian");
   writeFileSync(fake, '#!/bin/sh\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake, env });
-  await assert.rejects(g.ready, /the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/);
+  await assert.rejects(g.ready, /the guardian exited with status 2 before it was ready: corral-guardian: cannot do that here/);
   await g.processExit;
 });
 
