@@ -9,7 +9,6 @@ import type { SpawnSpec } from "./spec.ts";
 import type { Receipt } from "../core/receipt.ts";
 import type { SupervisedTree } from "./handle.ts";
 
-/** A spec whose program and working directory were checked and resolved. */
 /** How a tree is ended: the grace between the first signal and SIGKILL, and that first signal. */
 export interface TerminateOptions {
   readonly graceMs: number;
@@ -17,6 +16,7 @@ export interface TerminateOptions {
   readonly signal?: NodeJS.Signals;
 }
 
+/** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {
   readonly spec: SpawnSpec;
   /** Absolute path of argv[0]. */

@@ -24,7 +24,7 @@ import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.t
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
-import { guardianMode } from "../../../lib/supervise/backend-choice.ts";
+import { guardianMode } from "../../../lib/supervise/decide.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -69,7 +69,7 @@ type NodePtyModule = typeof import("@lydell/node-pty");
 
 /** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
 async function checkNodePty(tryPty: boolean, runtime: RuntimeTraits): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
-  // Its addon loads under Bun, but its sessions die at once (lib/supervise/pty-backend-choice.ts).
+  // Its addon loads under Bun, but its sessions die at once (lib/runtime/traits.ts).
   if (!runtime.nodePtySessions) return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
   let mod: NodePtyModule;
   try {
