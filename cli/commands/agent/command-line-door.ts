@@ -13,16 +13,19 @@ import { Writable } from "node:stream";
 import tty from "node:tty";
 import type { CommandLineDoor, CommandOutput } from "../../../lib/agent/server/command-line-door.ts";
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
-import type { CorralProcess } from "../../context.ts";
+import type { CorralProcess } from "../../shared/context.ts";
 
 /** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
 const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
 /** Flags whose value is a file the command opens in the caller's directory, or input the client does not forward. */
 const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--stdin", "--cast"]);
 
+/** How a command line is run over the whole command table (CorralContext.runCommandLine). */
+type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
+
 /** The door the agent is started with (cli/commands/agent/impl.ts). */
-export function commandLineDoor(): CommandLineDoor {
-  return { refusal, run };
+export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor {
+  return { refusal, run: (request, output, signal) => run(runCommandLine, request, output, signal) };
 }
 
 function refusal(request: CommandLineRequest): string | null {
@@ -48,11 +51,10 @@ function refusal(request: CommandLineRequest): string | null {
   return `corral ${first ?? ""} is run by the JavaScript CLI`;
 }
 
-async function run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number> {
+async function run(runCommandLine: RunCommandLine, request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number> {
   const stdout = clientStream(1, output, request.stdoutTty === true, request);
   const stderr = clientStream(2, output, request.stderrTty === true, request);
   const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
-  const { runCommandLine } = await import("../../run-app.ts");
   const status = await runCommandLine(request.argv, corralProcess);
   await Promise.all([finished(stdout), finished(stderr)]);
   return status;
