@@ -11,20 +11,22 @@ import { ExitStatus } from "./shared/exit-status.ts";
 import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
-export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[], commandTable?: CommandTable): Promise<void> {
+export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[], commandTable?: CommandTable, runOther?: RunCommandLine): Promise<void> {
   const corralProcess: CorralProcess = {
     stdout: lazyStdio(1),
     stderr: lazyStdio(2),
     env: process.env,
   };
 
-  process.exitCode = await runCommandLineOver(routes, args, corralProcess, commandTable);
+  process.exitCode = await runCommandLineOver(routes, args, corralProcess, commandTable, runOther);
 
   if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
 }
 
 /** The whole command table, for the context (CorralContext.commandTable). */
 type CommandTable = () => Promise<RouteMap<CorralContext>>;
+/** Runs another command line as the entry would (CorralContext.runCommandLine). */
+type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
 export async function runCommandLineOver(
@@ -32,13 +34,15 @@ export async function runCommandLineOver(
   args: readonly string[],
   corralProcess: CorralProcess,
   commandTable?: CommandTable,
+  runOther?: RunCommandLine,
 ): Promise<number> {
-  // The whole table's entry also hands down how to run another command line
-  // over it: the agent serves the native client's command lines with it.
-  const context = commandTable === undefined
-    ? { process: corralProcess }
-    : { process: corralProcess, commandTable, runCommandLine: (argv: readonly string[], other: CorralProcess) => runCommandLineOver(routes, argv, other, commandTable) };
-  await run(buildApp(routes), args, context);
+  // The whole table's entry also hands down how it runs another command line:
+  // the agent serves the native client's command lines with it.
+  await run(buildApp(routes), args, {
+    process: corralProcess,
+    ...(commandTable !== undefined ? { commandTable } : {}),
+    ...(runOther !== undefined ? { runCommandLine: runOther } : {}),
+  });
 
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
