@@ -23,9 +23,33 @@ export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly
   if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
 }
 
+/**
+ * Whether this command line prints help: a help flag before any `--`, no
+ * argument, or a group with no default command named alone (`corral pty`).
+ * Cheap, so that only help loads help-wrap.ts.
+ */
+function helpAsked(routes: RouteMap<CorralContext>, args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const before = end === -1 ? args : args.slice(0, end);
+  if (before.some((arg) => arg === "-h" || arg === "-H" || arg.startsWith("--help"))) return true;
+  if (args.length === 0) return true;
+  if (args.length !== 1) return false;
+  const target = routes.getRoutingTargetForInput(args[0] as string);
+  return target !== undefined && "getDefaultCommand" in target && target.getDefaultCommand() === undefined;
+}
+
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
+
 export async function runCommandLineOver(routes: RouteMap<CorralContext>, args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  await run(buildApp(routes), args, { process: corralProcess });
+  // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
+  const used: CorralProcess = { ...corralProcess };
+  if (helpAsked(routes, args)) {
+    const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
+    Object.assign(used, { stdout: helpStream(corralProcess.stdout, helpWidth(corralProcess.env, corralProcess.stdout)) });
+  }
+  await run(buildApp(routes), args, { process: used });
+  if (used.exitCode !== undefined) corralProcess.exitCode = used.exitCode;
+  if (used.dieOf !== undefined) corralProcess.dieOf = used.dieOf;
 
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
