@@ -108,6 +108,7 @@ export function mainPage(root: ReferenceCommand, version: string, extra: { envir
   for (const [name, meaning] of extra.environment) out.push(".TP", bold(name), esc(meaning));
   out.push(".SH EXIT STATUS");
   for (const [status, meaning] of extra.exitStatus) out.push(".TP", bold(status), esc(meaning));
+  if (root.examples.length > 0) out.push(".SH EXAMPLES", ...exampleBlock(root.examples).slice(1));
   out.push(".SH SEE ALSO", root.children.map((c) => `${bold(["corral", ...c.path].join("-"))}(1)`).join(",\n"));
   return `${out.join("\n")}\n`;
 }

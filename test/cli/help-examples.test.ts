@@ -50,6 +50,12 @@ test("every command group answers --help with its subcommands and an Examples: b
   }
 });
 
+test("corral --help shows examples too", async () => {
+  const result = await corralInProcess(["--help"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout.toString(), /^Examples:\n(?:.*\n)*? +corral run /m);
+});
+
 test("corral --version prints the package version", async () => {
   const pkg = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { version: string };
   const result = await corral(["--version"]);
