@@ -39,17 +39,17 @@ function helpAsked(routes: RouteMap<CorralContext>, args: readonly string[]): bo
 }
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
-
 export async function runCommandLineOver(routes: RouteMap<CorralContext>, args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
-  const used: CorralProcess = { ...corralProcess };
   if (helpAsked(routes, args)) {
+    // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
     const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
-    Object.assign(used, { stdout: helpStream(corralProcess.stdout, helpWidth(corralProcess.env, corralProcess.stdout)) });
+    const helped: CorralProcess = { ...corralProcess, stdout: helpStream(corralProcess.stdout, helpWidth(corralProcess.env, corralProcess.stdout)) };
+    await run(buildApp(routes), args, { process: helped });
+    if (helped.exitCode !== undefined) corralProcess.exitCode = helped.exitCode;
+    if (helped.dieOf !== undefined) corralProcess.dieOf = helped.dieOf;
+  } else {
+    await run(buildApp(routes), args, { process: corralProcess });
   }
-  await run(buildApp(routes), args, { process: used });
-  if (used.exitCode !== undefined) corralProcess.exitCode = used.exitCode;
-  if (used.dieOf !== undefined) corralProcess.dieOf = used.dieOf;
 
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
