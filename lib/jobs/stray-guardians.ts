@@ -11,7 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { isLive, procPids, readStat } from "../proc/stat.ts";
-import { terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
+import { terminateOrphanedTree } from "../supervise/orphaned-tree.ts";
 import { confirmed, uncertain } from "../supervise/receipts.ts";
 import type { OrphanItem } from "./orphans.ts";
 

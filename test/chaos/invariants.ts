@@ -66,16 +66,30 @@ export function checkSpill(v: Verdicts, job: SpillJob, row: JobRow | undefined):
   v.check(false, "spill loss without cause", () => `${job.name}: the spill stopped at ${lostAt} though its disk had room`);
 }
 
-/** A job's end: its own status, or unknown with the reason (a guardian killed by the run must not yield an invented one). */
-export function checkJobExit(v: Verdicts, job: SpillJob, row: JobRow | undefined): void {
-  v.check(row !== undefined && row.state === "done", "job listed and done", () => `${job.name}: ${JSON.stringify(row)}`);
+/**
+ * A job's end: its own status, or unknown with the reason (a guardian killed
+ * by the run must not yield an invented one). A job whose guardian the run
+ * killed and whose agent died before it learned of that may be reported
+ * lost instead (`corral: lost job %N (name): ...` from `corral jobs`).
+ */
+export function checkJobExit(v: Verdicts, job: SpillJob, row: JobRow | undefined, lostNotes: string): void {
+  if (row === undefined && job.guardianKilled && lostNotes.includes(`(${job.name}): `)) {
+    v.check(true, "job listed and done", () => "");
+    return;
+  }
+  v.check(row !== undefined && row.state === "done", "job listed and done", () => `${job.name}: ${JSON.stringify(row)}; ${lostNotes.trim()}`);
   if (row === undefined || row.state !== "done") return;
   const truthful = row.status === job.status || unknownWithReason(row.exit);
   v.check(truthful, "job exit", () => `${job.name}: status ${row.status} (${JSON.stringify(row.exit)}), the program exits ${job.status}`);
 }
 
 /** A session's end: bash says 5, vim 0, the flood is hung up; unknown only with the reason. */
-export function checkSessionExit(v: Verdicts, s: Session, closed: Ran, exit: ExitFacts | null): void {
+export function checkSessionExit(v: Verdicts, s: Session, closed: Ran, exit: ExitFacts | null, lostNotes: string): void {
+  // Its guardian killed by the run, then the agent before it learned of it: reported lost, with why (`pty list`).
+  if (exit === null && s.guardianKilled && lostNotes.includes(`(${s.name}): `)) {
+    v.check(true, "session closed", () => "");
+    return;
+  }
   v.check(closed.code === 0 && exit !== null, "session closed", () => `${s.name}: pty close exit ${closed.code}: ${closed.stderr.trim()}`);
   if (exit === null) return;
   if (unknownWithReason(exit)) {
@@ -95,7 +109,7 @@ export function checkSessionExit(v: Verdicts, s: Session, closed: Ran, exit: Exi
 }
 
 /** A client that was not killed gives the true status; one whose agent went away may say so (125, a corral: line). */
-export function checkClient(v: Verdicts, item: ClientItem, ran: Ran, jobRow: JobRow | undefined): void {
+export function checkClient(v: Verdicts, item: ClientItem, ran: Ran, jobRow: JobRow | undefined, lostNotes: string): void {
   if (item.killed) return;
   const said = ran.code === 125 && /corral: /.test(ran.stderr);
   if (item.kind === "collect") {
@@ -103,6 +117,7 @@ export function checkClient(v: Verdicts, item: ClientItem, ran: Ran, jobRow: Job
     return;
   }
   const want = jobRow?.status ?? null;
-  const unknown = unknownWithReason(jobRow?.exit ?? null);
+  const lost = jobRow === undefined && item.job !== undefined && lostNotes.includes(`(${item.job.name}): `) && /corral: /.test(ran.stderr);
+  const unknown = unknownWithReason(jobRow?.exit ?? null) || lost;
   v.check(ran.code === want || said || unknown, "wait status", () => `${item.label}: exit ${ran.code}, the job's status ${want}: ${ran.stderr.trim().slice(0, 300)}`);
 }

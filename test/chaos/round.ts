@@ -104,13 +104,14 @@ export async function runRound(setup: RoundSetup): Promise<RoundResult> {
   await prober;
 
   const final = await jobRows(env);
+  const lostNotes = (await corralRun(env, ["jobs"], 60_000)).stderr + (await corralRun(env, ["pty", "list"], 60_000)).stderr;
   for (const job of jobs.filter((j) => j.started)) {
     const row = final.find((r) => r.name === job.name) ?? rows.find((r) => r.name === job.name);
     checkSpill(v, job as SpillJob, row);
-    checkJobExit(v, job as SpillJob, row);
+    checkJobExit(v, job as SpillJob, row, lostNotes);
   }
-  for (const [s, r] of closed) checkSessionExit(v, s, r, jsonOf<{ session: { exit: ExitFacts | null } }>(r)?.session.exit ?? null);
-  clients.forEach((c, i) => checkClient(v, c, ran[i]!, c.job === undefined ? undefined : final.find((r) => r.name === c.job!.name)));
+  for (const [s, r] of closed) checkSessionExit(v, s, r, jsonOf<{ session: { exit: ExitFacts | null } }>(r)?.session.exit ?? null, lostNotes);
+  clients.forEach((c, i) => checkClient(v, c, ran[i]!, c.job === undefined ? undefined : final.find((r) => r.name === c.job!.name), lostNotes));
   for (const p of probes) v.check(p.ok && p.ms <= SCREEN_BOUND_MS, "screen within bound", () => `pty screen took ${p.ms} ms (bound ${SCREEN_BOUND_MS}): ${p.error}`);
 
   const status = jsonOf<{ running: boolean; memory?: { rss: number } }>(await corralRun(env, ["agent", "status", "--json"], 60_000));

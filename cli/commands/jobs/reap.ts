@@ -4,18 +4,18 @@
 // their process: lib/jobs/stray-guardians.ts). Never starts an agent. Exit 1 when a receipt is uncertain.
 // --json: {jobs, sessions, orphans}, jobs and sessions in their common shapes.
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol/messages.ts";
 import { sweepOrphans, type OrphanItem } from "../../../lib/jobs/orphans.ts";
 import { sweepStrayGuardians } from "../../../lib/jobs/stray-guardians.ts";
-import { readRecords } from "../../../lib/supervise/guardian/records.ts";
+import { readRecords } from "../../../lib/supervise/guardian-records.ts";
 import type { Receipt } from "../../../lib/jobs/job-info.ts";
 
 /** The command function of `corral reap`. */

@@ -6,7 +6,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { readRecords } from "../../supervise/guardian/records.ts";
+import { readRecords } from "../../supervise/guardian-records.ts";
 import { stillRuns } from "../../proc/identity.ts";
 
 /** True when `stateDir` holds a record of a live adoptable guardian whose agent is gone. */

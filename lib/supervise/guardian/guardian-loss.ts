@@ -7,11 +7,11 @@
 // found while it still parents them), then the guardian is killed; the
 // facts say "end unknown" with this loss, and the receipt says what is left.
 import process from "node:process";
-import type { Guardian } from "../../native/guardian-client.ts";
-import { GUARDIAN_EXIT_CANNOT_SERVE } from "../../native/guardian-protocol.ts";
+import type { Guardian } from "./client.ts";
+import { GUARDIAN_EXIT_CANNOT_SERVE } from "./protocol.ts";
 import type { SupervisorLoss } from "../../core/exit-facts.ts";
 import type { Receipt } from "../../core/receipt.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../orphaned-tree.ts";
 import { uncertain } from "../receipts.ts";
 
 /** How long a guardian whose connection closed gets to exit by itself before it is stopped. */

@@ -5,16 +5,16 @@
 // `reap` can find it if this agent dies; it lingers a while without its
 // owner, then cleans up by itself.
 import process from "node:process";
-import { GuardianError, type Guardian } from "../../native/guardian-client.ts";
-import { spawnGuardian } from "../../native/guardian-launch.ts";
-import { exitFactsOf } from "../../native/guardian-facts.ts";
-import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
+import { GuardianError, type Guardian } from "./client.ts";
+import { spawnGuardian } from "./launch.ts";
+import { exitFactsOf } from "./facts.ts";
+import type { ExitedEvent, StartedEvent } from "./protocol.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { type JobFacts, markExited, removeRecord, writeRecord } from "./records.ts";
-import { JOB_SPILL_FAULT } from "../../native/guardian-protocol.ts";
+import { type JobFacts, markExited, removeRecord, writeRecord } from "../guardian-records.ts";
+import { JOB_SPILL_FAULT } from "./protocol.ts";
 import type { SpillStopped } from "../start.ts";
 import { statSync } from "node:fs";
 import { constants } from "node:os";

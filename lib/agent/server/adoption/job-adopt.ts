@@ -11,13 +11,13 @@
 import { statSync } from "node:fs";
 import process from "node:process";
 import { BoundedStore } from "../../../output/bounded-store.ts";
-import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian/records.ts";
+import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian-records.ts";
 import { identityOf } from "../../../proc/identity.ts";
-import { adoptGuardianJob, errnoName } from "../../../supervise/guardian/job-tree.ts";
+import { adoptGuardianJob, errnoName } from "../../../supervise/adoption.ts";
 import { Job } from "../../../jobs/job.ts";
 import { restoreDoneJob, writeDoneJob } from "../../../jobs/done-jobs.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../../../supervise/guardian/orphaned-tree.ts";
-import { exitFactsOf } from "../../../native/guardian-facts.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../../../supervise/orphaned-tree.ts";
+import { exitFactsOf } from "../../../supervise/adoption.ts";
 import { uncertain } from "../../../supervise/receipts.ts";
 import type { Receipt } from "../../../core/receipt.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
