@@ -62,11 +62,19 @@ export function writeDoneJob(stateDir: string, job: Job): void {
 }
 
 export function removeDoneJob(stateDir: string, id: number): void {
-  rmSync(doneFile(stateDir, id), { force: true });
+  try {
+    rmSync(doneFile(stateDir, id), { force: true });
+  } catch {
+    // the state dir is gone or is no directory any more
+  }
 }
 
 export function removeAllDoneJobs(stateDir: string): void {
-  rmSync(doneDir(stateDir), { recursive: true, force: true });
+  try {
+    rmSync(doneDir(stateDir), { recursive: true, force: true });
+  } catch {
+    // the state dir is gone or is no directory any more
+  }
 }
 
 export function readDoneJobs(stateDir: string): DoneJobRecord[] {

@@ -84,7 +84,11 @@ export function writeRecord(stateDir: string, record: GuardianRecord): void {
 
 /** Forgets a guardian that is gone (missing files are fine). */
 export function removeRecord(stateDir: string, guardianPid: number): void {
-  rmSync(recordFile(stateDir, guardianPid), { force: true });
+  try {
+    rmSync(recordFile(stateDir, guardianPid), { force: true });
+  } catch {
+    // the state dir is gone or is no directory any more: nothing left to forget (socket-watch.ts)
+  }
 }
 
 /** Every record that parses; a damaged file is skipped (and named in `damaged`). */
