@@ -33,18 +33,20 @@ gone() { # gone PID: no such process, or a zombie
 }
 all_gone() {
   local f
-  for f in main.pid bg.pid esc.pid; do gone "$(cat "$f")" || return 1; done
+  for f in main.pid bg.pid esc.pid; do [[ ! -s $f ]] || gone "$(cat "$f")" || return 1; done
 }
 # The program, a background child, and an escapee in its own session; then $1 (its last command).
 tree() {
   echo "echo \$\$ > main.pid; sleep 303 & echo \$! > bg.pid; setsid sh -c 'echo \$\$ > esc.pid; exec sleep 305' & $1"
 }
-# open_session INJECT LAST-COMMAND: a new agent (the guardian wrapper reads the fault from its environment).
+# open_session INJECT LAST-COMMAND [FILE]: a new agent (the guardian wrapper reads the fault from
+# its environment); waits until the program wrote FILE (default: the escapee's pid, the last).
 open_session() {
+  echo "case: $1 $2"
   corral agent stop --force >/dev/null 2>&1 || true
   rm -f main.pid bg.pid esc.pid
   CORRALTEST_INJECT="$1" corral pty open --name s -- bash --norc -c "$(tree "$2")" >/dev/null
-  wait_until 60 test -s esc.pid
+  wait_until 60 test -s "${3:-esc.pid}"
 }
 
 # Every write from the third on fails (the ready line and the welcome get through):
@@ -56,7 +58,8 @@ assert_contains "$(cat close.err)" "corral: session 1: end unknown: supervisor l
 wait_until 60 all_gone
 
 # The same while the program writes: the session ends at once, unknown, and nothing runs on.
-open_session "-e inject=write:error=EIO:when=3+" 'while :; do echo flood; sleep 0.1; done'
+# (the tree may be ended before its escapee starts: only the program's own pid is waited for)
+open_session "-e inject=write:error=EIO:when=3+" 'while :; do echo flood; sleep 0.1; done' main.pid
 wait_until 60 output_is false sh -c "corral pty list --json | jq '.sessions[0].alive'"
 exit_facts=$(corral pty list --json | jq -c '.sessions[0].exit')
 assert_eq "$(jq -c '[.code, .signal]' <<<"$exit_facts")" "[null,null]" "write+flood: no invented status"
@@ -67,6 +70,11 @@ wait_until 60 all_gone
 open_session "-e inject=wait4:error=ECHILD" "exec sleep 304"
 corral pty close s > close.out 2> close.err
 assert_contains "$(cat close.err)" "corral: session 1: end unknown: the guardian could not learn the exit status (wait4 failed: No child processes)"
+wait_until 60 all_gone
+
+# /proc cannot be opened by the guardian (its census goes by the children files): the close still ends everything.
+open_session "-P /proc -e trace=openat -e inject=openat:error=EACCES" "exec sleep 304"
+corral pty close s > close.out 2> close.err
 wait_until 60 all_gone
 
 assert_eq "$(corral reap --all 2>&1 | grep -c 'receipt uncertain' || true)" 0 "reap finds nothing uncertain"
