@@ -114,8 +114,9 @@ export async function runRound(setup: RoundSetup): Promise<RoundResult> {
   clients.forEach((c, i) => checkClient(v, c, ran[i]!, c.job === undefined ? undefined : final.find((r) => r.name === c.job!.name), lostNotes));
   for (const p of probes) v.check(p.ok && p.ms <= SCREEN_BOUND_MS, "screen within bound", () => `pty screen took ${p.ms} ms (bound ${SCREEN_BOUND_MS}): ${p.error}`);
 
-  const status = jsonOf<{ running: boolean; memory?: { rss: number } }>(await corralRun(env, ["agent", "status", "--json"], 60_000));
   const reap = await corralRun(env, ["reap", "--all", "--grace", "1s"], 120_000);
+  // Once the round's work is reaped, the agent's memory is back under its budget.
+  const status = jsonOf<{ running: boolean; memory?: { rss: number } }>(await corralRun(env, ["agent", "status", "--json"], 60_000));
   v.check(reap.code === 0, "reap confirmed", () => `reap --all exit ${reap.code}: ${reap.stdout.trim()} ${reap.stderr.trim()}`);
   const agent = agentPidOf(env);
   const deadline = Date.now() + 30_000;
