@@ -36,11 +36,25 @@ export class JobTable {
     this.#endsIn = stateDir;
   }
 
-  /** The number the next job gets. */
+  /**
+   * Numbers handed out to jobs still starting: two starts that overlap (two
+   * clients, one agent) must not get the same number, or the second job
+   * would replace the first in the table and the first vanish.
+   */
+  #reserved = new Set<number>();
+
+  /** The number the next job gets, held for it until add() or release(). */
   nextId(): number {
     let max = 0;
     for (const id of this.#jobs.keys()) max = Math.max(max, id);
+    for (const id of this.#reserved) max = Math.max(max, id);
+    this.#reserved.add(max + 1);
     return max + 1;
+  }
+
+  /** A number from nextId() whose job did not start. */
+  release(id: number): void {
+    this.#reserved.delete(id);
   }
 
   /** Throws UnknownJobError-free check: a name in use is refused before anything starts. */
@@ -50,6 +64,7 @@ export class JobTable {
   }
 
   add(job: Job): void {
+    this.#reserved.delete(job.id);
     this.#jobs.set(job.id, job);
     this.touch(job);
     job.onChange((change) => {

@@ -89,6 +89,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     const onSpillStopped = (spilled: number, code: string, message: string) => store.externalSpillFailed(code, `${message} (the spill stops at byte ${spilled})`, spilled);
     started = await startSupervised(choice, { launch, jobId: id, facts, onSpillStopped });
   } catch (error) {
+    table.release(id);
     await store.close().catch(() => {});
     throw error;
   }
