@@ -43,16 +43,22 @@ export class JobTable {
    */
   #reserved = new Set<number>();
 
-  /** The number the next job gets, held for it until add() or release(). */
+  /** The number the next job gets. */
   nextId(): number {
     let max = 0;
     for (const id of this.#jobs.keys()) max = Math.max(max, id);
     for (const id of this.#reserved) max = Math.max(max, id);
-    this.#reserved.add(max + 1);
     return max + 1;
   }
 
-  /** A number from nextId() whose job did not start. */
+  /** nextId(), held for the job starting until add() or release(). */
+  reserveId(): number {
+    const id = this.nextId();
+    this.#reserved.add(id);
+    return id;
+  }
+
+  /** A number from reserveId() whose job did not start. */
   release(id: number): void {
     this.#reserved.delete(id);
   }

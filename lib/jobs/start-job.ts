@@ -70,7 +70,7 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     spillPath: request.spill ?? undefined,
     ...(spillByGuardian ? { externalSpill: true, spillWrittenAhead: true } : {}),
   });
-  const id = table.nextId();
+  const id = table.reserveId();
   const { firstOutputListener, guardian: _mode, ...launchFields } = request;
   const launch: TreeLaunch = { ...launchFields, argv: [program, ...args] };
   let started: SupervisedTree;
