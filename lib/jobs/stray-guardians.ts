@@ -2,9 +2,10 @@
 // harness's cleanup, a logout clearing $XDG_RUNTIME_DIR), so `reap` cannot
 // find them by their records, and no agent can ever reach them again. They
 // are found by their process instead: a /proc scan for this user's
-// corral-guardian processes listening on a socket path that is gone, or
-// that sits in this state dir with no record, and whose parent is not a
-// running agent (an agent still holding one decides about it). Each is
+// corral-guardian processes whose socket path lies in this state dir (the
+// same path after a logout removed it) and that no record names, and whose
+// parent is not a running agent (an agent still holding one decides about
+// it). Guardians of other state dirs are theirs to reap. Each is
 // asked to end its tree (SIGTERM: its census terminate, then it exits); one
 // that does not is held still while what it parents is ended, then killed.
 import { readFileSync, statSync } from "node:fs";
@@ -50,7 +51,7 @@ function isAgent(pid: number): boolean {
   return i >= 0 && argv[i + 1] === "run";
 }
 
-/** This user's guardians that nothing can reach or that no record of `stateDir` names. */
+/** This user's guardians of `stateDir` that no record names. */
 export function findStrayGuardians(stateDir: string, recorded: ReadonlySet<number>): StrayGuardian[] {
   const uid = process.getuid?.() ?? -1;
   const found: StrayGuardian[] = [];
@@ -70,9 +71,8 @@ export function findStrayGuardians(stateDir: string, recorded: ReadonlySet<numbe
     if (socket === undefined) continue; // run and collect: their owner holds the only way in
     const stat = readStat(pid);
     if (!isLive(stat) || isAgent(stat.ppid)) continue;
-    const inHere = path.dirname(socket) === stateDir;
+    if (path.dirname(socket) !== stateDir) continue;
     const gone = !exists(socket);
-    if (!gone && !inHere) continue;
     const child = argv.indexOf("--");
     const why = gone ? `found by its process: its socket ${socket} is gone` : "found by its process: no record names it";
     found.push({ pid, startTime: stat.startTime, socket, argv: child >= 0 ? argv.slice(child + 1) : [], why });
