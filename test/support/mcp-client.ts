@@ -12,7 +12,7 @@ export interface McpSession {
   readonly client: Client;
   readonly pid: number;
   /** Calls a tool; the result as the SDK returns it (isError for failures). */
-  call(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: { progress: number; message?: string }) => void }): Promise<CallToolResult>;
+  call(name: string, args?: Record<string, unknown>, options?: { signal?: AbortSignal; onprogress?: (p: { progress: number; message?: string | undefined }) => void }): Promise<CallToolResult>;
   /** Calls a tool that must succeed; its structuredContent. */
   ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
