@@ -51,5 +51,5 @@ export interface SpawnSpec {
    * left running is swept: the one moment a caller can still see (and name)
    * the survivors the sweep is about to end (`corral mcp`'s run).
    */
-  readonly onChildExit?: () => void;
+  readonly onChildExit?: (pid: number) => void;
 }

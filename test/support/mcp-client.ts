@@ -6,6 +6,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { corralCommand, repoRoot } from "./corral-cli.ts";
 import type { PrivateAgent } from "./agent-harness.ts";
+import { isAlive } from "./processes.ts";
+import { waitFor } from "./wait.ts";
 
 /** A connected client and the server's pid. */
 export interface McpSession {
@@ -46,7 +48,9 @@ export async function mcpSession(agent: PrivateAgent, flags: readonly string[] =
       return result.structuredContent as T;
     },
     async close() {
+      const pid = transport.pid;
       await client.close();
+      if (pid !== null) await waitFor(() => !isAlive(pid), { what: `corral mcp (pid ${pid}) to exit` });
     },
   };
 }

@@ -54,10 +54,15 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
     transport.onclose = () => resolve();
+    // A client that gives up on the server signals it (the SDK's client: SIGTERM 2 s after closing stdin):
+    // the runs are still ended before it goes.
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => resolve());
   });
   await server.connect(transport);
   await ended;
   await runs.terminateAll();
   await server.close().catch(() => {});
   if (connecting !== null) (await (connecting as Promise<AgentClient>).catch(() => null))?.close();
+  // Ended by a signal, stdin may still be open: it must not keep this process alive.
+  process.stdin.destroy();
 }

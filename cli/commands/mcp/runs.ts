@@ -61,8 +61,7 @@ export class RunRegistry {
     const store = await BoundedStore.open({ headBytes: limits.keepBytes, tailBytes: limits.keepBytes, spillPath });
     let roots: TreeRoots | null = null;
     let survivors: Survivor[] = [];
-    let child: SupervisedProcess | undefined;
-    const childPid = () => child?.pid ?? -1;
+    let child: SupervisedProcess;
     try {
       const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: this.config.guardian, env: this.env });
       child = await startPipeTree(choice, {
@@ -76,8 +75,8 @@ export class RunRegistry {
         timeoutMs: limits.timeoutMs,
         // A program that exits at once may do so before its roots were read: every supervisor
         // makes it a process group leader, so its group still finds what it left.
-        onChildExit: () => {
-          survivors = survivorsOf(roots ?? { pid: childPid(), pgid: childPid(), sid: -1, supervisor: null });
+        onChildExit: (pid) => {
+          survivors = survivorsOf(roots ?? { pid, pgid: pid, sid: -1, supervisor: null });
         },
       });
     } catch (error) {

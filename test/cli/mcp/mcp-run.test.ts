@@ -117,6 +117,16 @@ test("a cancelled run ends its whole tree", async () => {
   await waitFor(() => !isAlive(shell as number) && !isAlive(sleeper as number), { what: "the cancelled run's tree to be gone" });
 });
 
+test("the client going away ends the runs still going; the server exits", async () => {
+  const leaving = await mcpSession(agent);
+  const pids = path.join(agent.dir, "leave-pids");
+  const pending = leaving.call("run", { command: `sleep 999 & echo "$!" > '${pids}'; wait` });
+  pending.catch(() => {});
+  const sleeper = await waitFor(() => existsSync(pids) && Number(readFileSync(pids, "utf8").trim()), { what: "the run's pid" });
+  await leaving.close();
+  await waitFor(() => !isAlive(sleeper as number), { what: "the run's tree to be gone with its client" });
+});
+
 test("output shaped for a model: ANSI removed, redraws collapsed, a long line clipped, nothing cut unsaid", async () => {
   const long = "x".repeat(1500);
   const run = await mcp.ok<RunAnswer>("run", { argv: ["printf", `\u001b[31mred\u001b[0m\n10%%\r50%%\r100%%\n${long}\n`] });

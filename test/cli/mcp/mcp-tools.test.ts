@@ -64,7 +64,9 @@ test("a session: open, send and wait, screen, list (shared with the CLI), close"
 
   const before = await mcp.ok<Screen>("terminal_screen", { session: "sh1" });
   assert.equal(before.lines[1], "42");
-  await mcp.ok("terminal_send", { session: "sh1", text: "seq 1 60", keys: ["Enter"], wait: { text: "\n60\r\n$ " } });
+  const counted = await mcp.ok<{ waited: Waited }>("terminal_send", { session: "sh1", text: "seq 1 60", keys: ["Enter"], wait: { regex: "^60$" } });
+  assert.equal(counted.waited.done, true);
+  assert.equal((await mcp.ok<Waited>("terminal_wait", { session: "sh1", ready: true })).fired, "ready");
   const since = await mcp.ok<Screen>("terminal_screen", { session: "sh1", since: before.snapshot });
   assert.ok(since.changed !== null && since.changed.length > 0 && since.changed.length <= 24);
   const same = await mcp.ok<Screen>("terminal_screen", { session: "sh1", since: since.snapshot });
