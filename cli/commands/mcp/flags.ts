@@ -1,6 +1,6 @@
 // The flags of `corral mcp` (types and the shared parsers; the definition
 // in command.ts, the server in impl.ts).
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { parseDurationFlag, parseIntFlag } from "../../shared/flag-parsers.ts";
 

@@ -10,7 +10,7 @@ import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { reachAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
-import { CORRAL_VERSION } from "../../version.ts";
+import { CORRAL_VERSION } from "../../shared/version.ts";
 import type { CorralContext, McpFlags } from "./flags.ts";
 import { DEFAULT_BUDGET, DEFAULT_MAX_LINE_CHARS, DEFAULT_WAIT_CAP_MS, MAX_WAIT_CAP_MS, type McpOptions } from "./options.ts";
 import { buildServer } from "./server.ts";
