@@ -117,7 +117,7 @@ test("a job: start, read by offset, wait (through a cursor), stop; the CLI sees 
   assert.deepEqual([ended.done, ended.job.state, ended.job.status], [true, "done", 0]);
   const cli = JSON.parse(await agent.ok(["jobs", "--json"])) as { jobs: { id: string }[] };
   assert.ok(cli.jobs.some((j) => j.id === id), "the CLI sees the job");
-  const part = await mcp.ok<{ text: string; nextOffset: number; eof: boolean }>("job_read", { job: id, offset: 0, maxChars: 5 });
+  const part = await mcp.ok<{ text: string; nextOffset: number; eof: boolean }>("job_read", { job: id, offset: 0, maxBytes: 5 });
   assert.deepEqual([part.text, part.nextOffset, part.eof], ["1\n2\n", 4, false]);
   const rest = await mcp.ok<{ text: string; nextOffset: number; eof: boolean }>("job_read", { job: id, offset: part.nextOffset });
   assert.deepEqual([rest.text, rest.eof], ["3\ndone\n", true]);

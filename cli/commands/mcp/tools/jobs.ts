@@ -81,7 +81,7 @@ export const jobReadTool: Tool = {
   description: "Reads a job's output from a byte `offset` (default 0), at most the budget, cut after a whole line when it can be; answers the text and `nextOffset` to read on from. `eof` once the job ended and everything was read.",
   readOnly: true,
   starts: false,
-  inputSchema: object({ ...jobInput, offset: integer("Byte offset to read from (default 0)"), maxChars: integer("At most this many bytes (default: the server's budget)", 1) }, ["job"]),
+  inputSchema: object({ ...jobInput, offset: integer("Byte offset to read from (default 0)"), maxBytes: integer("Read at most this many bytes (default: the server's budget)", 1) }, ["job"]),
   outputSchema: object({
     job: JOB,
     offset: integer("where this read started"),
@@ -93,7 +93,7 @@ export const jobReadTool: Tool = {
   async answer(input, call) {
     const job = jobRef(input);
     const offset = typeof input.offset === "number" ? input.offset : 0;
-    const max = typeof input.maxChars === "number" ? input.maxChars : call.options.budget;
+    const max = typeof input.maxBytes === "number" ? input.maxBytes : call.options.budget;
     const reply = await agentCall(call, { op: "job-read", job, from: offset, maxBytes: max });
     const info = jobOf(reply.job);
     const read = reply.read;

@@ -40,7 +40,7 @@ export const ELISION = nullable(object({
   bytes: integer("bytes of raw output left out between head and tail"),
   lines: integer("lines left out"),
   keptIn: nullable(str("file holding every byte")),
-}, ["bytes", "lines", "keptIn"]));
+}, ["bytes", "lines", "keptIn"], "what was left out between head and tail (null: nothing)"));
 
 export const SESSION = object({
   id: str("session id"),
