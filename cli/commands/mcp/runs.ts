@@ -46,6 +46,8 @@ export interface Run {
   result: SupervisionResult | null;
   /** What was alive in the tree when the program exited (and the sweep then ended). */
   survivors: readonly Survivor[];
+  /** A process of the tree stopped waiting for terminal input, and corral ended the tree. */
+  stoppedForInput: boolean;
 }
 
 /** This server's runs. */
@@ -100,6 +102,7 @@ export class RunRegistry {
       scrubbed: launch.scrubbed,
       result: null,
       survivors: [],
+      stoppedForInput: false,
       ended: child.exited.then(async (result) => {
         await store.close().catch(() => {});
         run.result = result;

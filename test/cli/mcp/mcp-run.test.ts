@@ -152,6 +152,17 @@ test("the timeout ends the tree: status 124; stdin is /dev/null unless given; cr
   assert.ok(env.scrubbed.includes("MCP_TEST_API_TOKEN"));
 });
 
+test("a run waiting for terminal input it cannot get answers at once instead of hanging until its timeout", async () => {
+  // Stopped as SIGTTIN stops a read of a terminal the run does not own (SIGSTOP: the same state, in any session).
+  const stopped = await mcp.ok<RunAnswer & { awaitingInput: boolean }>("run", { command: "echo before; kill -STOP $$; echo after", timeoutMs: 600_000, graceMs: 500 });
+  assert.deepEqual([stopped.done, stopped.awaitingInput, stopped.output], [true, true, "before\n"]);
+  assert.equal(stopped.exit?.timedOut, false);
+  // Without a terminal, a program that opens /dev/tty fails at once (or, under a terminal, stops as above).
+  const prompt = await mcp.ok<RunAnswer & { awaitingInput: boolean }>("run", { command: "read answer < /dev/tty", timeoutMs: 600_000, graceMs: 500 });
+  assert.equal(prompt.done, true);
+  assert.ok(prompt.awaitingInput || prompt.status !== 0, JSON.stringify(prompt));
+});
+
 test("run refuses what cannot run, with the reason", async () => {
   const missing = await mcp.call("run", { argv: ["corral-no-such-program"] });
   assert.equal(missing.isError, true);

@@ -16,6 +16,8 @@ import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts
 import { bool, COMMAND_INPUT, ELISION, EXIT_FACTS, integer, nullable, object, SCRUBBED, str, strings, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+/** How often a waiting call looks for a stopped tree (a read of a terminal it does not own). */
+const STOPPED_CHECK_MS = 250;
 
 export const runTool: Tool = {
   name: "run",
@@ -57,7 +59,7 @@ export const runTool: Tool = {
       description: "processes the command left running when it exited; corral ended them",
     },
     uncertain: { type: "array", items: { type: "integer" }, description: "pids that could not be confirmed gone after SIGKILL" },
-    awaitingInput: bool("a process of the tree is stopped, as a read of a terminal it does not have stops it"),
+    awaitingInput: bool("a process of the tree stopped waiting for terminal input it cannot get (SIGTTIN: a read of a terminal it does not own); corral ended the tree at once instead of waiting for the timeout"),
     scrubbed: SCRUBBED,
     elapsedMs: integer("since the command started"),
   }, ["done", "command", "pid", "exit", "status", "output", "bytes", "lines", "elided", "spill", "survivors", "scrubbed", "awaitingInput"]),
@@ -82,10 +84,20 @@ export const runTool: Tool = {
     }
     const slice = waitSlice(deadline, call.options.waitCapMs);
     const until = Date.now() + slice.ms;
+    let lastProgress = Date.now();
     while (run.result === null && !call.signal.aborted && Date.now() < until) {
-      const step = Math.min(call.options.progressEveryMs, until - Date.now());
-      await Promise.race([run.ended, pause(step, call.signal)]);
-      if (run.result === null) {
+      await Promise.race([run.ended, pause(Math.min(STOPPED_CHECK_MS, until - Date.now()), call.signal)]);
+      if (run.result !== null) break;
+      if (treeIsStopped(run)) {
+        // Stopped reading a terminal it does not own (SIGTTIN): no input will ever come, so
+        // the answer comes now, not at the timeout, and the tree is ended.
+        run.stoppedForInput = true;
+        await run.child.terminate();
+        await run.ended;
+        break;
+      }
+      if (Date.now() - lastProgress >= call.options.progressEveryMs) {
+        lastProgress = Date.now();
         const { bytes, lines } = run.store.progress(0);
         call.progress(bytes, `${run.line}: running ${Math.round((Date.now() - run.startedAt) / 1000)} s, ${lines} lines, ${bytes} bytes of output`);
       }
@@ -141,7 +153,7 @@ function answerOf(run: Run, call: ToolCall, cursor: string | null): ToolAnswer {
     spill: run.store.spillPath,
     survivors: run.survivors.map((s) => ({ pid: s.pid, argv: [...s.argv] })),
     uncertain: [...(result?.uncertain ?? [])],
-    awaitingInput: result === null && treeIsStopped(run),
+    awaitingInput: run.stoppedForInput,
     scrubbed: [...run.scrubbed],
     elapsedMs: Date.now() - run.startedAt,
   };
@@ -150,9 +162,10 @@ function answerOf(run: Run, call: ToolCall, cursor: string | null): ToolAnswer {
 
 function renderRun(s: { done: boolean; cursor?: string; command: string; status: number | null; exit: { timedOut: boolean } | null; output: string; survivors: { pid: number; argv: string[] }[]; spill: string | null; scrubbed: string[]; awaitingInput: boolean; bytes: number; lines: number }): string {
   const head = !s.done
-    ? `still running: ${s.command} (${s.lines} lines so far${s.awaitingInput ? "; a process is stopped waiting for input" : ""}); call run with cursor ${s.cursor} to keep waiting`
+    ? `still running: ${s.command} (${s.lines} lines so far); call run with cursor ${s.cursor} to keep waiting`
     : `${s.command}: exit status ${s.status}${s.exit?.timedOut ? " (timed out; the tree was ended)" : ""}; ${s.lines} lines, ${s.bytes} bytes`;
   const notes = [
+    ...(s.awaitingInput ? ["it stopped waiting for terminal input it cannot get, so corral ended it: give its input with `stdin`, or run it in a terminal session (terminal_open)"] : []),
     ...(s.survivors.length > 0 ? [`left running and ended: ${s.survivors.map((v) => `${v.argv.join(" ") || "?"} (pid ${v.pid})`).join(", ")}`] : []),
     ...(s.spill !== null ? [`all output: ${s.spill}`] : []),
     ...(s.scrubbed.length > 0 ? [`not passed (credential-shaped): ${s.scrubbed.join(", ")}`] : []),
