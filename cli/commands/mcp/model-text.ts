@@ -31,7 +31,12 @@ const CONTROLS = /[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
 
 /** ANSI removed, CR redraws collapsed, backspaces applied, long lines clipped. */
 export function cleanText(raw: string, maxLineChars: number): { text: string; clippedLines: number } {
-  const stripped = raw.replace(ANSI, "").replace(CONTROLS, (c) => (c === "\b" ? c : ""));
+  // Erase-in-line is kept as a mark (a redraw "\r\x1b[K" clears what it overwrites); every other sequence goes.
+  const stripped = raw
+    .replace(/\x1b\[0?K/g, ERASE_TO_END)
+    .replace(/\x1b\[2K/g, ERASE_LINE)
+    .replace(ANSI, "")
+    .replace(CONTROLS, (c) => (c === "\b" || c === ERASE_TO_END || c === ERASE_LINE ? c : ""));
   let clippedLines = 0;
   const lines = stripped.split("\n").map((line) => {
     const shown = lastState(line.endsWith("\r") ? line.slice(0, -1) : line);
@@ -42,15 +47,22 @@ export function cleanText(raw: string, maxLineChars: number): { text: string; cl
   return { text: lines.join("\n"), clippedLines };
 }
 
-/** What a terminal shows after a line's carriage returns and backspaces: each redraw overwrites from column 0. */
+const ERASE_TO_END = "\u0001";
+const ERASE_LINE = "\u0002";
+
+/** What a terminal shows after a line's carriage returns, backspaces and erases: each redraw overwrites from column 0. */
 function lastState(line: string): string {
-  if (!line.includes("\r") && !line.includes("\b")) return line;
+  if (!/[\r\b\u0001\u0002]/.test(line)) return line;
   let cells: string[] = [];
   for (const segment of line.split("\r")) {
     let col = 0;
     for (const ch of segment) {
       if (ch === "\b") {
         col = Math.max(0, col - 1);
+        continue;
+      }
+      if (ch === ERASE_TO_END || ch === ERASE_LINE) {
+        cells = ch === ERASE_LINE ? cells.slice(0, col).map(() => " ") : cells.slice(0, col);
         continue;
       }
       cells[col] = ch;
