@@ -33,8 +33,8 @@ const CONTROLS = /[\x00-\x07\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
 export function cleanText(raw: string, maxLineChars: number): { text: string; clippedLines: number } {
   // Erase-in-line is kept as a mark (a redraw "\r\x1b[K" clears what it overwrites); every other sequence goes.
   const stripped = raw
-    .replace(/\x1b\[0?K/g, ERASE_TO_END)
-    .replace(/\x1b\[2K/g, ERASE_LINE)
+    .replace(ERASE_TO_END_CSI, ERASE_TO_END)
+    .replace(ERASE_LINE_CSI, ERASE_LINE)
     .replace(ANSI, "")
     .replace(CONTROLS, (c) => (c === "\b" || c === ERASE_TO_END || c === ERASE_LINE ? c : ""));
   let clippedLines = 0;
@@ -49,10 +49,16 @@ export function cleanText(raw: string, maxLineChars: number): { text: string; cl
 
 const ERASE_TO_END = "\u0001";
 const ERASE_LINE = "\u0002";
+// deno-lint-ignore no-control-regex
+const ERASE_TO_END_CSI = /\x1b\[0?K/g;
+// deno-lint-ignore no-control-regex
+const ERASE_LINE_CSI = /\x1b\[2K/g;
+// deno-lint-ignore no-control-regex
+const REDRAWN = /[\r\b\u0001\u0002]/;
 
 /** What a terminal shows after a line's carriage returns, backspaces and erases: each redraw overwrites from column 0. */
 function lastState(line: string): string {
-  if (!/[\r\b\u0001\u0002]/.test(line)) return line;
+  if (!REDRAWN.test(line)) return line;
   let cells: string[] = [];
   for (const segment of line.split("\r")) {
     let col = 0;
