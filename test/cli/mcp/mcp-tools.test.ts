@@ -64,6 +64,10 @@ test("a session: open, send and wait, screen, list (shared with the CLI), close"
 
   const before = await mcp.ok<Screen>("terminal_screen", { session: "sh1" });
   assert.equal(before.lines[1], "42");
+  // The same request through another door gets the same answer: the CLI's screen, blank rows below left out.
+  const cliScreen = (JSON.parse(await agent.ok(["pty", "screen", "sh1", "--json"])) as { screen: { lines: string[] } }).screen;
+  assert.deepEqual(before.lines, cliScreen.lines.slice(0, before.lines.length));
+  assert.ok(cliScreen.lines.slice(before.lines.length).every((l) => l === ""));
   const counted = await mcp.ok<{ waited: Waited }>("terminal_send", { session: "sh1", text: "seq 1 60", keys: ["Enter"], wait: { regex: "^60$" } });
   assert.equal(counted.waited.done, true);
   assert.equal((await mcp.ok<Waited>("terminal_wait", { session: "sh1", ready: true })).fired, "ready");
