@@ -11,6 +11,7 @@ import path from "node:path";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
 import { errorText, mcpSession, type McpSession } from "../../support/mcp-client.ts";
 import { isAlive } from "../../support/processes.ts";
+import { corral } from "../../support/corral-cli.ts";
 import { waitFor } from "../../support/wait.ts";
 
 let agent: PrivateAgent;
@@ -188,4 +189,17 @@ test("--read-only offers no run and refuses it; --allow starts only matching com
   assert.equal((await allowing.ok<RunAnswer>("run", { argv: ["echo", "allowed"] })).output, "allowed\n");
   assert.match(errorText(await allowing.call("run", { argv: ["touch", "x"] })), /^not_allowed: "touch x" matches no --allow pattern/);
   assert.match(errorText(await allowing.call("run", { command: "echo a; touch x" })), /^not_allowed: with --allow, a "command" string may not hold shell operators/);
+});
+
+test("bad flags: one line naming the flag and what would do, exit 2, before any server runs", async () => {
+  for (const [flags, line] of [
+    [["--wait-cap", "2m"], /^corral: --wait-cap must be between 100ms and 59s .*e\.g\. --wait-cap 30s\n$/],
+    [["--budget", "5"], /^corral: --budget must be a whole number from 200 to 10000000, not "5"\n$/],
+    [["--allow", ""], /^corral: --allow needs a glob of command lines, e\.g\. --allow 'make \*'\n$/],
+  ] as const) {
+    const result = await corral(["mcp", ...flags], { env: agent.env, input: "" });
+    assert.equal(result.code, 2, flags.join(" "));
+    assert.match(result.stderr, line);
+    assert.equal(result.stdout.length, 0);
+  }
 });
