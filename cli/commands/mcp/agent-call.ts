@@ -5,10 +5,11 @@ import { AgentError } from "../../../lib/agent/protocol/messages.ts";
 import type { ReplyBodies, Request } from "../../../lib/agent/protocol/messages.ts";
 import type { Op } from "../../../lib/agent/protocol/operations.ts";
 import { type ToolCall, ToolError } from "./tool.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
 
-/** Sends `request`; throws ToolError with the agent's code on failure. */
-export async function agentCall<O extends Op>(call: ToolCall, request: Extract<Request, { op: O }>): Promise<ReplyBodies[O]> {
-  const client = await call.agent();
+/** Sends `request` (on `on`, else the server's connection); throws ToolError with the agent's code on failure. */
+export async function agentCall<O extends Op>(call: ToolCall, request: Extract<Request, { op: O }>, on?: AgentClient): Promise<ReplyBodies[O]> {
+  const client = on ?? await call.agent();
   try {
     return await client.call<O>(request);
   } catch (error) {

@@ -48,7 +48,8 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
     }
     return connecting;
   };
-  const { server, runs } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent });
+  const waitingAgent = () => reachAgent(this, { ...(flags.socket !== undefined ? { socket: flags.socket } : {}) });
+  const { server, runs } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
   const transport = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);

@@ -23,6 +23,8 @@ export interface ServerParts {
   readonly version: string;
   /** A greeted agent connection (the command reconnects when the last one was lost). */
   agent(): Promise<AgentClient>;
+  /** A new greeted connection, for one wait. */
+  waitingAgent(): Promise<AgentClient>;
 }
 
 /** The server and the runs it holds (ended when the client goes away). */
@@ -62,6 +64,7 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       config: parts.config,
       env: parts.env,
       agent: parts.agent,
+      waitingAgent: parts.waitingAgent,
       cursors,
       runs,
       signal: extra.signal,

@@ -20,6 +20,12 @@ export interface ToolCall {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** The one agent connection of this server (started when first needed). */
   agent(): Promise<AgentClient>;
+  /**
+   * A connection of its own for one wait, closed by the caller when the wait
+   * ends: closing it ends the agent's side of the wait at once (a cancelled
+   * wait must not hold the session's next wait back).
+   */
+  waitingAgent(): Promise<AgentClient>;
   readonly cursors: CursorStore;
   readonly runs: RunRegistry;
   /** Aborted when the client cancels this call (notifications/cancelled) or goes away. */

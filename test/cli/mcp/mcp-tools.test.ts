@@ -101,6 +101,19 @@ test("session errors: unknown session, unknown key, bad arguments, unknown snaps
   await mcp.ok("terminal_close", { session: "sh2", force: true });
 });
 
+test("cancelling a session wait ends only the wait: the session keeps running and answers", async () => {
+  await mcp.ok("terminal_open", { argv: bash, name: "sh4", env: prompt });
+  const controller = new AbortController();
+  const pending = mcp.call("terminal_wait", { session: "sh4", text: "never printed" }, { signal: controller.signal });
+  pending.catch(() => {});
+  controller.abort();
+  await assert.rejects(pending);
+  const sent = await mcp.ok<{ waited: Waited }>("terminal_send", { session: "sh4", text: "echo still-$((1+1))", keys: ["Enter"], wait: { text: "still-2" } });
+  assert.equal(sent.waited.fired, "text");
+  assert.match(errorText(await mcp.call("terminal_list", { all: true })), /^bad_request: terminal_list has no argument "all"; its arguments are none/);
+  await mcp.ok("terminal_close", { session: "sh4", force: true });
+});
+
 test("a session wait longer than the cap answers done:false and resumes from the same position", async (t) => {
   const capped = await mcpSession(agent, ["--wait-cap", "300ms"]);
   t.after(() => capped.close());

@@ -152,10 +152,14 @@ async function waitForJob(call: ToolCall, pending: PendingJobWait): Promise<Tool
   const stopWaiting = AbortSignal.any([expired.signal, call.signal]);
   let info = (await agentCall(call, { op: "job-read", job: pending.job, from: 0, maxBytes: 1 })).job;
   let lastProgress = Date.now();
+  // Its own connection: closing it ends the agent's side of a read still waiting.
+  const own = await call.waitingAgent().catch((error: Error) => {
+    throw new ToolError("agent_gone", `the agent could not be reached: ${error.message}`);
+  });
   try {
     while (info.state !== "done" && !stopWaiting.aborted) {
       // Wakes on new output or the end; the pause keeps a chatty job from costing a round trip per chunk.
-      const read = agentCall(call, { op: "job-read", job: pending.job, from: info.bytes, maxBytes: 1, wait: true });
+      const read = agentCall(call, { op: "job-read", job: pending.job, from: info.bytes, maxBytes: 1, wait: true }, own);
       read.catch(() => {});
       const next = await Promise.race([read, pause(until - Date.now(), stopWaiting).then(() => null)]);
       if (next === null) break;
@@ -168,6 +172,7 @@ async function waitForJob(call: ToolCall, pending: PendingJobWait): Promise<Tool
     }
   } finally {
     clearTimeout(timer);
+    own.close();
   }
   if (call.signal.aborted) throw new ToolError("cancelled", `the wait on job ${info.id} was cancelled; the job keeps running`);
   if (info.state === "done") {

@@ -61,15 +61,19 @@ export async function waitOnSession(call: ToolCall, session: string, conditions:
   };
   const stop = progressWhile(call, `waiting on session ${session}`);
   let reply: WaitReply | null = null;
+  const own = await call.waitingAgent().catch((error: Error) => {
+    throw new ToolError("agent_gone", `the agent could not be reached: ${error.message}`);
+  });
   try {
     reply = await Promise.race([
-      agentCall(call, request),
+      agentCall(call, request, own),
       new Promise<never>((_, reject) => call.signal.addEventListener("abort", () => reject(new ToolError("cancelled", `the wait on session ${session} was cancelled; the session keeps running`)), { once: true })),
     ]);
   } catch (error) {
     if (!(error instanceof ToolError) || error.code !== "timeout") throw error;
   } finally {
     stop();
+    own.close();
   }
   if (reply === null) {
     const screen = await agentCall(call, { op: "screen", session });
