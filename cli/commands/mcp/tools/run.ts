@@ -84,6 +84,8 @@ export const runTool: Tool = {
     }
     const slice = waitSlice(deadline, call.options.waitCapMs);
     const until = Date.now() + slice.ms;
+    // A first notification at once: a client that resets its timeout on progress hears from the call from the start.
+    call.progress(run.store.totalBytes, `${run.line}: running (pid ${run.pid})`);
     let lastProgress = Date.now();
     while (run.result === null && !call.signal.aborted && Date.now() < until) {
       await Promise.race([run.ended, pause(Math.min(STOPPED_CHECK_MS, until - Date.now()), call.signal)]);
