@@ -64,7 +64,7 @@ export class RunRegistry {
     const store = await BoundedStore.open({ headBytes: limits.keepBytes, tailBytes: limits.keepBytes, spillPath });
     let roots: TreeRoots | null = null;
     let survivors: Survivor[] = [];
-    let child: SupervisedProcess;
+    let child: SupervisedProcess | undefined;
     try {
       const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: this.config.guardian, env: this.env });
       child = await startPipeTree(choice, {
@@ -78,8 +78,11 @@ export class RunRegistry {
         timeoutMs: limits.timeoutMs,
         // A program that exits at once may do so before its roots were read: every supervisor
         // makes it a process group leader, so its group still finds what it left.
+        // They are ended now rather than after the wait for output EOF (a survivor holding the
+        // pipe would make every such answer wait the grace): the sweep would end them anyway.
         onChildExit: (pid) => {
           survivors = survivorsOf(roots ?? { pid, pgid: pid, sid: -1, supervisor: null });
+          if (survivors.length > 0) void child?.terminate().catch(() => {});
         },
       });
     } catch (error) {
@@ -88,6 +91,8 @@ export class RunRegistry {
       throw error;
     }
     roots = treeRoots(child.pid) ?? { pid: child.pid, pgid: child.pid, sid: -1, supervisor: null };
+    // The program may have exited (and its survivors been found) before `child` was set.
+    if (survivors.length > 0) void child.terminate().catch(() => {});
     if (limits.stdin !== null && child.stdin !== null) {
       child.stdin.on("error", () => {}); // the command may exit without reading it
       child.stdin.end(limits.stdin);
