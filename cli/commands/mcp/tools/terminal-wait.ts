@@ -40,33 +40,57 @@ interface PendingWait {
   readonly deadline: number;
 }
 
-/** One wait call: from `after` (undefined: the agent's default start), until a condition, the timeout or the cap. */
-export async function waitOnSession(call: ToolCall, session: string, conditions: Record<string, unknown>, after: number | undefined, deadline?: number): Promise<ToolAnswer> {
+/** Input to type first, in the same request as the wait (terminal_send): the wait starts where it went in, with no gap. */
+export interface TypedInput {
+  readonly text?: string;
+  readonly keys?: string[];
+}
+
+/**
+ * One wait call: from `after` (undefined: the agent's default start), until a
+ * condition, the timeout or the cap. With `input`, one `send` request types
+ * it and waits (as `pty send --wait-*`); `sent` then says what went in.
+ */
+export async function waitOnSession(
+  call: ToolCall,
+  session: string,
+  conditions: Record<string, unknown>,
+  after: number | undefined,
+  deadline?: number,
+  input?: TypedInput,
+): Promise<ToolAnswer & { sent?: { sent: number; at: number } }> {
   const total = typeof conditions.timeoutMs === "number" ? conditions.timeoutMs : DEFAULT_TIMEOUT_MS;
   const until = deadline ?? Date.now() + total;
   const slice = waitSlice(until, call.options.waitCapMs);
   const list = (v: unknown) => (typeof v === "string" ? [v] : Array.isArray(v) ? (v as string[]) : undefined);
   const text = list(conditions.text);
   const regex = list(conditions.regex);
-  const request = {
-    op: "wait" as const,
-    session,
+  const waitFields = {
     ...(text !== undefined ? { text } : {}),
     ...(regex !== undefined ? { regex } : {}),
     ...(typeof conditions.stableMs === "number" ? { stableMs: conditions.stableMs } : {}),
     ...(conditions.ready === true ? { ready: true } : {}),
     ...(conditions.exit === true ? { exit: true } : {}),
-    ...(after !== undefined ? { after } : {}),
     timeoutMs: Math.max(1, slice.ms),
   };
   const stop = progressWhile(call, `waiting on session ${session}`);
   let reply: WaitReply | null = null;
+  let sent: { sent: number; at: number } | undefined;
   const own = await call.waitingAgent().catch((error: Error) => {
     throw new ToolError("agent_gone", `the agent could not be reached: ${error.message}`);
   });
+  // Where a resumed wait starts when this one types first and reaches the cap (no `at` comes back then).
+  let from = after;
+  const waiting = async (): Promise<WaitReply> => {
+    if (input === undefined) return await agentCall(call, { op: "wait", session, ...waitFields, ...(after !== undefined ? { after } : {}) }, own);
+    from = (await agentCall(call, { op: "screen", session }, own)).screen.position;
+    const typed = await agentCall(call, { op: "send", session, ...input, wait: waitFields }, own);
+    sent = { sent: typed.sent, at: typed.at };
+    return typed.wait as WaitReply;
+  };
   try {
     reply = await Promise.race([
-      agentCall(call, request, own),
+      waiting(),
       new Promise<never>((_, reject) => call.signal.addEventListener("abort", () => reject(new ToolError("cancelled", `the wait on session ${session} was cancelled; the session keeps running`)), { once: true })),
     ]);
   } catch (error) {
@@ -75,17 +99,18 @@ export async function waitOnSession(call: ToolCall, session: string, conditions:
     stop();
     own.close();
   }
+  const withSent = (answer: ToolAnswer) => (sent === undefined ? answer : { ...answer, sent });
   if (reply === null) {
     const screen = await agentCall(call, { op: "screen", session });
-    const from = after ?? screen.screen.position;
+    const start = from ?? screen.screen.position;
     if (slice.capped) {
-      const cursor = call.cursors.issue("terminal_wait", { session, conditions, after: from, deadline: until } satisfies PendingWait);
-      return waited(call, { done: false, cursor, fired: null, match: null, position: from }, screen.screen);
+      const cursor = call.cursors.issue("terminal_wait", { session, conditions, after: start, deadline: until } satisfies PendingWait);
+      return withSent(waited(call, { done: false, cursor, fired: null, match: null, position: start }, screen.screen));
     }
-    return waited(call, { done: true, fired: "timeout", match: null, position: screen.screen.position }, screen.screen);
+    return withSent(waited(call, { done: true, fired: "timeout", match: null, position: screen.screen.position }, screen.screen));
   }
   const match = reply.match === undefined ? null : { text: reply.match.text, groups: [...reply.match.groups], pattern: reply.match.pattern };
-  return waited(call, { done: true, fired: reply.fired, match, position: reply.position }, reply.screen);
+  return withSent(waited(call, { done: true, fired: reply.fired, match, position: reply.position }, reply.screen));
 }
 
 function waited(call: ToolCall, how: { done: boolean; cursor?: string; fired: string | null; match: { text: string } | null; position: number }, screen: ScreenView): ToolAnswer {

@@ -77,22 +77,25 @@ export const terminalSendTool: Tool = {
     wait: object(CONDITIONS_INPUT, [], "Wait after sending (as terminal_wait)"),
   }, ["session"]),
   outputSchema: object({
-    sent: integer("bytes sent"),
+    sent: integer("bytes sent (0 when a wait reached the cap or timed out: the agent answers those without the count, but the input went in)"),
     at: integer("the output position when the input went in"),
     waited: WAITED,
   }, ["sent", "at"]),
   async answer(input, call) {
     const session = String(input.session);
-    const reply = await agentCall(call, {
-      op: "send",
-      session,
+    const typed = {
       ...(typeof input.text === "string" ? { text: input.text } : {}),
       ...(Array.isArray(input.keys) ? { keys: input.keys as string[] } : {}),
-    });
-    const sent = `sent ${reply.sent} bytes to session ${session} at position ${reply.at}`;
-    if (typeof input.wait !== "object" || input.wait === null) return { structured: { sent: reply.sent, at: reply.at }, text: sent };
-    const waited = await waitOnSession(call, session, input.wait as Record<string, unknown>, reply.at);
-    return { structured: { sent: reply.sent, at: reply.at, waited: waited.structured }, text: `${sent}\n${waited.text}` };
+    };
+    const line = (r: { sent: number; at: number }) => `sent ${r.sent} bytes to session ${session} at position ${r.at}`;
+    if (typeof input.wait !== "object" || input.wait === null) {
+      const reply = await agentCall(call, { op: "send", session, ...typed });
+      return { structured: { sent: reply.sent, at: reply.at }, text: line(reply) };
+    }
+    // One request types and waits, so output that comes at once is not missed between them.
+    const waited = await waitOnSession(call, session, input.wait as Record<string, unknown>, undefined, undefined, typed);
+    const sent = waited.sent ?? { sent: 0, at: (waited.structured as { position: number }).position };
+    return { structured: { ...sent, waited: waited.structured }, text: `${line(sent)}\n${waited.text}` };
   },
 };
 
