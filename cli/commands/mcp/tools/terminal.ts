@@ -42,8 +42,10 @@ export const terminalOpenTool: Tool = {
   outputSchema: object({ session: SESSION, scrubbed: SCRUBBED }, ["session", "scrubbed"]),
   async answer(input, call) {
     const launch = prepareLaunch(input, call, false);
-    const env: Record<string, string> = { ...launch.env, TERM: call.config.terminal.term };
-    for (const name of TERMINAL_NAMES) delete env[name];
+    // TERM is the session's own (the call's `env` may choose it), never the server's terminal type.
+    const given = (input.env ?? {}) as Record<string, string>;
+    const env: Record<string, string> = { ...launch.env, TERM: given.TERM ?? call.config.terminal.term };
+    for (const name of TERMINAL_NAMES) if (!(name in given)) delete env[name];
     const reply = await agentCall(call, {
       op: "open",
       argv: launch.argv,
