@@ -124,8 +124,17 @@ export function scriptTests(shard: number): void {
   for (const name of shardScripts(shard)) scriptTest(name);
 }
 
-function scriptTest(name: string): void {
-  test(`script ${name}`, async () => {
+/**
+ * The scripts named, once more through the JavaScript CLI as the `corral` on
+ * PATH (the other shards run them through the bin, the native client), so
+ * both doors stay tested end to end.
+ */
+export function scriptTestsThroughJavaScript(names: readonly string[]): void {
+  for (const name of names) scriptTest(name, "js");
+}
+
+function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
+  test(`script ${name}${door === "js" ? " (JavaScript CLI)" : ""}`, async () => {
     const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
     const bin = path.join(root, "bin");
     const work = path.join(root, "work");
@@ -135,7 +144,7 @@ function scriptTest(name: string): void {
     // (dist/corral, the native client, which hands what the agent does not
     // serve to the JavaScript CLI); CORRALTEST_DOOR=js, Deno and Bun: the
     // JavaScript CLI under the runtime under test.
-    if (runtime === "node" && process.env.CORRALTEST_DOOR !== "js") {
+    if (runtime === "node" && door === "bin") {
       symlinkSync(path.join(repoRoot, "dist", "corral"), path.join(bin, "corral"));
     } else {
       writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
