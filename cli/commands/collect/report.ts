@@ -11,6 +11,8 @@ import type { CollectStores } from "./stores.ts";
 export interface LineLimits {
   readonly headLines?: number | undefined;
   readonly tailLines?: number | undefined;
+  /** Only one side was asked for (`tail -n` alone): the marker goes to stderr, not between the lines. */
+  readonly markerToStderr?: boolean;
 }
 
 /** One stream as `--json` reports it. */
@@ -113,15 +115,27 @@ export function elisionSummary(shown: ShownOutput): string {
  * is the stream, byte for byte.
  */
 export function plainReport(store: BoundedStore, lines: LineLimits = {}): Uint8Array[] {
+  return plainParts(store, lines).stream;
+}
+
+/**
+ * The plain rendering split by where it goes: `stream` on the stream's own
+ * fd; `note` (a `corral: ...` line, or empty) on stderr, when the line limits
+ * asked for one side only and the marker must not count as a line of output.
+ */
+export function plainParts(store: BoundedStore, lines: LineLimits = {}, name = "stdout"): { stream: Uint8Array[]; note: string } {
   const shown = shownOf(store, lines);
   const { head, tail } = shown;
-  if (shown.elided === 0) return [head, tail];
+  if (shown.elided === 0) return { stream: [head, tail], note: "" };
   const where = store.spillPath === null
     ? "not kept"
     : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
+  if (lines.markerToStderr === true) {
+    return { stream: [head, tail], note: `corral: ${name}: ${elisionSummary(shown)}; ${where}\n` };
+  }
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elisionSummary(shown)}; ${where}]\n`);
-  return [head, marker, tail];
+  return { stream: [head, marker, tail], note: "" };
 }
 
 /**
