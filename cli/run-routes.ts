@@ -9,6 +9,7 @@ import type { CorralContext, CorralProcess } from "./context.ts";
 import { lazyStdio } from "./lazy-stdio.ts";
 import { ExitStatus } from "./shared/exit-status.ts";
 import { dieOfSignal } from "./shared/signal-death.ts";
+import { asksForJson, watchForJsonFailure } from "./shared/json-failure.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
 export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[]): Promise<void> {
@@ -25,8 +26,15 @@ export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
 export async function runCommandLineOver(routes: RouteMap<CorralContext>, args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  await run(buildApp(routes), args, { process: corralProcess });
+  const json = asksForJson(args) ? watchForJsonFailure(corralProcess) : null;
+  await run(buildApp(routes), args, { process: json?.process ?? corralProcess });
+  const status = statusOf(corralProcess);
+  json?.finish(status);
+  return status;
+}
 
+/** corral's exit status from what the command set. */
+function statusOf(corralProcess: CorralProcess): number {
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
   // errors, status 2; any other negative code is corral's own failure.

@@ -13,6 +13,8 @@ import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
+import { noteFailure } from "./json-failure.ts";
+import { CorralError } from "../../lib/core/corral-error.ts";
 
 // Re-exported for callers written before socket-flag.ts; definitions should
 // import from ./socket-flag.ts to keep start-up light.
@@ -55,6 +57,7 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   }
   ctx.process.stderr.write(errorLine(message));
   ctx.process.exitCode = status;
+  noteFailure(ctx.process, error instanceof CorralError ? error.code : status === ExitStatus.usage ? "bad_request" : "internal", message);
 }
 
 /** Runs `body` with a greeted client; every failure becomes one line and a status. */

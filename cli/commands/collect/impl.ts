@@ -93,6 +93,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   if (result !== null) {
     if (flags.live) {
       const report = flags.json ? jsonReport(argv, result.facts, stores, lines, envDropped) : liveSummary(stores);
+      this.process.jsonElsewhere = flags.json;
       await writeAll(stderr, report);
     } else if (flags.json) {
       await writeAll(stdout, jsonReport(argv, result.facts, stores, lines, envDropped));

@@ -185,7 +185,10 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
   const json = () => jsonReport(argv, exit, stores, lines, credentialNames(dropped));
   // --live: the output was seen already; the report goes to stderr.
-  if (flags.live) await writeAll(stderr, flags.json ? json() : liveSummary(stores));
+  if (flags.live) {
+    ctx.process.jsonElsewhere = flags.json;
+    await writeAll(stderr, flags.json ? json() : liveSummary(stores));
+  }
   else if (flags.json) await writeAll(stdout, json());
   else {
     const shown = plainParts(store, lines, "output");

@@ -9,6 +9,7 @@ import type { CorralContext } from "../../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";
 import { errorLine } from "../error-line.ts";
+import { noteFailure } from "../json-failure.ts";
 import { announceWithheld } from "../env-dropped-note.ts";
 import { decisionLines } from "./decision-lines.ts";
 
@@ -37,6 +38,7 @@ export async function runSupervised(
     if (!(error instanceof SpawnError)) throw error;
     stderr.write(errorLine(error.message));
     context.process.exitCode = error.exitStatus;
+    noteFailure(context.process, error.code, error.message);
     return null;
   }
   forwarder.attach(child);
