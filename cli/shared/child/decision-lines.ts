@@ -7,7 +7,7 @@
 // these lines. docs/decisions.md lists them.
 import type { ExitFacts } from "../../../lib/core/exit-facts.ts";
 import { formatDuration } from "../../../lib/core/duration.ts";
-import { commandLine } from "../jobs/format.ts";
+import { commandLine } from "../command-line.ts";
 
 /** What the lines need besides the facts. */
 export interface DecisionContext {
