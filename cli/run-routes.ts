@@ -26,6 +26,14 @@ export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly
 
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
 export async function runCommandLineOver(routes: RouteMap<CorralContext>, args: readonly string[], corralProcess: CorralProcess): Promise<number> {
+  if (args.length === 0) {
+    // Bare `corral`: a script that forgot its subcommand must not succeed.
+    // The help goes to stderr (stdout stays empty for whoever reads it) and
+    // the status is a usage error's.
+    await run(buildApp(routes), ["--help"], { process: { ...corralProcess, stdout: corralProcess.stderr } });
+    corralProcess.stderr.write("corral: no command given; see the list above (corral --help prints it on stdout)\n");
+    return ExitStatus.usage;
+  }
   const json = asksForJson(args) ? watchForJsonFailure(corralProcess) : null;
   await run(buildApp(routes), args, { process: json?.process ?? corralProcess });
   const status = statusOf(corralProcess);

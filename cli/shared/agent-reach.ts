@@ -98,6 +98,18 @@ export async function withAgent(
   }
 }
 
+/**
+ * withAgent's options for a command about one session: with no agent
+ * running there is no session, so none is started just to say so.
+ */
+export function sessionOnly(ctx: CorralContext, session: string): { start: false; whenAbsent: () => void } {
+  return {
+    start: false,
+    whenAbsent: () =>
+      reportFailure(ctx, new AgentError("unknown_session", `no session "${session}" (no agent is running, so there are no sessions); corral pty open starts one`)),
+  };
+}
+
 /** A reply without its envelope fields (`id`, `ok`), as commands print it. */
 export function replyBody<T extends object>(reply: T): Omit<T, "id" | "ok"> {
   const { id: _id, ok: _ok, ...body } = reply as T & { id?: unknown; ok?: unknown };

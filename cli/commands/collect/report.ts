@@ -32,6 +32,12 @@ export interface StreamReport {
   readonly spill: string | null;
   /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
   readonly spillError: string | null;
+  /**
+   * How many U+FFFD in head and tail stand for bytes that were not UTF-8
+   * (0: the text is the bytes, as they were); the bytes themselves are in
+   * the spill file, or `collect` without --json.
+   */
+  readonly invalidUtf8: number;
 }
 
 /**
@@ -55,16 +61,35 @@ export function jsonReport(
     const { snapshot, report } = streamReport(store, lines);
     parts.push(encoder.encode(`,${JSON.stringify(name)}:{"head":"`));
     let part = "head";
+    let replacements = 0;
     for (const piece of retainedTextPieces(snapshot, { final: true })) {
       if (piece.part !== part) parts.push(encoder.encode('","tail":"'));
       part = piece.part;
+      replacements += countOf(piece.text, "\ufffd");
       parts.push(encoder.encode(JSON.stringify(piece.text).slice(1, -1)));
     }
     if (part === "head") parts.push(encoder.encode('","tail":"'));
-    parts.push(encoder.encode(`",${JSON.stringify(report).slice(1)}`));
+    // A U+FFFD the command wrote itself (EF BF BD) is text, not a replacement.
+    const invalidUtf8 = Math.max(0, replacements - replacementCharsIn(snapshot.head) - replacementCharsIn(snapshot.tail));
+    parts.push(encoder.encode(`",${JSON.stringify({ ...report, invalidUtf8 }).slice(1)}`));
   }
   parts.push(encoder.encode(`${envDropped === undefined ? "" : `,"envDropped":${JSON.stringify(envDropped)}`}}\n`));
   return parts;
+}
+
+function countOf(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++;
+  return n;
+}
+
+/** U+FFFD encoded in the bytes (EF BF BD). */
+function replacementCharsIn(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = bytes.indexOf(0xef); at !== -1 && at + 2 < bytes.length; at = bytes.indexOf(0xef, at + 1)) {
+    if (bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) n++;
+  }
+  return n;
 }
 
 /** What is shown of a store under these line limits (and the 4 KiB line snap). */
@@ -73,7 +98,7 @@ export function shownOf(store: BoundedStore, lines: LineLimits): ShownOutput {
 }
 
 /** What `--json` shows of a stream: the snapshot its head and tail text come from, and the rest of its report. */
-function streamReport(store: BoundedStore, lines: LineLimits): { snapshot: RetainedSnapshot; report: Omit<StreamReport, "head" | "tail"> } {
+function streamReport(store: BoundedStore, lines: LineLimits): { snapshot: RetainedSnapshot; report: Omit<StreamReport, "head" | "tail" | "invalidUtf8"> } {
   const shown = shownOf(store, lines);
   const snapshot = { ...store.snapshot(), head: shown.head, tail: shown.tail, elided: shown.elided, truncated: shown.elided > 0 };
   return {
@@ -169,6 +194,6 @@ export function liveSummary(stores: CollectStores): Uint8Array[] {
     : [["stdout", stores.stdout], ["stderr", stores.stderr]];
   return named.map(([name, store]) => {
     const where = store.spillPath === null ? "" : `; full output in ${store.spillPath}`;
-    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines} lines${where}]\n`);
+    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines === 1 ? "1 line" : `${store.lines} lines`}${where}]\n`);
   });
 }
