@@ -29,6 +29,11 @@ export interface OpenFlags extends SocketFlag {
   readonly record?: string;
   readonly recordMax?: number;
   readonly recordInput: boolean;
+  readonly waitText?: readonly string[];
+  readonly waitRegex?: readonly string[];
+  readonly waitStable?: number;
+  readonly waitReady: boolean;
+  readonly timeout?: number;
 }
 
 export interface SendFlags extends SocketFlag {
