@@ -125,45 +125,53 @@ export function scriptTests(shard: number): void {
 }
 
 function scriptTest(name: string): void {
-  test(`script ${name}`, async () => {
-    const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
-    const bin = path.join(root, "bin");
-    const work = path.join(root, "work");
-    mkdirSync(bin);
-    mkdirSync(work);
-    // `corral` on PATH is the built CLI under the runtime under test.
-    writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
-    chmodSync(path.join(bin, "corral"), 0o755);
-    const runId = `${process.pid}-${name}-${Date.now()}`;
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-      CORRAL_STATE_DIR: path.join(root, "state"),
-      CORRAL_AGENT_IDLE: "5m",
-      CORRAL_SOCKET: "",
-      CORRAL_REPO: repoRoot,
-      SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
-      SCRIPT_TMP: work,
-      TMPDIR: work,
-      [SCRIPT_MARKER]: runId,
-    };
-    delete env.TMUX;
-    delete env.CI;
-    let result: ScriptResult;
-    try {
-      result = await runScript(path.join(scriptsDir, name), env, work);
-    } finally {
-      await stopAgent(env, work);
-    }
-    const leftovers = await leftoverProcesses(runId);
-    rmSync(root, { recursive: true, force: true });
-    if (result.code !== 0 || leftovers.length > 0) {
-      const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
-      throw new Error(
-        `script ${name} exited ${result.code ?? result.signal}` +
-          (left ? `\nleft running:\n${left}` : "") +
-          `\n--- output (last 64 KiB) ---\n${result.output}`,
-      );
-    }
-  });
+  test(`script ${name}`, () => runUserScript(name, path.join(scriptsDir, name)));
+}
+
+/**
+ * Runs `file` as a user script (see the file comment): the built corral on
+ * PATH, a private state dir, a scratch working directory; throws with its
+ * output when it fails or leaves a process running. test/docs-examples.test.ts
+ * runs the docs' runnable blocks through it too.
+ */
+export async function runUserScript(name: string, file: string): Promise<void> {
+  const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "").replace(/[^A-Za-z0-9_.-]+/g, "_")}-`));
+  const bin = path.join(root, "bin");
+  const work = path.join(root, "work");
+  mkdirSync(bin);
+  mkdirSync(work);
+  // `corral` on PATH is the built CLI under the runtime under test.
+  writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
+  chmodSync(path.join(bin, "corral"), 0o755);
+  const runId = `${process.pid}-${name}-${Date.now()}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    CORRAL_STATE_DIR: path.join(root, "state"),
+    CORRAL_AGENT_IDLE: "5m",
+    CORRAL_SOCKET: "",
+    CORRAL_REPO: repoRoot,
+    SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
+    SCRIPT_TMP: work,
+    TMPDIR: work,
+    [SCRIPT_MARKER]: runId,
+  };
+  delete env.TMUX;
+  delete env.CI;
+  let result: ScriptResult;
+  try {
+    result = await runScript(file, env, work);
+  } finally {
+    await stopAgent(env, work);
+  }
+  const leftovers = await leftoverProcesses(runId);
+  rmSync(root, { recursive: true, force: true });
+  if (result.code !== 0 || leftovers.length > 0) {
+    const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
+    throw new Error(
+      `script ${name} exited ${result.code ?? result.signal}` +
+        (left ? `\nleft running:\n${left}` : "") +
+        `\n--- output (last 64 KiB) ---\n${result.output}`,
+    );
+  }
 }
