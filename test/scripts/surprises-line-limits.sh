@@ -5,7 +5,7 @@
 
 assert_eq "$(corral collect --tail-lines 3 -- seq 1 100000 2>err | wc -l | tr -d ' ')" 3 "tail -n 3"
 assert_eq "$(corral collect --tail-lines 3 -- seq 1 100000 2>err)" $'99998\n99999\n100000'
-assert_contains "$(cat err)" "corral: stdout: 99997 lines"
+assert_contains "$(cat err)" "corral: stdout: the last 3 of 100000 lines shown (--tail-lines alone keeps no head); 99997 lines"
 assert_eq "$(corral collect --head-lines 2 -- seq 1 100000 2>err)" $'1\n2' "head -n 2"
 assert_contains "$(cat err)" "elided"
 

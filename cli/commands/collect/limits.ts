@@ -9,7 +9,7 @@ import { CI_HEARTBEAT_MS } from "./heartbeat.ts";
  * limit alone (no --head-lines, no --head-bytes) keeps no head, and a head
  * limit alone (no --tail-lines, no --max-bytes) keeps no tail. Then stdout
  * holds only the lines asked for and the elision marker goes to stderr
- * (`markerToStderr`), so `| wc -l` counts what was asked.
+ * (`only`), so `| wc -l` counts what was asked.
  */
 export function lineLimitFlags(flags: {
   readonly headLines?: number;
@@ -19,8 +19,8 @@ export function lineLimitFlags(flags: {
 }): LineLimits {
   const tailOnly = flags.tailLines !== undefined && flags.headLines === undefined && flags.headBytes === undefined;
   const headOnly = flags.headLines !== undefined && flags.tailLines === undefined && flags.maxBytes === undefined;
-  if (tailOnly) return { headLines: 0, tailLines: flags.tailLines, markerToStderr: true };
-  if (headOnly) return { headLines: flags.headLines, tailLines: 0, markerToStderr: true };
+  if (tailOnly) return { headLines: 0, tailLines: flags.tailLines, only: "tail" };
+  if (headOnly) return { headLines: flags.headLines, tailLines: 0, only: "head" };
   return { headLines: flags.headLines, tailLines: flags.tailLines };
 }
 

@@ -12,7 +12,7 @@ export interface LineLimits {
   readonly headLines?: number | undefined;
   readonly tailLines?: number | undefined;
   /** Only one side was asked for (`tail -n` alone): the marker goes to stderr, not between the lines. */
-  readonly markerToStderr?: boolean;
+  readonly only?: "head" | "tail";
 }
 
 /** One stream as `--json` reports it. */
@@ -155,8 +155,13 @@ export function plainParts(store: BoundedStore, lines: LineLimits = {}, name = "
   const where = store.spillPath === null
     ? "not kept"
     : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
-  if (lines.markerToStderr === true) {
-    return { stream: [head, tail], note: `corral: ${name}: ${elisionSummary(shown)}; ${where}\n` };
+  if (lines.only !== undefined) {
+    const [side, count, flag, other] = lines.only === "tail"
+      ? ["last", shown.tailLines, "--tail-lines", "head"]
+      : ["first", shown.headLines, "--head-lines", "tail"];
+    const note = `corral: ${name}: the ${side} ${count} of ${shown.lines} lines shown (${flag} alone keeps no ${other}); ` +
+      `${shown.elidedLines} lines, ${shown.elided} bytes elided; ${where}\n`;
+    return { stream: [head, tail], note };
   }
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elisionSummary(shown)}; ${where}]\n`);
