@@ -20,7 +20,7 @@ _corral_flags() {
     "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--quiet' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--quiet' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--help' '-h' ;;
     "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;

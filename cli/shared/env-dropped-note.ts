@@ -16,15 +16,15 @@ export function credentialNames(dropped: readonly string[]): readonly string[] {
 }
 
 /** `corral: withheld A, B from the command (credential-shaped; ...)`, or "" when nothing was withheld. */
-export function withheldLine(allDropped: readonly string[]): string {
+export function withheldLine(allDropped: readonly string[], how = "--keep-env NAME or --no-scrub"): string {
   const dropped = credentialNames(allDropped);
   if (dropped.length === 0) return "";
   const them = dropped.length === 1 ? "passes it" : "passes them";
-  return `corral: withheld ${dropped.join(", ")} from the command (credential-shaped; --keep-env NAME or --no-scrub ${them})\n`;
+  return `corral: withheld ${dropped.join(", ")} from the command (credential-shaped; ${how} ${them})\n`;
 }
 
-/** Writes the line unless quiet. */
-export function announceWithheld(context: CorralContext, allDropped: readonly string[], quiet: boolean): void {
-  const line = withheldLine(allDropped);
+/** Writes the line unless quiet; `how`: the flags that pass them, for commands other than run and collect. */
+export function announceWithheld(context: CorralContext, allDropped: readonly string[], quiet: boolean, how?: string): void {
+  const line = withheldLine(allDropped, how);
   if (line !== "" && !quiet) context.process.stderr.write(line);
 }

@@ -57,3 +57,11 @@ assert_contains "$(cat err)" "corral: withheld GITHUB_TOKEN"
 corral run --explain -- true 2>err
 grep -q "not passing CORRAL_STATE_DIR (corral's own setting" err || fail "CORRAL_STATE_DIR named as corral's own: $(cat err)"
 ! grep -q "CORRAL_STATE_DIR (credential-shaped" err || fail "CORRAL_STATE_DIR called credential-shaped"
+
+# pty open withholds them too, and says so (its own way to pass one: --env).
+corral pty open --name env -- sh -c 'echo "[${GITHUB_TOKEN:-}]"; exec cat' >/dev/null 2>err
+assert_eq "$(cat err)" "corral: withheld GITHUB_TOKEN, NPM_TOKEN from the command (credential-shaped; --env NAME=VALUE or the config key scrub: false passes them)"
+wait_until 60 sh -c 'corral pty screen env | grep -qx "\[\]"'
+corral pty open --quiet -- true >/dev/null 2>err
+assert_eq "$(cat err)" "" "pty open --quiet"
+corral agent stop --force >/dev/null 2>&1 || true

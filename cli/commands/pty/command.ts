@@ -30,6 +30,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       waitStable: { ...opt, parse: parseDurationFlag("--wait-stable"), placeholder: "dur", brief: "Return once the screen has not changed for this long" },
       waitReady: { kind: "boolean", default: false, brief: "Return once the program waits for input (blocked reading the terminal)" },
       timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124, the session stays open (default 60s)" },
+      quiet: { kind: "boolean", optional: true, brief: "Do not name the withheld credential-shaped variables on stderr (config key quiet)" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}, wait} as JSON" },
       ...recordFlagDefs,
       socket: socketFlag,

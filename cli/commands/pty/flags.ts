@@ -34,6 +34,7 @@ export interface OpenFlags extends SocketFlag {
   readonly waitStable?: number;
   readonly waitReady: boolean;
   readonly timeout?: number;
+  readonly quiet?: boolean;
 }
 
 export interface SendFlags extends SocketFlag {

@@ -15,11 +15,14 @@ import { UsageError } from "../../shared/exit-status.ts";
 import { printWait, waitConditions } from "./wait-conditions.ts";
 import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
 import { CorralError } from "../../../lib/core/corral-error.ts";
+import { announceWithheld } from "../../shared/env-dropped-note.ts";
 
 /** Opens a session and prints its id (or the JSON facts); with --wait-*, returns once the condition holds. */
 export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...argv: string[]): Promise<void> {
   let request;
   let wait: WaitConditions | null;
+  let withheld: readonly string[] = [];
+  let quiet = false;
   try {
     wait = await waitConditions({
       text: flags.waitText ?? [],
@@ -33,6 +36,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");
     }
     const config = await loadConfig(this.process.env);
+    quiet = flags.quiet ?? config.quiet;
     const set = (flags.env ?? []).map(envFlag);
     request = {
       op: "open" as const,
@@ -41,7 +45,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       cols: flags.cols ?? config.terminal.cols,
       rows: flags.rows ?? config.terminal.rows,
       cwd: path.resolve(flags.cwd ?? process.cwd()),
-      env: sessionEnvironment(this.process.env, config, set, flags.term),
+      env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
     };
     const record = recordSpecOf(flags);
@@ -53,6 +57,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   const conditions = wait;
   await withAgent(this, flags, async (client) => {
     const opened = replyBody(await client.call(request));
+    announceWithheld(this, withheld, quiet, "--env NAME=VALUE or the config key scrub: false");
     if (conditions === null) {
       this.process.stdout.write(flags.json ? `${JSON.stringify(opened)}\n` : `${opened.session.id}\n`);
       return;
