@@ -4,14 +4,12 @@
 // placed at its cell's x, so the grid stays a grid whatever monospace font
 // the viewer has (and wide characters take their two cells).
 // Browsers collapse runs of spaces in SVG text before they place characters
-// at the listed x positions (Chromium honours xml:space only on the <text>
-// itself, not inherited from a <g>), which slid every character after a
-// double space one position along the list: columns slipped, the cursor
-// sat on the wrong letter. So a space is never written as one: a plain space
-// is left out (its cell stays empty, the next character has its own x), and
-// a space a line is drawn through (an underlined cursorline) is a no-break
-// space, which no renderer collapses. Each <text> also says
-// xml:space="preserve" and white-space:pre, for renderers that honour them.
+// at the listed x positions unless the <text> itself says xml:space=
+// "preserve" (Chromium does not inherit it from a <g>, librsvg does): every
+// character after a double space slid one position along the list, columns
+// slipped, the cursor sat on the wrong letter. So each <text> says it, and
+// white-space:pre too; the spaces stay real spaces, so the picture's text
+// can still be searched and copied.
 import { DEFAULT_BG, DEFAULT_FG, paintOf } from "./screen-palette.ts";
 import { caption, escapeXml, placeCells, type ScreenPicture } from "./screen-picture.ts";
 
@@ -44,13 +42,11 @@ export function screenSvg(picture: ScreenPicture): string {
       const cells = placeCells(run);
       const xs: string[] = [];
       let text = "";
-      const decorated = run.underline || run.strikethrough || run.overline;
       for (const cell of cells) {
         // Every code point of a cluster (a letter and its accents) sits at its cell.
         for (const point of cell.text) {
-          if (point === " " && !decorated) continue;
           xs.push(px(padding + cell.col * cw));
-          text += point === " " ? "\u00a0" : point;
+          text += point;
         }
       }
       const attrs = [`xml:space="preserve"`, `style="white-space:pre"`, `x="${xs.join(" ")}"`, `y="${px(y + baseline)}"`, `fill="${paint.fg}"`];

@@ -24,7 +24,9 @@ export function decisionLines(facts: ExitFacts, run: DecisionContext): string[] 
   if (facts.timedOut) {
     const after = run.timeoutMs === undefined ? "" : ` after ${formatDuration(run.timeoutMs)}`;
     const ended = facts.forced ? `SIGKILL after ${grace} grace` : `gone within the ${grace} grace`;
-    lines.push(`corral: timed out${after}; SIGTERM to ${processes(facts.signalled ?? 1)}, ${ended}\n`);
+    // 0: the tree could not be counted (no /proc), which is not the same as empty.
+    const whom = facts.signalled === undefined || facts.signalled === 0 ? "the command's tree" : processes(facts.signalled);
+    lines.push(`corral: timed out${after}; SIGTERM to ${whom}, ${ended}\n`);
     return lines;
   }
   const survivors = facts.survivors ?? [];
