@@ -45,3 +45,11 @@ pid=${BASH_REMATCH[1]}
 assert_contains "$(cat f4.json)" "\"survivors\":[{\"pid\":$pid,\"argv\":[\"sleep\",\"299\"]}]"
 corral collect --quiet --grace 1s -- sh -c 'sleep 298 & echo done' >out 2>err
 assert_eq "$(cat err)" "" "--quiet"
+
+# What the command left running ignores SIGTERM: SIGKILL was needed, said and in the facts; status unchanged.
+corral run --grace 1s --facts f5.json -- sh -c 'sh -c "trap \"\" TERM; sleep 297" >/dev/null & echo done' >out 2>err
+assert_eq "$(cat out)" "done"
+assert_eq "$(grep '^corral:' err)" "corral: SIGKILL was needed: what the command left running outlived SIGTERM and the 1s grace"
+assert_contains "$(cat f5.json)" '"forced":true'
+corral run --quiet --grace 1s -- sh -c 'sh -c "trap \"\" TERM; sleep 296" >/dev/null &' 2>err
+assert_eq "$(cat err)" "" "--quiet"
