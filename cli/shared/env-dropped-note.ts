@@ -5,7 +5,7 @@
 // are never passed on and are not credentials: they are not named here.
 // `--quiet` (or the config key `quiet`) silences it; `envDropped` in the
 // facts of `collect --json` keeps the names either way.
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 
 /**
  * The dropped names worth telling a user about: corral's own `CORRAL_*`

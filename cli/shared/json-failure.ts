@@ -8,7 +8,7 @@
 // own object (collect's report of a command that ran and failed, pty wait's
 // timeout) keeps it alone. The code is the one the failure was raised with
 // (noteFailure), else the one its exit status stands for.
-import type { CorralProcess } from "../context.ts";
+import type { CorralProcess } from "./context.ts";
 import { ExitStatus } from "./exit-status.ts";
 
 /** What a command records when it knows the code of its failure. */
