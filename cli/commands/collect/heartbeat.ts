@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { formatDuration } from "../../../lib/core/duration.ts";
 import { startBackgroundTicker } from "../../../lib/runtime/timer.ts";
+import { countLineFeeds } from "../../../lib/output/line-feeds.ts";
 
 /** What `--heartbeat` defaults to when $CI is set and neither flag nor config says otherwise. */
 export const CI_HEARTBEAT_MS = 5 * 60_000;
@@ -47,7 +48,7 @@ class SpillLineCount {
   #offset = 0;
   #lineFeeds = 0;
   #endsInLf = true;
-  readonly #buffer = new Uint8Array(64 * 1024);
+  readonly #buffer = new Uint8Array(1024 * 1024);
 
   constructor(readonly path: string) {}
 
@@ -60,7 +61,7 @@ class SpillLineCount {
         while (this.#offset < size) {
           const n = readSync(fd, this.#buffer, 0, Math.min(this.#buffer.length, size - this.#offset), this.#offset);
           if (n <= 0) break;
-          for (let i = 0; i < n; i++) if (this.#buffer[i] === 0x0a) this.#lineFeeds++;
+          this.#lineFeeds += countLineFeeds(this.#buffer.subarray(0, n));
           this.#endsInLf = this.#buffer[n - 1] === 0x0a;
           this.#offset += n;
         }
@@ -100,12 +101,15 @@ export class Heartbeat {
 
   #tick(): void {
     const now = performance.now();
-    const progress = progressOf(this.stores, this.options.everyMs !== undefined, this.#spillLines);
+    const every = this.options.everyMs;
+    // A spill file another writer fills is read to count its lines only when a line is due.
+    const beatDue = every !== undefined && now - (this.options.live ? Math.max(this.#lastActivityAt, this.#lastBeatAt) : this.#lastBeatAt) >= every;
+    const statusDue = this.options.status && now - this.#lastStatusAt >= STATUS_EVERY_MS;
+    const progress = progressOf(this.stores, every !== undefined, beatDue || statusDue ? this.#spillLines : null);
     if (progress.bytes !== this.#lastBytes) {
       this.#lastBytes = progress.bytes;
       this.#lastActivityAt = now;
     }
-    const every = this.options.everyMs;
     if (every !== undefined) {
       const since = this.options.live ? Math.max(this.#lastActivityAt, this.#lastBeatAt) : this.#lastBeatAt;
       if (now - since >= every) {
@@ -151,7 +155,7 @@ function humanRate(bytesPerSecond: number): string {
   return `${Math.round(bytesPerSecond)} B/s`;
 }
 
-function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean, spillLines: Map<string, SpillLineCount>): Progress {
+function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean, spillLines: Map<string, SpillLineCount> | null): Progress {
   let bytes = 0;
   let lines = 0;
   let last: Uint8Array = new Uint8Array(0);
@@ -160,9 +164,11 @@ function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean, spil
       // The guardian writes the spill file itself: its size is the progress.
       const fromFile = fileProgress(store.spillPath, wantLastLine);
       bytes += fromFile.bytes;
-      let counter = spillLines.get(store.spillPath);
-      if (counter === undefined) spillLines.set(store.spillPath, counter = new SpillLineCount(store.spillPath));
-      lines += counter.linesUpTo(fromFile.bytes);
+      if (spillLines !== null) {
+        let counter = spillLines.get(store.spillPath);
+        if (counter === undefined) spillLines.set(store.spillPath, counter = new SpillLineCount(store.spillPath));
+        lines += counter.linesUpTo(fromFile.bytes);
+      }
       if (fromFile.last.length > 0) last = fromFile.last;
       continue;
     }
