@@ -8,8 +8,10 @@
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import type { Page } from "playwright-core";
 import { privateAgent } from "../../support/agent-harness.ts";
 import { SVG_CELL } from "../../../lib/pty/screen-svg.ts";
 
@@ -97,29 +99,54 @@ function cellsOfText(lines: readonly string[]): [number, number, string][] {
 const sorted = (cells: readonly (readonly [number, number, string])[]) =>
   [...cells].map((c) => c.join(":")).sort();
 
+/** Both pictures of session `id`'s screen drawn by Chromium, and its text. */
+async function drawn(page: Page, id: string, name: string): Promise<{ svg: Placed; html: Placed; text: string[] }> {
+  const svg = path.join(agent.dir, `${name}.svg`);
+  const html = path.join(agent.dir, `${name}.html`);
+  await agent.ok(["pty", "screen", id, "--svg", svg, "--html", html]);
+  const text = (await agent.ok(["pty", "screen", id])).split("\n");
+  await page.goto(pathToFileURL(svg).href, { timeout: 120_000 });
+  const fromSvg = await page.evaluate<Placed>(SVG_CELLS);
+  await page.goto(pathToFileURL(html).href, { timeout: 120_000 });
+  return { svg: fromSvg, html: await page.evaluate<Placed>(HTML_CELLS), text };
+}
+
+/** The same cells in the SVG, the HTML and the text; the same cursor in both pictures. */
+function assertSameGrid(name: string, got: { svg: Placed; html: Placed; text: string[] }): void {
+  const expected = sorted(cellsOfText(got.text));
+  assert.deepEqual(sorted(got.svg.cells), expected, `${name}: the SVG, drawn by Chromium, has each character in its cell`);
+  assert.deepEqual(sorted(got.html.cells), expected, `${name}: the HTML picture, drawn by Chromium, too`);
+  assert.deepEqual(got.svg.cursor, got.html.cursor, `${name}: the cursor in the same cell in both`);
+}
+
+const haveVim = spawnSync("vim", ["--version"]).status === 0;
+
 test("the SVG picture in Chromium: every character in its cell, as in the HTML picture and the screen's text", {
   skip: chromiumPath === "" && "chromium not installed (Debian: chromium)",
   timeout: 240_000,
 }, async (t) => {
-  const id = (await agent.ok(["pty", "open", "--cols", "40", "--rows", "6", "--", "sh", "-c",
-    String.raw`printf 'set   -eu\n  10   two  gaps\n\e[4mu  nder\e[0m x\n  end'; read x`])).trim();
-  await agent.ok(["pty", "wait", id, "--text", "  end", "--timeout", "60s"]);
-  const svg = path.join(agent.dir, "gaps.svg");
-  const html = path.join(agent.dir, "gaps.html");
-  await agent.ok(["pty", "screen", id, "--svg", svg, "--html", html]);
-  const lines = (await agent.ok(["pty", "screen", id])).split("\n");
   const { chromium } = await import("playwright-core");
   const browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_FLAGS, timeout: 120_000 });
   t.after(() => browser.close());
   const page = await browser.newPage();
-  await page.goto(pathToFileURL(svg).href, { timeout: 120_000 });
-  const fromSvg = await page.evaluate<Placed>(SVG_CELLS);
-  await page.goto(pathToFileURL(html).href, { timeout: 120_000 });
-  const fromHtml = await page.evaluate<Placed>(HTML_CELLS);
-  const expected = sorted(cellsOfText(lines));
-  assert.deepEqual(sorted(fromSvg.cells), expected, "the SVG, drawn by Chromium, has each character in its cell");
-  assert.deepEqual(sorted(fromHtml.cells), expected, "the HTML picture, drawn by Chromium, too");
-  assert.deepEqual(fromSvg.cursor, fromHtml.cursor, "the cursor in the same cell in both");
-  assert.deepEqual(fromSvg.cursor, [3, 5], "the cursor after '  end'");
+  const id = (await agent.ok(["pty", "open", "--cols", "40", "--rows", "6", "--", "sh", "-c",
+    String.raw`printf 'set   -eu\n  10   two  gaps\n\e[4mu  nder\e[0m x\n  end'; read x`])).trim();
+  await agent.ok(["pty", "wait", id, "--text", "  end", "--timeout", "60s"]);
+  const gaps = await drawn(page, id, "gaps");
+  assertSameGrid("spaces", gaps);
+  assert.deepEqual(gaps.svg.cursor, [3, 5], "the cursor after '  end'");
   await agent.ok(["pty", "close", id, "--force"]);
+  if (!haveVim) {
+    t.diagnostic("vim not installed (Debian: vim): its screen was not drawn");
+    return;
+  }
+  // vim's right-aligned line numbers and a script's runs of spaces, in colour.
+  const file = path.join(agent.dir, "deploy.sh");
+  writeFileSync(file, "#!/bin/sh\nset   -eu\nhosts=\"alpha  beta\"\n    echo   \"$hosts\"\n");
+  const vim = (await agent.ok(["pty", "open", "--cols", "50", "--rows", "8", "--env", "HOME=" + agent.dir, "--",
+    "vim", "-u", "NONE", "-i", "NONE", "-N", "-c", "set number", "-c", "syntax on", file])).trim();
+  await agent.ok(["pty", "wait", vim, "--regex", "^ +4 +    echo", "--timeout", "60s"]);
+  await agent.ok(["pty", "wait", vim, "--stable", "300ms", "--timeout", "60s"]);
+  assertSameGrid("vim", await drawn(page, vim, "vim"));
+  await agent.ok(["pty", "close", vim, "--force"]);
 });
