@@ -180,3 +180,12 @@ test("every command with --json prints the error object on stdout when it fails,
   const report = checkOutput("collect", ran.stdout.toString("utf8"));
   assert.notEqual(report.ok, false);
 });
+
+test("the error schema's codes are the codes corral has (and failed, a command's failure without one)", async () => {
+  const { EXIT_STATUS_OF_CODE } = await import("../../lib/core/corral-error.ts");
+  const schema = JSON.parse(readFileSync(path.join(SCHEMAS, "commands.schema.json"), "utf8")) as {
+    definitions: { error: { properties: { error: { properties: { code: { enum: string[] } } } } } };
+  };
+  const codes = schema.definitions.error.properties.error.properties.code.enum;
+  assert.deepEqual([...codes].sort(), [...Object.keys(EXIT_STATUS_OF_CODE), "failed"].sort());
+});
