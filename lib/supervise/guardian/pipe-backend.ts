@@ -273,6 +273,7 @@ class GuardianProcess implements SupervisedProcess {
     const durationMs = Math.round(monotonicMs() - this.startedAt);
     disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
+    this.resolved.spec.onChildExit?.(this.pid);
     const outputComplete = await this.#waitForEof(graceMs);
     // Something still holds the output after the command exited: named before it is terminated.
     const survivors = !outputComplete && this.#termination === null && leaveRunning !== true

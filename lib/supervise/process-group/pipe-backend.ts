@@ -195,6 +195,7 @@ class GroupProcess implements SupervisedProcess {
     const { code, signal } = await exit;
     const durationMs = Math.round(monotonicMs() - startedAt);
     disarm();
+    this.#spec.onChildExit?.(this.pid);
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
     // Something still holds the output after the command exited: named before it is terminated.
     const survivors = !outputComplete && this.#termination === null && this.#spec.leaveRunning !== true
