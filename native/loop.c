@@ -84,37 +84,8 @@ static int setup_socket(struct guardian *g) {
     return -1;
   }
   g->listen_fd = fd;
-  struct stat st;
-  if (stat(g->o->socket_path, &st) == 0) g->socket_ino = (unsigned long long)st.st_ino;
+  socket_watch_start(g);
   return 0;
-}
-
-/*
- * The socket path is looked at every SOCKET_CHECK_MS. Once it is gone (or
- * another file took it: the state dir was removed, a logout cleared
- * $XDG_RUNTIME_DIR), no new owner can ever reach this guardian; while it has
- * none, the tree is terminated after SOCKET_GONE_MS rather than kept for an
- * owner that cannot come. An owner still connected keeps it: the owner
- * decides (and its own loss later brings the same end).
- */
-#define SOCKET_CHECK_MS 1000
-#define SOCKET_GONE_MS 5000
-
-static void socket_watch(struct guardian *g, long long now) {
-  if (g->socket_ino == 0 || now < g->socket_check_at) return;
-  g->socket_check_at = now + SOCKET_CHECK_MS;
-  struct stat st;
-  int there = stat(g->o->socket_path, &st) == 0 && (unsigned long long)st.st_ino == g->socket_ino;
-  if (there) { g->socket_gone_since = 0; return; }
-  if (g->socket_gone_since == 0) {
-    g->socket_gone_since = now;
-    fprintf(stderr, "corral-guardian: the socket %s is gone: no new owner can reach this guardian\n", g->o->socket_path);
-  }
-  if (!g->authed && g->started && !g->term_active && now - g->socket_gone_since >= SOCKET_GONE_MS) {
-    fprintf(stderr, "corral-guardian: unowned and unreachable for %d ms: terminating the tree\n", SOCKET_GONE_MS);
-    g->socket_ino = 0; /* once */
-    terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
-  }
 }
 
 void send_exited(struct guardian *g) {
@@ -309,7 +280,7 @@ static void serve(struct guardian *g) {
     due = earliest(due, g->linger_deadline);
     if (orphaned(g)) due = earliest(due, g->orphan_deadline);
     due = earliest(due, capture_due(g));
-    if (g->socket_ino != 0) due = earliest(due, g->socket_check_at > now ? g->socket_check_at : now + SOCKET_CHECK_MS);
+    due = earliest(due, socket_watch_due(g, now));
     if (g->reaped && !g->exited_sent) due = earliest(due, g->drain_deadline);
     if (g->term_active) due = earliest(due, now + 10); /* the census is polled while a terminate runs */
     if (g->hold_deadline) due = earliest(due, now + 50); /* the children held may go without a SIGCHLD we see */

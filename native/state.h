@@ -168,6 +168,11 @@ void job_spill_write(struct guardian *g, const unsigned char *p, size_t n);
 size_t job_spill_welcome(const struct guardian *g, char *json, size_t cap);
 void job_spill_close(struct guardian *g);
 
+/* socket-watch.c: an unowned guardian whose socket is gone ends its tree */
+void socket_watch_start(struct guardian *g);
+long long socket_watch_due(const struct guardian *g, long long now); /* 0: nothing to watch */
+void socket_watch(struct guardian *g, long long now);
+
 /* loop.c */
 void child_start(struct guardian *g);
 void reap(struct guardian *g);
