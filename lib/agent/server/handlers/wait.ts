@@ -6,6 +6,7 @@ import { screenView } from "../screen-view.ts";
 import type { SessionEntry } from "../session-registry.ts";
 import { formatMs } from "../format-ms.ts";
 import type { ExitFacts } from "../../../core/exit-facts.ts";
+import { waitCommandDone } from "./wait-command.ts";
 
 /** "status 3", "killed by SIGSEGV": for the one-line message. */
 function describeExit(exit: ExitFacts | null): string {
@@ -16,6 +17,7 @@ function describeExit(exit: ExitFacts | null): string {
 /** Waits; on timeout throws AgentError timeout (the CLI exits 124). */
 export function handleWait(ctx: AgentContext, request: WaitRequest, signal?: AbortSignal): Promise<ReplyBodies["wait"]> {
   const entry = ctx.registry.get(request.session);
+  if (request.commandDone === true) return waitCommandDone(ctx, entry, request, signal);
   const start = request.after !== undefined ? { after: request.after } : request.new === true ? { new: true } : {};
   return waitOn(ctx, entry, request, start, signal);
 }
