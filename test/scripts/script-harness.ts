@@ -38,6 +38,8 @@ export function shardScripts(shard: number): string[] {
 }
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
+/** The status `skip` (lib.sh) exits with, as automake's test drivers read it. */
+const SKIP_STATUS = 77;
 /** A script that takes longer than this is killed and fails. */
 const SCRIPT_DEADLINE_MS = 240_000;
 
@@ -125,7 +127,7 @@ export function scriptTests(shard: number): void {
 }
 
 function scriptTest(name: string): void {
-  test(`script ${name}`, async () => {
+  test(`script ${name}`, async (t) => {
     const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
     const bin = path.join(root, "bin");
     const work = path.join(root, "work");
@@ -157,6 +159,12 @@ function scriptTest(name: string): void {
     }
     const leftovers = await leftoverProcesses(runId);
     rmSync(root, { recursive: true, force: true });
+    // `skip REASON` (lib.sh) exits 77: a skip with its reason, not a pass.
+    const skipped = result.code === SKIP_STATUS && leftovers.length === 0 ? /^SKIP: (.*)$/m.exec(result.output) : null;
+    if (skipped !== null) {
+      t.skip(skipped[1]);
+      return;
+    }
     if (result.code !== 0 || leftovers.length > 0) {
       const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
       throw new Error(
