@@ -5,6 +5,7 @@
 // an error before anything is typed; a command line the shell finds
 // incomplete is cancelled (Ctrl-C) and is an error too, as is one it refuses.
 import { CorralError } from "../core/corral-error.ts";
+import { formatDuration } from "../core/duration.ts";
 import { CommandOutput, type OutputLimits, type ShownCommandOutput } from "./command-output.ts";
 import { execPrefix, type ShellKind } from "./shell-scripts.ts";
 import type { ShellEvent, ShellState } from "./shell-state.ts";
@@ -64,7 +65,7 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
   const deadline = Date.now() + options.timeoutMs;
   if (shell.phase === "starting") {
     const started = await until(target, shell, deadline, options.signal, () => shell.phase !== "starting");
-    if (!started) throw new CorralError("timeout", `the shell in session ${target.id} showed no prompt within ${seconds(options.timeoutMs)}; nothing was typed`);
+    if (!started) throw new CorralError("timeout", `the shell in session ${target.id} showed no prompt within ${formatDuration(options.timeoutMs)}; nothing was typed`);
   }
   // A prompt being drawn: its end comes at once (a prompt that lost its end mark is given a moment).
   if (shell.phase === "prompt" && !shell.atPromptEnd) await until(target, shell, Math.min(deadline, Date.now() + PROMPT_END_MS), options.signal, () => shell.atPromptEnd || shell.phase !== "prompt");
@@ -121,7 +122,7 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
       case "aborted":
         throw new CorralError("timeout", `pty exec in session ${target.id} was abandoned by its caller; the command may still run`);
       default: {
-        const within = `within ${seconds(options.timeoutMs)}`;
+        const within = `within ${formatDuration(options.timeoutMs)}`;
         if (!options.interrupt) {
           throw new CorralError("timeout", `the command did not finish ${within}; it is still running in session ${target.id} (--interrupt sends Ctrl-C)`);
         }
@@ -130,7 +131,7 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
           "timeout",
           status !== null
             ? `the command did not finish ${within}; interrupted with Ctrl-C, it ended with status ${status}`
-            : `the command did not finish ${within}, nor within ${seconds(options.graceMs)} after Ctrl-C; it may still run in session ${target.id}`,
+            : `the command did not finish ${within}, nor within ${formatDuration(options.graceMs)} after Ctrl-C; it may still run in session ${target.id}`,
         );
       }
     }
@@ -210,6 +211,3 @@ function until(target: CommandTarget, shell: ShellState, deadline: number, signa
   });
 }
 
-function seconds(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
-}

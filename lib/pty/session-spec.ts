@@ -1,7 +1,7 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
 import type { PtyBackend, PtySpawnRequest } from "../supervise/handle.ts";
-import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
+import type { PtyBackendPreference } from "../supervise/decide.ts";
 import type { GuardianMode } from "../config/schema.ts";
 import type { ShellHook } from "./shell-integration.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";

@@ -2,7 +2,7 @@
 // hooked shell; prints the output (or the JSON reply) and exits with the
 // command's own status, as `ssh host cmd` does.
 import path from "node:path";
-import type { CorralContext } from "../../../context.ts";
+import type { CorralContext } from "../../../shared/context.ts";
 import type { ExecFlags } from "../flags.ts";
 import { replyBody, withAgent } from "../../../shared/agent-reach.ts";
 import { writeAll } from "../../collect/report.ts";

@@ -2,17 +2,11 @@
 // connect's {"op":"exec"}). The session types it and reads its output and
 // status from the shell's marks (lib/pty/command-run.ts); the reply is the
 // same through every door.
-import { constants } from "node:os";
 import type { AgentContext } from "../agent-context.ts";
 import { AgentError, type ExecRequest, type ReplyBodies } from "../../protocol/messages.ts";
+import { signalName } from "../../../runtime/signals.ts";
+import { DEFAULT_HEAD_BYTES, DEFAULT_INTERRUPT_GRACE_MS, DEFAULT_MAX_BYTES } from "../../../core/defaults.ts";
 
-/** Bytes of the output's head and tail kept when the request names none: `collect`'s defaults. */
-export const EXEC_HEAD_BYTES = 64 * 1024;
-export const EXEC_MAX_BYTES = 1024 * 1024;
-/** The timeout when none is given, as `pty wait`'s. */
-export const EXEC_TIMEOUT_MS = 60_000;
-/** What a command gets after Ctrl-C (`interrupt`) to reach the prompt. */
-export const EXEC_GRACE_MS = 2_000;
 
 /** Runs the command; throws AgentError (no_shell_integration, shell_busy, command_not_run, timeout, session_exited). */
 export async function handleExec(ctx: AgentContext, request: ExecRequest, signal?: AbortSignal): Promise<ReplyBodies["exec"]> {
@@ -20,11 +14,11 @@ export async function handleExec(ctx: AgentContext, request: ExecRequest, signal
   if (!entry.session.alive()) throw new AgentError("session_exited", `session ${entry.id} has exited; its screen can still be read`);
   if (entry.session.exec === undefined) throw new AgentError("no_shell_integration", `session ${entry.id} cannot run commands (pty exec)`);
   const result = await entry.session.exec(entry.id, request.command, {
-    timeoutMs: request.timeoutMs ?? EXEC_TIMEOUT_MS,
+    timeoutMs: request.timeoutMs ?? ctx.defaults.waitTimeoutMs,
     interrupt: request.interrupt === true,
-    graceMs: request.graceMs ?? EXEC_GRACE_MS,
-    headBytes: request.headBytes ?? EXEC_HEAD_BYTES,
-    maxBytes: request.maxBytes ?? EXEC_MAX_BYTES,
+    graceMs: request.graceMs ?? DEFAULT_INTERRUPT_GRACE_MS,
+    headBytes: request.headBytes ?? DEFAULT_HEAD_BYTES,
+    maxBytes: request.maxBytes ?? DEFAULT_MAX_BYTES,
     headLines: request.headLines,
     tailLines: request.tailLines,
     spill: request.spill,
@@ -48,7 +42,7 @@ export async function handleExec(ctx: AgentContext, request: ExecRequest, signal
 
 // The shell says 128+N for a command killed by signal N: its reading, given by name.
 function signalOf(status: number): string | null {
-  if (status <= 128) return null;
-  for (const [name, value] of Object.entries(constants.signals)) if (value === status - 128) return name;
-  return null;
+  if (status <= 128 || status > 128 + 64) return null;
+  const name = signalName(status - 128);
+  return name === `SIG${status - 128}` ? null : name;
 }

@@ -5,7 +5,7 @@ import type { AgentContext } from "../agent-context.ts";
 import { AgentError, type WaitReply, type WaitRequest } from "../../protocol/messages.ts";
 import type { SessionEntry } from "../session-registry.ts";
 import { screenView } from "../screen-view.ts";
-import { formatMs } from "../format-ms.ts";
+import { formatDuration } from "../../../core/duration.ts";
 import { waitOn } from "./wait.ts";
 
 /** Waits for the command's end (or another condition); on timeout throws AgentError timeout. */
@@ -26,7 +26,7 @@ export async function waitCommandDone(ctx: AgentContext, entry: SessionEntry, re
     const first = await Promise.race([done, other]);
     if ("reply" in first) return first.reply;
     if (first.command === null && stop.signal.aborted) {
-      throw new AgentError("timeout", `no command finished within ${formatMs(timeoutMs)} in session ${entry.id}`);
+      throw new AgentError("timeout", `no command finished within ${formatDuration(timeoutMs)} in session ${entry.id}`);
     }
     const command = first.command;
     return {
