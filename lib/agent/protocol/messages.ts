@@ -94,6 +94,8 @@ export interface SessionInfo {
   readonly retired: boolean;
   readonly startedAt: number;
   readonly ageMs: number;
+  /** The shell hooked for `exec` (bash, zsh, fish, sh), null when none is. */
+  readonly shell: "bash" | "zsh" | "fish" | "sh" | null;
   /** Only in `list` and `screen`, where the agent looks it up. */
   readonly foreground?: ForegroundView | null;
 }
