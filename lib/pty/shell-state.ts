@@ -141,6 +141,8 @@ export class ShellState {
       case "A":
         if (mark.cwd !== undefined) this.#cwd = mark.cwd;
         if (this.#finishing !== null) this.#finished({ ...this.#finishing, cwd: this.#cwd });
+        // A line exec typed that never started (refused, cancelled) names no later command.
+        this.#pendingLine = null;
         this.#phase = "prompt";
         this.#promptEnded = false;
         this.#typed = false;
