@@ -26,6 +26,8 @@ export type ErrorCode =
   | "shell_busy"
   /** `pty exec`: the shell did not run the line: incomplete (cancelled with Ctrl-C) or refused. */
   | "command_not_run"
+  /** The agent does not run this command line itself (the native client hands it to the JavaScript CLI). */
+  | "not_served"
   | "internal";
 
 /** The exit status each code gives a shell-facing command. */
@@ -46,6 +48,7 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   command_not_executable: ExitStatus.notExecutable,
   spawn_failed: ExitStatus.corralFailure,
   limit_exceeded: ExitStatus.corralFailure,
+  not_served: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
 };
 
