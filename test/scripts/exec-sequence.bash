@@ -11,7 +11,7 @@ printf 'export FROM_RC=yes\nPS2="more> "\n' > "$home/.bashrc"
 printf 'export FROM_RC=yes\nPS2="more> "\n' > "$home/.zshrc"
 printf 'set -gx FROM_RC yes\n' > "$home/.config/fish/config.fish"
 printf 'FROM_RC=yes; export FROM_RC; PS2="more> "\n' > "$home/.shrc"
-s=$(corral pty open --cwd "$SCRIPT_TMP" --env "HOME=$home" --env "ENV=$home/.shrc" -- "$shell")
+s=$(corral pty open --cwd "$SCRIPT_TMP" --env "HOME=$home" --env "ENV=$home/.shrc" --record "$SCRIPT_TMP/exec.cast" -- "$shell")
 
 # exec_json ARGS...: pty exec --json, its status kept in $status.
 exec_json() {
@@ -125,6 +125,10 @@ else
   corral pty send "$s" --key C-c >/dev/null
 fi
 wait_until 30 corral pty exec "$s" -- true
+
+# The shell's marks (with the 32-hex-digit nonce) never reach the recording; the fake ones did, as output.
+grep -q 'corral=0000' exec.cast || fail "$shell: the program's own marks are missing from the recording"
+! grep -qE '133;[ABCDP][^"]*corral=[0-9a-f]{32}' exec.cast || fail "$shell: a mark of the shell's is in the recording"
 
 # The agent dies (SIGKILL); the next exec starts a new one, which re-adopts the shell and its marks.
 agent=$(corral agent status --json | jq .pid)
