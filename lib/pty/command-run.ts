@@ -93,6 +93,8 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
     else if (mark.kind === "A" && finished !== null) settle(finished);
     // A new prompt and the line never started: the shell refused it (a syntax error) or found nothing to run.
     else if (mark.kind === "A" && started === null) settle({ kind: "refused" });
+    // fish keeps a line it refuses in its editor and redraws its prompt over it: no new prompt start.
+    else if (mark.kind === "B" && started === null && shell.kind === "fish") settle({ kind: "refused" });
   });
   const stopExit = target.onExit(() => settle(finished ?? { kind: "exited" }));
   const timer = setTimeout(() => settle(finished ?? { kind: "timeout" }), Math.max(0, deadline - Date.now()));
@@ -113,6 +115,11 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
         await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.phase === "prompt");
         throw new CorralError("command_not_run", `the shell in session ${target.id} found the command line incomplete (it asked for more with its continuation prompt); it was cancelled with Ctrl-C: check quotes, brackets and here-documents`);
       case "refused":
+        if (shell.kind === "fish") {
+          // The refused line stays in fish's editor: Ctrl-C clears it, as it would for a person.
+          target.write("\x03");
+          await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.atPromptEnd && !shell.lineHoldsText);
+        }
         throw new CorralError(
           "command_not_run",
           `the shell in session ${target.id} did not run the command line (a syntax error, or nothing to run)${refusedWith !== null ? `; it gave status ${refusedWith}` : ""}; its message is on the screen (pty screen ${target.id})`,

@@ -89,6 +89,12 @@ if [[ $shell != fish ]]; then
   assert_contains "$err" "incomplete" "$shell: says why"
 fi
 
+# A line the shell refuses (a syntax error): an error naming it, and the shell stays usable.
+st=0; err=$(corral pty exec "$s" --timeout 30s -- 'echo )(' 2>&1) || st=$?
+assert_eq "$st" 1 "$shell: a syntax error"
+assert_contains "$err" "did not run the command line" "$shell: says the line did not run"
+assert_eq "$(corral pty exec "$s" -- echo fine)" "fine" "$shell: usable after a refused line"
+
 # Typed by hand into a continuation prompt (fish: a second line in its editor): exec refuses.
 at=$(corral pty send "$s" "echo 'open" --key Enter --json | jq .at)
 if [[ $shell == fish ]]; then
