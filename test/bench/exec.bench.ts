@@ -4,7 +4,8 @@
 // side by side with tmux's idiom for the same step on a private server in
 // the same run: `tmux send-keys 'true; tmux wait-for -S done' Enter; tmux
 // wait-for done` (two tmux client processes, and no exit status or output).
-// Prints medians and p95 and the ratios to tmux's.
+// Prints medians and p95, the ratios to tmux's, and the CLI's own floor
+// (`pty screen`, a request that types and waits for nothing) in the same run.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -43,6 +44,12 @@ try {
     if (r.status !== 0) throw new Error(`pty exec: ${r.stderr}`);
   });
 
+  // The CLI's own floor in the same run: a request that types nothing and waits for nothing.
+  const floor = await timed(CLI_ROUNDS, () => {
+    const r = spawnSync(CORRAL[0] as string, [...CORRAL.slice(1), "pty", "screen", session], { env });
+    if (r.status !== 0) throw new Error(`pty screen: ${r.stderr}`);
+  });
+
   const connect = spawn(CORRAL[0] as string, [...CORRAL.slice(1), "connect"], { env, stdio: ["pipe", "pipe", "inherit"] });
   const replies = createInterface({ input: connect.stdout })[Symbol.asyncIterator]();
   const request = `${JSON.stringify({ op: "exec", session, command: "true" })}\n`;
@@ -63,10 +70,12 @@ try {
 
   out(`pty exec s true, ${CLI_ROUNDS} rounds through the CLI, ${CONNECT_ROUNDS} through connect; tmux send-keys + wait-for (${CLI_ROUNDS} rounds)`);
   out(`  corral pty exec (CLI)      ${describe(cli)}`);
+  out(`  corral pty screen (CLI floor) ${describe(floor)}`);
   out(`  corral connect {"op":"exec"} ${describe(viaConnect)}`);
   out(`  tmux send-keys + wait-for  ${describe(idiom)}`);
   out(`  ratio CLI / tmux idiom     ${fmt(median(cli) / median(idiom), 2)}`);
   out(`  ratio connect / tmux idiom ${fmt(median(viaConnect) / median(idiom), 2)}`);
+  out(`  ratio CLI exec / CLI floor ${fmt(median(cli) / median(floor), 2)}`);
 } finally {
   tmux.kill();
   agent.stop();
