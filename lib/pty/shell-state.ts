@@ -5,6 +5,7 @@
 // re-adopted session knows its shell as well as the old agent did.
 import type { ShellMark } from "./shell-marks.ts";
 import type { ShellKind } from "./shell-scripts.ts";
+import { StreamProjector } from "./stream-lines.ts";
 
 /** Where the shell is, as its marks tell. */
 export type ShellPhase = "starting" | "prompt" | "continuation" | "running";
@@ -212,17 +213,15 @@ function printable(bytes: Uint8Array): boolean {
   return false;
 }
 
-// The echo after the prompt as plain text: escape sequences and carriage returns dropped.
+// The echo after the prompt as the text a person saw typed: the stream's
+// small terminal model applies backspaces, carriage returns and cursor moves.
 function echoedLine(chunks: readonly Uint8Array[]): string | null {
   if (chunks.length === 0) return null;
-  const text = new TextDecoder().decode(concat(chunks))
-    // deno-lint-ignore no-control-regex -- control sequences are what this drops
-    .replace(/\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b./g, "")
-    .replace(/[^\n]*\r(?!\n)/g, "")
-    .replace(/\r/g, "")
-    // deno-lint-ignore no-control-regex -- control characters are what this drops
-    .replace(/[\x00-\x08\x0b-\x1f]/g, "")
-    .trim();
+  const lines: string[] = [];
+  const projector = new StreamProjector((line) => lines.push(line.text));
+  projector.feed(concat(chunks));
+  projector.finish();
+  const text = lines.map((line) => line.trimEnd()).join("\n").trim();
   return text === "" ? null : text;
 }
 

@@ -124,6 +124,7 @@ if [[ $shell != dash ]]; then
   at=$(corral pty send "$s" "sh -c 'exit 4'" --key Enter --json | jq .at)
   done_json=$(corral pty wait "$s" --after "$at" --command-done --json --timeout 30s)
   assert_eq "$(jq -c '[.fired, .command.status]' <<<"$done_json")" '["command",4]' "$shell: wait --command-done"
+  assert_eq "$(corral pty screen "$s" --json | jq -r .screen.lastCommand.line)" "sh -c 'exit 4'" "$shell: a typed command's line, as echoed"
   st=0; err=$(corral pty exec "$s" --timeout 1s --interrupt --grace 30s -- sleep 30 2>&1) || st=$?
   assert_eq "$st" 124 "$shell: timeout with --interrupt"
   assert_contains "$err" "interrupted with Ctrl-C" "$shell: says it was interrupted"
