@@ -115,14 +115,11 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
         await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.phase === "prompt");
         throw new CorralError("command_not_run", `the shell in session ${target.id} found the command line incomplete (it asked for more with its continuation prompt); it was cancelled with Ctrl-C: check quotes, brackets and here-documents`);
       case "refused":
-        if (shell.kind === "fish") {
-          // The refused line stays in fish's editor: Ctrl-C clears it, as it would for a person.
-          target.write("\x03");
-          await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.atPromptEnd && !shell.lineHoldsText);
-        }
+        // fish keeps the line in its editor (a Ctrl-C sent at once is often dropped): the person, or script, clears it.
         throw new CorralError(
           "command_not_run",
-          `the shell in session ${target.id} did not run the command line (a syntax error, or nothing to run)${refusedWith !== null ? `; it gave status ${refusedWith}` : ""}; its message is on the screen (pty screen ${target.id})`,
+          `the shell in session ${target.id} did not run the command line (a syntax error, or nothing to run)${refusedWith !== null ? `; it gave status ${refusedWith}` : ""}; its message is on the screen (pty screen ${target.id})` +
+            (shell.kind === "fish" ? `; the line is still in fish's editor (pty send ${target.id} --key C-c clears it)` : ""),
         );
       case "exited":
         throw new CorralError("session_exited", `session ${target.id} exited before the command finished`);
