@@ -1,7 +1,7 @@
 // A terminal session as the agent holds it: a program on a PTY (through a
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
-// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
+// Longer than 300 lines because the session is the one place where output, screen, waits, input, recording hooks and the hooked shell's marks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
 import type { Receipt } from "../core/receipt.ts";
@@ -17,7 +17,7 @@ import { type Foreground, ForegroundReader } from "./foreground.ts";
 import type { StyleRun } from "./screen-styles.ts";
 import { hookedRequest, type ShellHook, shellKindOf } from "./shell-integration.ts";
 import { newNonce, ShellMarkFilter } from "./shell-marks.ts";
-import { type ShellEvent, ShellState } from "./shell-state.ts";
+import { type ShellEvent, ShellState, withoutMarks } from "./shell-state.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
@@ -39,27 +39,6 @@ export interface AdoptedOutput {
 const REDRAW = /\x1b\[2J|\x1b\[\?(?:1049|1047|47)h|\x1bc/;
 function redraws(bytes: Uint8Array): boolean {
   return REDRAW.test(new TextDecoder("latin1").decode(bytes));
-}
-/** `bytes` without this session's marks; the marks and the bytes between them, in order, into `events`. */
-function withoutMarks(filter: ShellMarkFilter, bytes: Uint8Array, position: number, events: ShellEvent[]): Uint8Array {
-  const pieces: Uint8Array[] = [];
-  filter.scan(bytes, position, {
-    bytes: (piece) => {
-      pieces.push(piece);
-      events.push({ bytes: piece });
-    },
-    mark: (mark) => events.push({ mark }),
-  });
-  if (pieces.length === 1 && events.length === 1) return pieces[0] as Uint8Array;
-  let length = 0;
-  for (const piece of pieces) length += piece.length;
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const piece of pieces) {
-    out.set(piece, at);
-    at += piece.length;
-  }
-  return out;
 }
 /** Grace for what a program that exited by itself left running in its terminal. */
 const LEFTOVER_GRACE_MS = 2000;

@@ -3,7 +3,7 @@
 // prompt; its working directory; the last command that finished. Rebuilt
 // the same way when a new agent replays the guardian's raw tail, so a
 // re-adopted session knows its shell as well as the old agent did.
-import type { ShellMark } from "./shell-marks.ts";
+import type { ShellMark, ShellMarkFilter } from "./shell-marks.ts";
 import type { ShellKind } from "./shell-scripts.ts";
 import { StreamProjector } from "./stream-lines.ts";
 
@@ -27,6 +27,27 @@ export interface FinishedCommand {
 /** A piece of what the shell wrote, as the filter handed it on: output bytes or a mark. */
 export type ShellEvent = { readonly bytes: Uint8Array } | { readonly mark: ShellMark };
 
+/** `bytes` without this session's marks; the marks and the bytes between them, in order, into `events`. */
+export function withoutMarks(filter: ShellMarkFilter, bytes: Uint8Array, position: number, events: ShellEvent[]): Uint8Array {
+  const pieces: Uint8Array[] = [];
+  filter.scan(bytes, position, {
+    bytes: (piece) => {
+      pieces.push(piece);
+      events.push({ bytes: piece });
+    },
+    mark: (mark) => events.push({ mark }),
+  });
+  if (pieces.length === 1 && events.length === 1) return pieces[0] as Uint8Array;
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const piece of pieces) {
+    out.set(piece, at);
+    at += piece.length;
+  }
+  return out;
+}
 /** Bytes of echo kept to name a typed command line. */
 const ECHO_MAX = 4096;
 /** Finished commands kept for a wait that starts after they finished (`--after`). */
