@@ -7,7 +7,7 @@
 
 _corral_children() {
   case "$1" in
-    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
+    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
     "pty") printf '%s\n' 'open' 'send' 'exec' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
@@ -46,6 +46,7 @@ _corral_flags() {
     "connect") printf '%s\n' '--socket' '--help' '-h' ;;
     "completions") printf '%s\n' '--ids' '--write' '--help' '-h' ;;
     "config") printf '%s\n' '--json' '--path' '--help' '-h' ;;
+    "mcp") printf '%s\n' '--allow' '--budget' '--max-line' '--no-scrub' '--read-only' '--scrub' '--socket' '--wait-cap' '--help' '-h' ;;
   esac
 }
 
@@ -141,6 +142,11 @@ _corral_value_kind() {
     "connect --socket") echo 'file' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;
     "completions --write") echo 'dir' ;;
+    "mcp --allow") echo 'any:glob' ;;
+    "mcp --budget") echo 'any:chars' ;;
+    "mcp --max-line") echo 'any:chars' ;;
+    "mcp --socket") echo 'file' ;;
+    "mcp --wait-cap") echo 'any:dur' ;;
   esac
 }
 

@@ -267,6 +267,7 @@ class GuardianProcess implements SupervisedProcess {
     const durationMs = Math.round(monotonicMs() - this.startedAt);
     disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
+    this.resolved.spec.onChildExit?.(this.pid);
     const outputComplete = await this.#waitForEof(graceMs);
     let census: TerminateReceipt | null = null;
     let answered = true;

@@ -188,6 +188,7 @@ class GroupProcess implements SupervisedProcess {
     const { code, signal } = await exit;
     const durationMs = Math.round(monotonicMs() - startedAt);
     disarm();
+    this.#spec.onChildExit?.(this.pid);
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
     let sweep: GroupSweep = { forced: false, left: [] };
     if (this.#termination !== null || this.#spec.leaveRunning !== true) sweep = await this.#sweep();
