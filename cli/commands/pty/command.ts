@@ -5,6 +5,7 @@ import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@str
 import type { CorralContext, OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./flags.ts";
 import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, recordFlagDefs, socketFlag } from "./flags.ts";
 import { ptyRecord, ptyView } from "./debug/command.ts";
+import { ptyExec } from "./exec/command.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -32,6 +33,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124, the session stays open (default 60s)" },
       quiet: { kind: "boolean", optional: true, brief: "Do not name the withheld credential-shaped variables on stderr (config key quiet)" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}, wait} as JSON" },
+      shellIntegration: { kind: "boolean", default: true, brief: "Hook bash, zsh, fish or sh for pty exec (--no-shell-integration leaves the shell untouched)" },
       ...recordFlagDefs,
       socket: socketFlag,
     },
@@ -46,7 +48,9 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
     fullDescription: [
       "Starts CMD on a new pseudo-terminal held by the agent (started on demand) and",
       "prints the session id on the first line. The program gets your environment minus",
-      "credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...), plus --env.",
+      "credential-shaped variables (*TOKEN*, *SECRET*, AWS_*, ...), plus --env. bash, zsh, fish",
+      "and sh started with no arguments (or -i) are hooked for pty exec: their prompts print",
+      "marks corral reads and removes; --no-shell-integration leaves the shell untouched.",
       "Exit status: 0; 127 command not found; 126 not executable; 2 bad value; 1 name held by a",
       "running session (an exited session's name is taken over; the old one stays readable by id).",
       "",
@@ -144,6 +148,7 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
       stable: { ...opt, parse: parseDurationFlag("--stable"), placeholder: "dur", brief: "Until the screen has not changed for this long (e.g. 500ms)" },
       ready: { kind: "boolean", default: false, brief: "Until the foreground program waits for input (Linux)" },
       exit: { kind: "boolean", default: false, brief: "Until the program exits" },
+      commandDone: { kind: "boolean", default: false, brief: "Until the session's hooked shell finishes a command (at once when none runs, without --after/--new)" },
       after: { ...opt, parse: parseIntFlag("--after", 0, Number.MAX_SAFE_INTEGER), placeholder: "pos", brief: "Only output after this position counts (from pty send --json)" },
       new: { kind: "boolean", default: false, brief: "Only output after the wait began counts (--after the position then)" },
       timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
@@ -273,6 +278,7 @@ export const ptyRoutes = buildRouteMap<string, CorralContext>({
   routes: {
     open: ptyOpen,
     send: ptySend,
+    exec: ptyExec,
     screen: ptyScreen,
     wait: ptyWait,
     resize: ptyResize,

@@ -47,6 +47,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       cwd: path.resolve(flags.cwd ?? process.cwd()),
       env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
+      ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };
     const record = recordSpecOf(flags);
     if (record !== undefined) request = { ...request, record };
