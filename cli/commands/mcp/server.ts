@@ -36,7 +36,8 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       instructions: [
         "corral runs commands and terminal sessions with guarantees: `run` for a command to its end (timeout on the",
         "whole tree, bounded output with the cut stated, survivors named and ended); terminal_* for interactive",
-        "programs (sessions outlive this server); job_* for long commands in the background. Waits answer within",
+        "programs (sessions outlive this server), terminal_exec for one command in a session's shell with its exit",
+        "status; job_* for long commands in the background. Waits answer within",
         `${Math.round(parts.options.waitCapMs / 1000)} s: done:false with a cursor to resume.`,
       ].join(" "),
     },
