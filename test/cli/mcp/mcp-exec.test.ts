@@ -3,7 +3,8 @@
 // status 1, a command killed by a signal is 128+N with its name), a long
 // output bounded with exact elision counts and a byte-exact spill, a wait
 // through cursors with the busy shell refused meanwhile, a cancelled wait
-// leaving the command running (then stopped), a session without shell
+// leaving the command running (then stopped), the timeout (the command
+// keeps running, or is interrupted), a session without shell
 // integration refused, --read-only refusing it and --allow matching the
 // command line as run's. Every session is closed: nothing is left running.
 import { after, before, test } from "node:test";
@@ -143,6 +144,27 @@ test("a cancelled wait ends only the wait: the command keeps running in the sess
   }, { what: "the shell to take the next command" });
   assert.equal((next.structuredContent as unknown as Exec).output, "after\n");
   await mcp.ok("terminal_close", { session: "cancel1", force: true });
+});
+
+test("the timeout: the command keeps running (its output so far in the spill), or with interrupt gets Ctrl-C; terminal_wait commandDone sees it end", async () => {
+  await mcp.ok("terminal_open", { argv: ["bash"], name: "late1" });
+  const pidFile = path.join(agent.dir, "exec-late");
+  const late = await mcp.call("terminal_exec", { session: "late1", command: `echo partial; sh -c 'echo $$ > "${pidFile}"; exec sleep 999'`, timeoutMs: 1000 });
+  assert.equal(late.isError, true);
+  const message = errorText(late);
+  assert.match(message, /^timeout: the command did not finish within .*; it is still running in session .*terminal_wait on late1 with commandDone:true.*; its output so far: /);
+  const spill = message.slice(message.lastIndexOf("its output so far: ") + "its output so far: ".length);
+  assert.match(readFileSync(spill, "utf8"), /^partial\n/);
+  const sleeper = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()), { what: "the command's pid" }) as number;
+  assert.ok(isAlive(sleeper), "at the timeout the command keeps running");
+  const sent = await mcp.ok<{ at: number }>("terminal_send", { session: "late1", keys: ["C-c"] });
+  const ended = await mcp.ok<{ fired: string; command: { status: number } }>("terminal_wait", { session: "late1", commandDone: true, after: sent.at, timeoutMs: 60_000 });
+  assert.deepEqual([ended.fired, ended.command.status], ["command", 130]);
+  assert.ok(!isAlive(sleeper));
+  const interrupted = await mcp.call("terminal_exec", { session: "late1", command: "sleep 999", timeoutMs: 500, interrupt: true });
+  assert.match(errorText(interrupted), /^timeout: the command did not finish within .*; interrupted with Ctrl-C, it ended with status 130/);
+  assert.equal((await exec("late1", "echo next")).output, "next\n", "the shell takes the next command");
+  await mcp.ok("terminal_close", { session: "late1", force: true });
 });
 
 test("refused: a session without shell integration, an unknown session, no command", async () => {

@@ -8,6 +8,7 @@
 // the command keeps running in the session, as a person's would.
 import path from "node:path";
 import process from "node:process";
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { agentCall, progressWhile } from "../agent-call.ts";
 import { pause, waitSlice } from "../cursors.ts";
@@ -136,19 +137,23 @@ async function start(input: Record<string, unknown>, call: ToolCall): Promise<Pe
       spill,
     }, own).then(
       (reply) => (pending.outcome = { reply }),
-      (error: unknown) => (pending.outcome = { error: mcpError(error instanceof ToolError ? error : new ToolError("internal", String(error)), session) }),
+      (error: unknown) => (pending.outcome = { error: mcpError(error instanceof ToolError ? error : new ToolError("internal", String(error)), pending) }),
     ).finally(() => own.close()),
   };
   return pending;
 }
 
 /** The agent's errors, with what to do through this server's tools (its messages name the CLI's). */
-function mcpError(error: ToolError, session: string): ToolError {
+function mcpError(error: ToolError, pending: PendingExec): ToolError {
+  const { session } = pending;
   switch (error.code) {
     case "no_shell_integration":
       return new ToolError(error.code, `${error.message}; for terminal_exec, open a shell with terminal_open argv ["bash"] (or zsh, fish, sh; no arguments but -i, and not shellIntegration:false)`);
     case "shell_busy":
-      return new ToolError(error.code, `${error.message}; through this server: resume the earlier terminal_exec with its cursor, or terminal_wait on ${session}, or terminal_send keys ["C-c"] to stop it`);
+      return new ToolError(error.code, `${error.message}; through this server: resume the earlier terminal_exec with its cursor, terminal_wait on ${session} with commandDone:true, or terminal_send keys ["C-c"] to stop it`);
+    case "timeout":
+      // The output that came before the timeout stays in the spill file (kept even with spill:false: it is all there is).
+      return new ToolError(error.code, `${error.message}${/still running|may still run/.test(error.message) ? `; through this server: terminal_wait on ${session} with commandDone:true, or terminal_send keys ["C-c"] (or interrupt:true next time)` : ""}${existsSync(pending.spill) ? `; its output so far: ${pending.spill}` : ""}`);
     default:
       return error;
   }
@@ -185,7 +190,7 @@ async function answerOf(pending: PendingExec, reply: ExecReply | null, cursor: s
     lines: reply?.lines ?? stream?.lineFeeds ?? 0,
     elided: shaped.elided,
     clippedLines: shaped.clippedLines,
-    spill: pending.keepSpill && (whole || reply?.spill !== null) ? pending.spill : null,
+    spill: pending.keepSpill && whole ? pending.spill : null,
     from: reply?.from ?? null,
     to: reply?.to ?? null,
     elapsedMs: Date.now() - pending.startedAt,
