@@ -126,6 +126,21 @@ test("a wait through cursors, with progress; the busy shell refused meanwhile", 
   await capped.ok("terminal_close", { session: "gate1", force: true });
 });
 
+test("a client that leaves while a command runs: the server exits by itself, the command goes on in its session", async () => {
+  const leaving = await mcpSession(agent, ["--wait-cap", "200ms"]);
+  await leaving.ok("terminal_open", { argv: ["bash"], name: "leave1" });
+  const pidFile = path.join(agent.dir, "exec-leave");
+  const pending = await leaving.ok<Exec>("terminal_exec", { session: "leave1", command: `sh -c 'echo $$ > "${pidFile}"; exec sleep 999'` });
+  assert.equal(pending.done, false);
+  const sleeper = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()), { what: "the command's pid" }) as number;
+  await leaving.close();
+  assert.equal(leaving.ended().signal, null, "the server was not killed: it exited when its client left");
+  assert.ok(isAlive(sleeper), "the command keeps running in its session");
+  const sent = await mcp.ok<{ at: number }>("terminal_send", { session: "leave1", keys: ["C-c"] });
+  assert.equal((await mcp.ok<{ fired: string }>("terminal_wait", { session: "leave1", commandDone: true, after: sent.at, timeoutMs: 60_000 })).fired, "command");
+  await mcp.ok("terminal_close", { session: "leave1", force: true });
+});
+
 test("a cancelled wait ends only the wait: the command keeps running in the session until stopped", async () => {
   await mcp.ok("terminal_open", { argv: ["bash"], name: "cancel1" });
   const pidFile = path.join(agent.dir, "exec-sleeper");

@@ -116,6 +116,7 @@ async function start(input: Record<string, unknown>, call: ToolCall): Promise<Pe
   const own = await call.waitingAgent().catch((error: Error) => {
     throw new ToolError("agent_gone", `the agent could not be reached: ${error.message}`);
   });
+  call.execs.hold(own);
   const pending: PendingExec = {
     session,
     command,
@@ -123,7 +124,7 @@ async function start(input: Record<string, unknown>, call: ToolCall): Promise<Pe
     spill,
     keepSpill: input.spill !== false,
     keepBytes,
-    close: () => own.close(),
+    close: () => call.execs.release(own),
     outcome: null,
     settled: agentCall(call, {
       op: "exec",
@@ -138,7 +139,7 @@ async function start(input: Record<string, unknown>, call: ToolCall): Promise<Pe
     }, own).then(
       (reply) => (pending.outcome = { reply }),
       (error: unknown) => (pending.outcome = { error: mcpError(error instanceof ToolError ? error : new ToolError("internal", String(error)), pending) }),
-    ).finally(() => own.close()),
+    ).finally(() => call.execs.release(own)),
   };
   return pending;
 }
