@@ -163,20 +163,22 @@ test("a cancelled wait ends only the wait: the command keeps running in the sess
 
 test("the timeout: the command keeps running (its output so far in the spill), or with interrupt gets Ctrl-C; terminal_wait commandDone sees it end", async () => {
   await mcp.ok("terminal_open", { argv: ["bash"], name: "late1" });
+  // The shell's first prompt is awaited within the timeout too: it comes first, under the default one.
+  assert.equal((await exec("late1", "true")).status, 0);
   const pidFile = path.join(agent.dir, "exec-late");
   const late = await mcp.call("terminal_exec", { session: "late1", command: `echo partial; sh -c 'echo $$ > "${pidFile}"; exec sleep 999'`, timeoutMs: 1000 });
   assert.equal(late.isError, true);
   const message = errorText(late);
   assert.match(message, /^timeout: the command did not finish within .*; it is still running in session .*terminal_wait on late1 with commandDone:true.*; its output so far: /);
   const spill = message.slice(message.lastIndexOf("its output so far: ") + "its output so far: ".length);
-  assert.match(readFileSync(spill, "utf8"), /^partial\n/);
   const sleeper = await waitFor(() => existsSync(pidFile) && Number(readFileSync(pidFile, "utf8").trim()), { what: "the command's pid" }) as number;
+  await waitFor(() => readFileSync(spill, "utf8") === "partial\n", { what: "the spill to hold what the command printed before its sleep" });
   assert.ok(isAlive(sleeper), "at the timeout the command keeps running");
   const sent = await mcp.ok<{ at: number }>("terminal_send", { session: "late1", keys: ["C-c"] });
   const ended = await mcp.ok<{ fired: string; command: { status: number } }>("terminal_wait", { session: "late1", commandDone: true, after: sent.at, timeoutMs: 60_000 });
   assert.deepEqual([ended.fired, ended.command.status], ["command", 130]);
   assert.ok(!isAlive(sleeper));
-  const interrupted = await mcp.call("terminal_exec", { session: "late1", command: "sleep 999", timeoutMs: 500, interrupt: true });
+  const interrupted = await mcp.call("terminal_exec", { session: "late1", command: "sleep 999", timeoutMs: 500, interrupt: true, graceMs: 60_000 });
   assert.match(errorText(interrupted), /^timeout: the command did not finish within .*; interrupted with Ctrl-C, it ended with status 130/);
   assert.equal((await exec("late1", "echo next")).output, "next\n", "the shell takes the next command");
   await mcp.ok("terminal_close", { session: "late1", force: true });

@@ -57,6 +57,7 @@ export const terminalExecTool: Tool = {
     command: str("The command line, as typed at the shell's prompt (several lines run as one group)"),
     timeoutMs: integer(`Give up waiting after this long in all, across cursors (default ${DEFAULT_TIMEOUT_MS} ms)`, 1),
     interrupt: bool("At the timeout, send Ctrl-C and wait briefly for the shell's prompt (default false: the command keeps running)"),
+    graceMs: integer("With interrupt: how long to wait for the shell's prompt after the Ctrl-C (default 2000)"),
     budget: integer("Characters of output in the answer (default: the server's --budget)", 200),
     spill: bool("Keep every byte of the output in a file (default true)"),
     ...WAIT_INPUT,
@@ -132,6 +133,7 @@ async function start(input: Record<string, unknown>, call: ToolCall): Promise<Pe
       command,
       timeoutMs: typeof input.timeoutMs === "number" ? input.timeoutMs : DEFAULT_TIMEOUT_MS,
       ...(input.interrupt === true ? { interrupt: true } : {}),
+      ...(typeof input.graceMs === "number" ? { graceMs: input.graceMs } : {}),
       // The agent's own shown text is only the fallback when the spill file cannot be read.
       headBytes: keepBytes,
       maxBytes: keepBytes,
