@@ -1,5 +1,5 @@
 # One limit for the bytes kept in memory, checked at the edge: --max-bytes
-# and --head-bytes (collect, run --bg) and the config keys of those names
+# and --head-bytes (collect, run --bg, pty exec) and the config keys of those names
 # take at most 1GiB, on every backend. Past it: a usage error (status 2) and
 # one line naming the limit, before anything runs; never the guardian's own
 # complaint (status 125).
@@ -30,6 +30,9 @@ for backend in always never; do
   # The limit itself is accepted, on each backend.
   assert_eq "$(corral collect --max-bytes 1G --head-bytes 1GiB -- echo kept)" "kept"
 done
+
+# pty exec (a command in a session) keeps its output under the same limit.
+check_refused --max-bytes corral pty exec --max-bytes 2G nosuch 'touch ran'
 
 printf 'max-bytes: 2G\n' > config.yaml
 check_refused max-bytes env CORRAL_CONFIG="$SCRIPT_TMP/config.yaml" corral collect -- touch ran

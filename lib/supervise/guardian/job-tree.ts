@@ -39,7 +39,8 @@ class GuardianJob implements SupervisedTree {
   pid = 0;
   readonly events = new TreeEvents();
 
-  constructor(readonly guardian: Guardian) {
+  /** `graceMs`: the launch's, for a terminate that names none. */
+  constructor(readonly guardian: Guardian, readonly graceMs: number) {
     guardian.on("output", (_stream, bytes) => this.events.output(bytes));
   }
 
@@ -63,7 +64,7 @@ class GuardianJob implements SupervisedTree {
   /** The first receipt that saw the tree gone. */
   #gone: Receipt | undefined;
 
-  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  async terminate(graceMs = this.graceMs, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     // A tree seen gone stays gone: a later terminate is answered with that
     // receipt, as the guardian has exited since and could not be asked.
     const gone = this.#gone ?? this.events.swept;
@@ -123,7 +124,7 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
     ...(facts !== undefined && launch.orphanWaitMs !== undefined ? { orphanWaitMs: launch.orphanWaitMs } : {}),
     ...(facts?.spillByGuardian === true && facts.spill !== null ? { jobSpill: facts.spill } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
-  const job = new GuardianJob(guardian);
+  const job = new GuardianJob(guardian, launch.graceMs);
   if (onSpillStopped !== undefined && facts?.spillByGuardian === true && facts.spill !== null) watchJobSpill(guardian, onSpillStopped, facts.spill);
   wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
   let child;
@@ -167,7 +168,7 @@ export function adoptGuardianJob(
   guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number,
   spill?: { readonly path: string; readonly onStopped: SpillStopped },
 ): SupervisedTree {
-  const job = new GuardianJob(guardian);
+  const job = new GuardianJob(guardian, launch.graceMs);
   if (spill !== undefined) watchJobSpill(guardian, spill.onStopped, spill.path);
   job.pid = child.pid;
   wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));

@@ -21,6 +21,7 @@ import { SpawnError } from "../spawn-error.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { receiptOfCensus } from "../receipts.ts";
+import { DEFAULT_GRACE_MS } from "../../core/defaults.ts";
 import { afterGuardianLoss } from "./guardian-loss.ts";
 import type { FaultEvent } from "./protocol.ts";
 
@@ -105,7 +106,7 @@ class GuardianPtyHandle implements SupervisedTree {
     return this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  async terminate(graceMs = DEFAULT_GRACE_MS, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     if (this.#lost !== undefined) return await this.#lost;
     try {
       return receiptOfCensus(await this.guardian.terminate(graceMs, firstSignal));
