@@ -126,6 +126,9 @@ export class Screen {
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
     emulator.batcher.push(bytes);
+    // A pending wait looks at the screen once this is parsed: parse it now,
+    // not on the loop's next turn (a batch in flight still goes first).
+    if (this.#parsedListeners.size > 0) emulator.batcher.flush();
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);

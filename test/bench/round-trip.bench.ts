@@ -5,7 +5,8 @@
 // capture-pane) in the same run. Prints median and p95 of each, the ratio,
 // the CPU time the agent and the connect process spent per pair (from
 // /proc schedstat: steadier than wall time on a loaded machine), and
-// per-op medians (list, send, screen) so a change can be placed.
+// per-op medians (list, send, screen) and the pair from this process's own
+// socket client (the agent alone, no relay) so a change can be placed.
 // Aim: the pair within 2x tmux -C's.
 // A/B: CORRAL_BENCH_BASELINE=/path/to/other/dist/corral.mjs adds the same
 // pair through another build (its own agent and connect), interleaved in
@@ -109,6 +110,14 @@ try {
     }
     tmuxTimes.push(...await timed(BLOCK, tmuxPair));
   }
+  // The agent alone: the same pair from this process's own client, no relay
+  // process between (what a client of the socket pays; connect adds its hop).
+  const client = await main.agent.client();
+  const direct = await timed(ROUNDS, async () => {
+    await client.send({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
+    await client.send({ op: "screen", session: main.session });
+  });
+  client.close();
   const list = JSON.stringify({ op: "list" });
   const send = JSON.stringify({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
   const screen = JSON.stringify({ op: "screen", session: main.session });
@@ -127,6 +136,7 @@ try {
   if (baseline !== undefined) {
     out(`  ratio corral/baseline: median ${fmt(median(main.times) / median(baseline.times), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(baseline.times, 95), 2)}x`);
   }
+  out(`  ${"agent alone (this process's client):".padEnd(40)} ${describe(direct)}`);
   out(`single ops through corral connect`);
   out(`  list:   ${describe(listTimes)}`);
   out(`  send:   ${describe(sendTimes)}`);
