@@ -6,6 +6,12 @@ fail() {
   exit 1
 }
 
+# skip REASON: the script cannot run here; the harness reports a skip with REASON (never a pass).
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
 # wait_until SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS pass.
 # Polls every 0.05 s for the first second, then every 0.25 s: many COMMANDs
 # start corral (a runtime start-up each), and a tight loop of them costs the
