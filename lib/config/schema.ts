@@ -36,6 +36,8 @@ export interface CorralConfig {
      */
     readonly orphanWaitMs: number | "off";
   };
+  /** Names for `--host`: name -> `[user@]machine[:path-to-corral]` (docs/remote.md). */
+  readonly hosts: Readonly<Record<string, string>>;
 }
 
 /** What corral uses when no config file says otherwise (README, "Configuration and completions"). */
@@ -48,4 +50,5 @@ export const DEFAULT_CONFIG: CorralConfig = {
   heartbeat: "auto",
   terminal: { cols: 80, rows: 24, term: "xterm-256color" },
   agent: { idleTimeoutMs: 5 * 60_000, orphanWaitMs: "off" },
+  hosts: {},
 };

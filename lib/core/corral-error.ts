@@ -20,6 +20,8 @@ export type ErrorCode =
   | "version_mismatch"
   /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
   | "limit_exceeded"
+  /** The transport to a remote agent (ssh, --via) failed or was lost: never the command's own exit. */
+  | "connection_lost"
   | "internal";
 
 /** The exit status each code gives a shell-facing command. */
@@ -38,6 +40,7 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   spawn_failed: ExitStatus.corralFailure,
   limit_exceeded: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
+  connection_lost: ExitStatus.connectionLost,
 };
 
 /** The status for `code`; a code this build does not know (a newer agent's) is corral's own failure. */

@@ -3,7 +3,8 @@ import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CorralContext } from "../../context.ts";
-import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { chosenSocket, openClient, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { AgentUnavailableError, connectOrStart } from "../../../lib/agent/client/auto-start.ts";
@@ -22,7 +23,7 @@ export interface AgentStopFlags extends AgentFlags {
   readonly keep: boolean;
 }
 
-export interface AgentRunFlags extends SocketFlag {
+export interface AgentRunFlags extends Pick<SocketFlag, "socket"> {
   /** Milliseconds. */
   readonly idleTimeout?: number;
 }
@@ -54,7 +55,7 @@ function describe(status: AgentStatus): string {
 export async function agentStartAction(this: CorralContext, flags: AgentFlags): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket: chosenSocket(this, flags), start: true, env: this.process.env });
+    client = await openClient(this, flags, true);
     const status = await statusOf(client);
     this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
@@ -69,7 +70,7 @@ export async function agentStatusAction(this: CorralContext, flags: AgentFlags):
   const socket = chosenSocket(this, flags);
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket, start: false });
+    client = await openClient(this, flags, false);
     const status = await statusOf(client);
     this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
@@ -96,7 +97,7 @@ export async function agentStopAction(this: CorralContext, flags: AgentStopFlags
   const running: StopRunning = flags.force ? "end" : flags.keep ? "keep" : "refuse";
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket, start: false });
+    client = await openClient(this, flags, false);
     const status = await statusOf(client);
     const closed = client.closed;
     const reply = await client.call({ op: "agent-stop", running });
@@ -108,7 +109,8 @@ export async function agentStopAction(this: CorralContext, flags: AgentStopFlags
       return;
     }
     await closed;
-    await waitGone(status.pid);
+    // A remote agent's pid is not ours to watch: its connection closing is the word we get.
+    if (!wantsRemote(this, flags)) await waitGone(status.pid);
     // An agent older than --keep/--force ends everything and names nothing but a count.
     const key = running === "keep" ? "kept" : "ended";
     const out = { stopped: true, pid: status.pid, sessions: reply.sessions, [key]: reply.running ?? { sessions: [], jobs: [] } };
@@ -140,6 +142,12 @@ function describeRunning(running: { sessions: readonly string[]; jobs: readonly 
  * and what was lost. Works across protocol versions (status and stop do).
  */
 export async function agentRestartAction(this: CorralContext, flags: AgentFlags): Promise<void> {
+  if (wantsRemote(this, flags)) {
+    // The new agent must be the far side's own corral's: it starts there, not through us.
+    this.process.stderr.write("corral: agent restart runs on the agent's own machine: ssh HOST corral agent restart\n");
+    this.process.exitCode = ExitStatus.usage;
+    return;
+  }
   const socket = chosenSocket(this, flags);
   let client: AgentClient | undefined;
   let oldPid: number | null = null;
