@@ -75,7 +75,9 @@ export async function agentStatusAction(this: CorralContext, flags: AgentFlags):
     this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
     if (!(error instanceof AgentUnavailableError)) return reportFailure(this, error);
-    this.process.stdout.write(flags.json ? `${JSON.stringify({ running: false, socket })}\n` : `no agent is running on ${socket}\n`);
+    // Remote: the message names the machine (the socket is the far side's business).
+    const where = wantsRemote(this, flags) ? error.message.replace(/^no agent is running on /, "") : socket;
+    this.process.stdout.write(flags.json ? `${JSON.stringify({ running: false, socket: where })}\n` : `no agent is running on ${where}\n`);
     this.process.exitCode = ExitStatus.failure;
   } finally {
     client?.close();

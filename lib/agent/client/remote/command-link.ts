@@ -120,7 +120,8 @@ function endError(target: RemoteTarget, code: number | null, signal: NodeJS.Sign
   const how = signal !== null ? `was killed by ${signal}` : `exited with status ${code}`;
   const transport = target.kind === "ssh" ? "ssh" : "the --via command";
   if (talked || signal !== null || code === 255 || target.kind === "via") {
-    if (!talked) {
+    // Killed (by a person, an OOM killer, a test) is a cut connection whether or not the agent had answered yet.
+    if (!talked && signal === null) {
       // ssh's own message (host key, authentication) is shown as it wrote it, before this line.
       return new RemoteLinkError("connection_lost", `could not connect to ${target.shown}: ${transport} ${how}`, stderr);
     }
