@@ -80,6 +80,7 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
   };
   if (leftover.length > 0) forward(leftover);
   process.stdin.on("data", (chunk: Buffer) => forward(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
+  process.stdin.resume(); // paused explicitly while the preamble was read: a listener alone would not start the flow
   let callerEnded = false;
   process.stdin.once("end", () => {
     callerEnded = true;
