@@ -77,5 +77,22 @@ printf '%s\n' '{"op":"list","ref":1}' '{"op":"screen","session":"sh","ref":2}' |
 assert_eq "$(jq -r '.ref' connect.out | paste -sd,)" "1,2" "connect --host replies"
 assert_eq "$(jq -r '.ok' connect.out | paste -sd,)" "true,true"
 
+# run --host: the command runs there under its agent; a million lines stream back
+# (bounded on both sides: a slow reader here slows it there); its status is ours.
+st=0
+corral run --host "$H" --spill "$SCRIPT_TMP/run.spill" -- sh -c 'seq 1 1000000; exit 7' >run.out || st=$?
+assert_eq "$st" 7 "run --host passes the remote command's status"
+assert_eq "$(wc -l < run.out) $(tail -1 run.out)" "1000000 1000000" "run --host output"
+cmp -s run.out "$SCRIPT_TMP/run.spill" || fail "the spill written here differs from the output"
+# collect --host: the same bounded report as a local collect.
+st=0
+corral collect --host "$H" --max-bytes 1k -- sh -c 'seq 1 1000000; exit 3' >collect.out || st=$?
+assert_eq "$st" 3 "collect --host passes the remote command's status"
+assert_eq "$(tail -1 collect.out)" 1000000
+[[ $(wc -c < collect.out) -lt 200000 ]] || fail "collect --host kept $(wc -c < collect.out) bytes for --max-bytes 1k"
+st=0
+corral run --host "$H" --timeout 1s -- sleep 600 2>timeout.err || st=$?
+assert_eq "$st" 124 "run --host --timeout"
+
 corral pty close --host "$H" vi --force >/dev/null
 corral pty close --host "$H" sh --force >/dev/null

@@ -35,7 +35,7 @@ export async function prepareJob(
   tty: boolean,
   remote = false,
 ): Promise<PreparedJob> {
-  if (flags.timeout !== undefined && !remote) {
+  if (flags.timeout !== undefined) {
     throw new UsageError("--timeout does not apply to a job (--bg, --tty); end it with corral reap --all, or use run --timeout without them");
   }
   if (flags.leaveRunning) throw new UsageError("--leave-running does not apply to a job (--bg, --tty): a job's tree is terminated when it ends");
