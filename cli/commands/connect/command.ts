@@ -2,7 +2,7 @@
 // JSON reply line per request out, in order. Definition only; the loop is
 // in cli/commands/connect/impl.ts.
 import { buildCommand } from "@stricli/core";
-import { type CorralContext, agentFlags, socketFlag, type SocketFlag } from "./flags.ts";
+import { type CorralContext, agentFlags, type SocketFlag } from "./flags.ts";
 
 export const connectCommand = buildCommand<SocketFlag, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).connectAction,

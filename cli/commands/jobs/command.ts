@@ -1,7 +1,7 @@
 // `corral jobs`, `fg`, `bg`, `reap`: the job table of the agent seen from a
 // shell (issue 5). Definitions only; the actions load lazily.
 import { buildCommand, buildRouteMap, type TypedPositionalParameters } from "@stricli/core";
-import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, agentFlags, socketFlag } from "./flags.ts";
+import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, agentFlags } from "./flags.ts";
 
 const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   kind: "tuple",

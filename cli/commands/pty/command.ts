@@ -3,7 +3,7 @@
 // the emulator or a PTY: those live in the agent process.
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext, OpenFlags, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./flags.ts";
-import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, recordFlagDefs, agentFlags, socketFlag } from "./flags.ts";
+import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, recordFlagDefs, agentFlags } from "./flags.ts";
 import { ptyRecord, ptyView } from "./debug/command.ts";
 
 const text = (input: string): string => input;

@@ -1,7 +1,7 @@
 // `corral pty record` and `corral pty view`: for people debugging a terminal
 // program by hand. Definitions only; the implementations load lazily.
 import { buildCommand, type TypedPositionalParameter } from "@stricli/core";
-import { type CorralContext, MIN_RECORD_BYTES, parseIntFlag, parseSizeFlag, type RecordFlags, agentFlags, socketFlag, type ViewFlags } from "../flags.ts";
+import { type CorralContext, MIN_RECORD_BYTES, parseIntFlag, parseSizeFlag, type RecordFlags, agentFlags, type ViewFlags } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
