@@ -6,8 +6,7 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { packageRoot } from "../lib/native/guardian-binary.ts";
-import { compileGuardian } from "../lib/native/guardian-build.ts";
+import { compileGuardian, packageRoot } from "../lib/supervise/guardian-setup.ts";
 
 function built(file: string): boolean {
   try {

@@ -4,7 +4,7 @@
 // Apart from the registry so that a one-command bundle does not pull in the
 // registry's imports of every other command.
 import { buildRouteMap, type RouteMap } from "@stricli/core";
-import type { CorralContext } from "./context.ts";
+import type { CorralContext } from "./shared/context.ts";
 
 /** A top-level command's definition: a command or a group of subcommands. */
 export type CommandTarget = Parameters<typeof buildRouteMap<string, CorralContext>>[0]["routes"][string];

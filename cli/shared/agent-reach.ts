@@ -3,7 +3,7 @@
 // agent error codes to exit statuses and one-line messages.
 import path from "node:path";
 import { guardiansAwaitAgent } from "../../lib/agent/client/guardians-waiting.ts";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 import { type SocketFlag, wantsRemote } from "./socket-flag.ts";
 import type { RemoteTarget } from "../../lib/agent/client/remote/remote-target.ts";
 import { ExitStatus } from "./exit-status.ts";

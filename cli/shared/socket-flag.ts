@@ -4,7 +4,7 @@
 // start-up, and must not pull in the client, the socket code or
 // child_process with them.
 import type { TypedFlagParameter } from "@stricli/core";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 
 /** Parsed values of `--socket`, `--host` and `--via`. */
 export interface SocketFlag {

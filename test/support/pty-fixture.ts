@@ -2,7 +2,7 @@
 // test ends, the backends available here, and small programs with known output.
 import type { TestContext } from "node:test";
 import type { PtyBackendName } from "../../lib/supervise/handle.ts";
-import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
+import { availablePtyBackends } from "../../lib/supervise/start.ts";
 import { PtySession, type PtySessionSpec } from "../../lib/pty/session.ts";
 
 /** Backends these tests run against on this machine. */

@@ -2,7 +2,7 @@
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, openClient, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { wantsRemote } from "../../shared/socket-flag.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
@@ -13,6 +13,7 @@ import type { StopRunning } from "../../../lib/agent/protocol/agent-fields.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
+import { DEFAULT_WAIT_TIMEOUT_MS } from "../../../lib/core/defaults.ts";
 
 export interface AgentFlags extends SocketFlag {
   readonly json: boolean;
@@ -252,7 +253,7 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
         rows: config.terminal.rows,
         term: config.terminal.term,
         scrollback: DEFAULT_SCROLLBACK,
-        waitTimeoutMs: 60_000,
+        waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS,
         closeGraceMs: config.graceMs,
         guardian: config.guardian,
         ...(orphanWaitMs !== undefined ? { orphanWaitMs } : {}),

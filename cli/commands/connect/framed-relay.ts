@@ -10,7 +10,7 @@
 // it set (--env, --term, --cwd); this machine's scrubbed environment and
 // home directory fill in the rest, as `connect`'s JSON lines do for `open`.
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";

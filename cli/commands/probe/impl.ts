@@ -1,4 +1,4 @@
-// The body of `corral probe`: gathers the report (lib/native/capabilities.ts
+// The body of `corral probe`: gathers the report (lib/supervise/guardian/capabilities.ts
 // does the guardian part), prints it as text or JSON, and sets the status:
 // 0 when the guardian is in use and a PTY can be allocated, 3 when corral
 // works on its fallbacks (degraded: the report lists what is lost and the
@@ -6,18 +6,25 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, lstatSync } from "node:fs";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { ProbeFlags } from "./flags.ts";
-import { CORRAL_VERSION } from "../../version.ts";
-import { probeGuardian, type GuardianReport } from "../../../lib/native/capabilities.ts";
-import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/native/guardian-binary.ts";
-import { buildForPackage, findCompiler } from "../../../lib/native/guardian-build.ts";
-import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/native/guarantees.ts";
-import { currentRuntime } from "../../../lib/runtime/self-command.ts";
+import { CORRAL_VERSION } from "../../shared/version.ts";
+import {
+  buildForPackage,
+  findCompiler,
+  type Guarantee,
+  type GuardianReport,
+  type GuardianSource,
+  guaranteesLostWithoutGuardian,
+  locateGuardian,
+  packageRoot,
+  probeGuardian,
+} from "../../../lib/supervise/guardian-setup.ts";
+import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
-import { guardianMode } from "../../../lib/supervise/backend-choice.ts";
+import { guardianMode } from "../../../lib/supervise/decide.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -58,18 +65,12 @@ export interface ProbeReport {
 /** probe's exit statuses (README "Exit statuses"). */
 export const ProbeStatus = { ok: 0, unusable: 1, degraded: 3 } as const;
 
-function runtimeVersion(name: string): string {
-  if (name === "deno") return (globalThis as { Deno?: { version: { deno: string } } }).Deno?.version.deno ?? "?";
-  if (name === "bun") return process.versions.bun ?? "?";
-  return process.versions.node;
-}
-
 type NodePtyModule = typeof import("@lydell/node-pty");
 
 /** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
-async function checkNodePty(tryPty: boolean, runtime: string): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
-  // Its addon loads under Bun, but its sessions die at once (lib/supervise/pty-backend-choice.ts).
-  if (runtime === "bun") return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
+async function checkNodePty(tryPty: boolean, runtime: RuntimeTraits): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+  // Its addon loads under Bun, but its sessions die at once (lib/runtime/traits.ts).
+  if (!runtime.nodePtySessions) return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
   let mod: NodePtyModule;
   try {
     const m = (await import("@lydell/node-pty")) as NodePtyModule & { default?: NodePtyModule };
@@ -126,7 +127,7 @@ async function guardianTurnedOff(env: Readonly<Record<string, string | undefined
 
 /** Gathers the whole report. */
 export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
-  const runtime = currentRuntime();
+  const runtime = runtimeTraits();
   // Like any command that needs it, probe builds a missing guardian when a
   // compiler is here (npm ran no install script: git installs, --ignore-scripts).
   const found = probeGuardian(locateGuardian(env));
@@ -143,7 +144,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
   const binary = guardian.binary;
   return {
     corral: CORRAL_VERSION,
-    runtime: { name: runtime, version: runtimeVersion(runtime) },
+    runtime: { name: runtime.name, version: runtime.version },
     platform: `${process.platform} ${process.arch}`,
     guardian: {
       built: guardian.binary.built,

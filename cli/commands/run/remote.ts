@@ -7,7 +7,7 @@
 // connection is 255 and leaves the job to the remote agent (`jobs --host`).
 import { createWriteStream, type WriteStream } from "node:fs";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";
 import { prepareJob } from "../../shared/jobs/request.ts";

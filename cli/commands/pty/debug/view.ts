@@ -5,7 +5,7 @@
 import process from "node:process";
 import path from "node:path";
 import { createRequire } from "node:module";
-import type { CorralContext } from "../../../context.ts";
+import type { CorralContext } from "../../../shared/context.ts";
 import type { ViewFlags } from "../flags.ts";
 import { reachAgent, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";
