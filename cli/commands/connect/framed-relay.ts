@@ -42,8 +42,28 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
   }
   let agentEnded!: () => void;
   const ended = new Promise<void>((resolve) => (agentEnded = resolve));
+  // Requests still unanswered: at the end of stdin the caller is done asking,
+  // not done hearing, so the agent link closes only once they are answered
+  // (the agent answers a connection's requests in order). The agent's frames
+  // are read for their ids only; stdout gets its bytes as they came.
+  const pending = new Set<unknown>();
+  let callerEnded = false;
+  const replies = new FrameDecoder(MAX_FRAME_BYTES);
+  const closeWhenAnswered = () => {
+    if (callerEnded && pending.size === 0) link.close();
+  };
   const link = await openAgentLink(socket, {
     data: (bytes) => {
+      try {
+        for (const frame of replies.push(bytes)) {
+          if (frame.tag !== Tag.json) continue;
+          const id = (frameJson(frame.body) as { id?: unknown }).id;
+          if (id !== undefined) pending.delete(id);
+        }
+      } catch {
+        pending.clear(); // not frames we can read: nothing to wait for
+      }
+      closeWhenAnswered();
       // A slow reader at the other end slows the agent, never our memory.
       if (!stdout.write(bytes)) {
         link.pause();
@@ -75,20 +95,27 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
         link.write(encodeFrame(frame.tag, frame.body)); // the agent answers it as the bad frame it is
         continue;
       }
-      link.write(jsonFrame(completed(message as Json, ctx.process.env, config)));
+      const request = message as Json;
+      if (typeof request.op === "string" && request.id !== undefined) pending.add(request.id);
+      link.write(jsonFrame(completed(request, ctx.process.env, config)));
     }
   };
   if (leftover.length > 0) forward(leftover);
   process.stdin.on("data", (chunk: Buffer) => forward(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length)));
   process.stdin.resume(); // paused explicitly while the preamble was read: a listener alone would not start the flow
-  let callerEnded = false;
-  process.stdin.once("end", () => {
-    callerEnded = true;
-    link.close();
-  });
+  // All of stdin may have come with the preamble: its end was then emitted already.
+  if (process.stdin.readableEnded) callerEnded = true;
+  else {
+    process.stdin.once("end", () => {
+      callerEnded = true;
+      closeWhenAnswered();
+    });
+  }
+  closeWhenAnswered();
   await ended;
   process.stdin.destroy();
-  await new Promise<void>((resolve) => stdout.write("", () => resolve()));
+  // What is still queued for stdout goes out before we return (an empty write's callback may never come).
+  if (stdout.writableNeedDrain) await new Promise<void>((resolve) => stdout.once("drain", () => resolve()));
   // The agent went away under a caller still talking: as the JSON lines' `agent_gone`, status 1.
   if (!callerEnded) ctx.process.exitCode = ExitStatus.failure;
 }

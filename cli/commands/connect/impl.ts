@@ -9,6 +9,7 @@ import { reachAgent, reportFailure, type SocketFlag } from "../../shared/agent-r
 import { wantsRemote } from "../../shared/socket-flag.ts";
 import { FRAMED_PREAMBLE, FRAMED_PREAMBLE_NO_START } from "../../../lib/agent/client/remote/framed-preamble.ts";
 import { Buffer } from "node:buffer";
+import { Readable } from "node:stream";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
@@ -32,7 +33,9 @@ export async function connectAction(this: CorralContext, flags: SocketFlag): Pro
     await (await import("./framed-relay.ts")).relayFrames(this, flags, preamble.rest, preamble.start);
     return;
   }
-  if (first !== null) process.stdin.unshift(first);
+  // All of stdin may have come in that first read, its end emitted already: then read the lines from what came.
+  const input = first !== null && process.stdin.readableEnded ? Readable.from([first]) : process.stdin;
+  if (first !== null && input === process.stdin) process.stdin.unshift(first);
   let client: AgentClient;
   let config: CorralConfig;
   const remote = wantsRemote(this, flags);
@@ -47,7 +50,7 @@ export async function connectAction(this: CorralContext, flags: SocketFlag): Pro
   let lost = false;
   let connectionLost = false;
   let queue: Promise<void> = Promise.resolve();
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === "") continue;
     const pending = answer(client, line, this.process.env, config, remote);
