@@ -77,6 +77,20 @@ printf '%s\n' '{"op":"list","ref":1}' '{"op":"screen","session":"sh","ref":2}' |
 assert_eq "$(jq -r '.ref' connect.out | paste -sd,)" "1,2" "connect --host replies"
 assert_eq "$(jq -r '.ok' connect.out | paste -sd,)" "true,true"
 
+# pty attach --host: this terminal (a tmux pane here) holds the remote session
+# through the same connection; keys go there, its output comes here, C-\ detaches.
+tmx new-session -d -x 80 -y 24 -- corral pty attach --host "$H" sh
+pane_has() { tmx capture-pane -p | grep -q -- "$1"; }
+corral pty send --host "$H" sh 'echo before-attach-$X' --key Enter --wait-text 'before-attach-42' >/dev/null
+wait_until 60 pane_has 'before-attach-42'
+tmx send-keys 'echo typed-$((X+1))' Enter
+corral pty wait --host "$H" sh --text 'typed-43' --timeout 60s >/dev/null
+wait_until 60 pane_has 'typed-43'
+tmx send-keys -H 1c
+pane_gone() { ! tmx has-session 2>/dev/null || tmx capture-pane -p | grep -q 'detached'; }
+wait_until 60 pane_gone
+assert_eq "$(corral pty list --host "$H" --json | jq -r '.sessions[] | select(.name == "sh") | .alive')" true "the session after detaching"
+
 # run --host: the command runs there under its agent; a million lines stream back
 # (bounded on both sides: a slow reader here slows it there); its status is ours.
 st=0
