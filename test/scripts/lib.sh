@@ -125,9 +125,10 @@ CONF
 # Ends what sshd_private started: the shared connection, the remote agent, sshd.
 sshd_stop() {
   [[ -n "${SSHD_DIR:-}" ]] || return 0
-  local control
-  for control in "$CORRAL_STATE_DIR"/ssh/*; do
-    [[ -S "$control" ]] && ssh -F "$SSHD_DIR/ssh_config" -o ControlPath="$control" -O exit "$SSH_DEST" 2>/dev/null || true
+  # %C names this host, port and user's master only (corral's fallback dir is shared by all).
+  local dir
+  for dir in "$CORRAL_STATE_DIR/ssh" "/tmp/corral-ssh-$(id -u)"; do
+    [[ -d "$dir" ]] && ssh -F "$SSHD_DIR/ssh_config" -o ControlPath="$dir/%C" -O exit "$SSH_DEST" 2>/dev/null || true
   done
   CORRAL_STATE_DIR="$SCRIPT_TMP/remote-state" corral agent stop --force >/dev/null 2>&1 || true
   if [[ -s "$SSHD_DIR/sshd.pid" ]]; then

@@ -7,15 +7,18 @@
 // with -F), as GIT_SSH_COMMAND does for git.
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { Buffer } from "node:buffer";
+import { checkStateDir } from "../state-dir.ts";
 
 /** How long an idle shared connection stays up after the last call. */
 export const CONTROL_PERSIST = "60s";
 
 /**
- * A Unix socket path has 108 bytes (sun_path), and ssh adds a random
- * suffix of 17 characters while it creates the socket: keep under this.
+ * A Unix socket path has 108 bytes (sun_path, with its NUL): the directory,
+ * "/", %C (40 hex digits) and the 17-character suffix ssh adds while it
+ * creates the socket must fit.
  */
-const MAX_CONTROL_DIR = 60;
+const MAX_CONTROL_DIR = 108 - 1 - 1 - 40 - 17;
 
 /** The ssh argv that runs `remoteCommand` on `destination`. */
 export function sshArgv(
@@ -49,8 +52,10 @@ export function sshCommandOf(env: Readonly<Record<string, string | undefined>>):
  */
 export function controlDirOf(stateDir: string, uid: number): string {
   let dir = path.join(stateDir, "ssh");
-  if (dir.length > MAX_CONTROL_DIR) dir = `/tmp/corral-ssh-${uid}`;
+  if (Buffer.byteLength(dir) > MAX_CONTROL_DIR) dir = `/tmp/corral-ssh-${uid}`;
   mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Ours and closed, as the state dir must be: a shared connection is a login.
+  checkStateDir(dir);
   return dir;
 }
 
