@@ -108,5 +108,16 @@ st=0
 corral run --host "$H" --timeout 1s -- sleep 600 2>timeout.err || st=$?
 assert_eq "$st" 124 "run --host --timeout"
 
+# Jobs there: started, listed, followed and reaped from here.
+id=$(corral run --bg --host "$H" --name gen -- sh -c 'seq 1 5; exit 4')
+assert_eq "$id" "%1"
+assert_eq "$(corral jobs --host "$H" --json | jq -r '.jobs[0].name')" gen
+st=0
+corral collect --host "$H" --job %1 --follow >follow.out || st=$?
+assert_eq "$st" 4 "collect --job --follow --host: the job's status"
+assert_eq "$(paste -sd, follow.out)" "1,2,3,4,5"
+assert_contains "$(corral reap --host "$H")" "%1"
+assert_eq "$(corral jobs --host "$H" --json | jq '.jobs | length')" 0
+
 corral pty close --host "$H" vi --force >/dev/null
 corral pty close --host "$H" sh --force >/dev/null
