@@ -62,6 +62,9 @@ corral pty send --host "$H" sh 'echo after-$X' --key Enter --wait-text 'after-42
 via="sh -c 'exec $REMOTE_CORRAL connect'"
 assert_eq "$(corral pty list --via "$via" --json | jq -r '[.sessions[].name] | sort | join(",")')" "sh,vi"
 assert_eq "$(corral pty screen --via "$via" sh)" "$(corral pty screen --host "$H" sh)" "the same screen through --via"
+# $CORRAL_HOST does what --host does, and does not follow a --via command to the far side.
+assert_eq "$(CORRAL_HOST="$H" corral pty list --json | jq -r '[.sessions[].name] | sort | join(",")')" "sh,vi"
+assert_eq "$(CORRAL_HOST="$H" corral pty list --via "$via" --json | jq -r '[.sessions[].name] | sort | join(",")')" "sh,vi"
 
 # An ssh failure is ssh's own message and status 255 (here: a host key it does not know).
 st=0

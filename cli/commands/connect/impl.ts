@@ -22,7 +22,7 @@ type Outcome = Json;
 /** Serves stdin until it ends; exit 0, or 1 when the agent went away. */
 export async function connectAction(this: CorralContext, flags: SocketFlag): Promise<void> {
   const first = await firstInput();
-  if (first !== null && first[0] === 0 && !wantsRemote(this, flags)) {
+  if (first !== null && first[0] === 0) {
     const preamble = await afterPreamble(first);
     if (preamble === null) {
       this.process.stderr.write(`corral: connect: stdin began with a NUL byte but not with the framed preamble; send JSON lines, one request a line\n`);

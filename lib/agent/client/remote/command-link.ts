@@ -10,6 +10,7 @@
 // connection (status 255, as ssh's own), with ssh's own words; a remote
 // corral that could not start says why, in its own words.
 import { spawn } from "node:child_process";
+import process from "node:process";
 import type { AgentLink, AgentLinkEvents } from "../agent-link.ts";
 import type { RemoteTarget } from "./remote-target.ts";
 import { AgentError } from "../../protocol/errors.ts";
@@ -40,7 +41,9 @@ export function openCommandLink(argv: readonly string[], target: RemoteTarget, s
   const [file, ...args] = argv;
   // Its own process group: Ctrl-C at our terminal is ours to forward as a
   // request (run --host), not a way to cut the connection under it.
-  const child = spawn(file ?? "ssh", args, { stdio: ["pipe", "pipe", "pipe"], detached: true });
+  // Without $CORRAL_HOST: a --via command on this machine must not send its own connect onward again.
+  const { CORRAL_HOST: _onward, ...env } = process.env;
+  const child = spawn(file ?? "ssh", args, { stdio: ["pipe", "pipe", "pipe"], detached: true, env });
   let closedByUs = false;
   let closed = false;
   let received = 0;
