@@ -7,7 +7,7 @@ import { runAppOver, runCommandLineOver } from "./run-routes.ts";
 
 /** Runs the command in `args` and sets process.exitCode. */
 export async function runApp(args: readonly string[]): Promise<void> {
-  await runAppOver(await loadRoutes(args[0]), args, () => loadRoutes());
+  await runAppOver(await loadRoutes(args[0]), args, () => loadRoutes(), runCommandLine);
 }
 
 /**
@@ -16,5 +16,5 @@ export async function runApp(args: readonly string[]): Promise<void> {
  * bad values in-process, with streams of their own.
  */
 export async function runCommandLine(args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  return await runCommandLineOver(await loadRoutes(args[0]), args, corralProcess, () => loadRoutes());
+  return await runCommandLineOver(await loadRoutes(args[0]), args, corralProcess, () => loadRoutes(), runCommandLine);
 }

@@ -7,7 +7,7 @@
 
 _corral_children() {
   case "$1" in
-    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
+    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
@@ -17,10 +17,10 @@ _corral_children() {
 _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
-    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--host' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--via' '--help' '-h' ;;
-    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--host' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--via' '--help' '-h' ;;
+    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--host' '--keep-env' '--leave-running' '--max-bytes' '--name' '--quiet' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--via' '--help' '-h' ;;
+    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--host' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--quiet' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--via' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--host' '--json' '--name' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--via' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--host' '--json' '--name' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--via' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty send") printf '%s\n' '--host' '--json' '--key' '--socket' '--stdin' '--timeout' '--via' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--host' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--via' '--help' '-h' ;;
     "pty wait") printf '%s\n' '--after' '--exit' '--host' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--via' '--help' '-h' ;;
@@ -45,6 +45,7 @@ _corral_flags() {
     "connect") printf '%s\n' '--host' '--socket' '--via' '--help' '-h' ;;
     "completions") printf '%s\n' '--ids' '--write' '--help' '-h' ;;
     "config") printf '%s\n' '--json' '--path' '--help' '-h' ;;
+    "mcp") printf '%s\n' '--allow' '--budget' '--max-line' '--no-scrub' '--read-only' '--scrub' '--socket' '--wait-cap' '--help' '-h' ;;
   esac
 }
 
@@ -94,7 +95,11 @@ _corral_value_kind() {
     "pty open --scrollback") echo 'any:n' ;;
     "pty open --socket") echo 'file' ;;
     "pty open --term") echo 'any:term' ;;
+    "pty open --timeout") echo 'any:dur' ;;
     "pty open --via") echo 'command' ;;
+    "pty open --wait-regex") echo 'any:re' ;;
+    "pty open --wait-stable") echo 'any:dur' ;;
+    "pty open --wait-text") echo 'any:str' ;;
     "pty send --host") echo 'any:[user@]machine[:corral]' ;;
     "pty send --key") echo 'any:name' ;;
     "pty send --socket") echo 'file' ;;
@@ -176,6 +181,11 @@ _corral_value_kind() {
     "connect --via") echo 'command' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;
     "completions --write") echo 'dir' ;;
+    "mcp --allow") echo 'any:glob' ;;
+    "mcp --budget") echo 'any:chars' ;;
+    "mcp --max-line") echo 'any:chars' ;;
+    "mcp --socket") echo 'file' ;;
+    "mcp --wait-cap") echo 'any:dur' ;;
   esac
 }
 

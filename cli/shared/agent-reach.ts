@@ -14,6 +14,8 @@ import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
+import { noteFailure } from "./json-failure.ts";
+import { CorralError } from "../../lib/core/corral-error.ts";
 
 // Re-exported for callers written before socket-flag.ts; definitions should
 // import from ./socket-flag.ts to keep start-up light.
@@ -31,15 +33,19 @@ export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
  */
 export async function openClient(ctx: CorralContext, flags: SocketFlag, start: boolean): Promise<AgentClient> {
   const remote = await chosenRemote(ctx, flags);
+  let client: AgentClient;
   if (remote !== null) {
     const { openRemoteClient } = await import("../../lib/agent/client/remote/open-remote.ts");
-    return await openRemoteClient(remote, ctx.process.env, start);
+    client = await openRemoteClient(remote, ctx.process.env, start);
+  } else {
+    // Loaded here, not at the top: definitions import this module at start-up.
+    const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
+    const socket = chosenSocket(ctx, flags);
+    // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
+    client = await connectOrStart({ socket, start: start || guardiansAwaitAgent(path.dirname(socket)), env: ctx.process.env });
   }
-  // Loaded here, not at the top: definitions import this module at start-up.
-  const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
-  const socket = chosenSocket(ctx, flags);
-  // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
-  return await connectOrStart({ socket, start: start || guardiansAwaitAgent(path.dirname(socket)), env: ctx.process.env });
+  endWithCaller(ctx, client);
+  return client;
 }
 
 /** The remote agent the flags or $CORRAL_HOST name (a config `hosts:` name resolved), or null. */
@@ -109,6 +115,7 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   }
   ctx.process.stderr.write(errorLine(message));
   ctx.process.exitCode = status;
+  noteFailure(ctx.process, error instanceof CorralError ? error.code : status === ExitStatus.usage ? "bad_request" : "internal", message);
 }
 
 /** Runs `body` with a greeted client; every failure becomes one line and a status. */
@@ -143,6 +150,29 @@ export async function withAgent(
   } finally {
     client?.close();
   }
+}
+
+/**
+ * withAgent's options for a command about one session: with no agent
+ * running there is no session, so none is started just to say so.
+ */
+export function sessionOnly(ctx: CorralContext, session: string): { start: false; whenAbsent: () => void } {
+  return {
+    start: false,
+    whenAbsent: () =>
+      reportFailure(ctx, new AgentError("unknown_session", `no session "${session}" (no agent is running, so there are no sessions); corral pty open starts one`)),
+  };
+}
+
+/**
+ * A command the agent runs for the native client ends when that client goes
+ * (Ctrl-C on a `pty wait`): closing its connection ends what it waits for.
+ */
+function endWithCaller(ctx: CorralContext, client: AgentClient): void {
+  const signal = ctx.process.callerGone;
+  if (signal === undefined) return;
+  if (signal.aborted) client.close();
+  else signal.addEventListener("abort", () => client.close(), { once: true });
 }
 
 /** A reply without its envelope fields (`id`, `ok`), as commands print it. */

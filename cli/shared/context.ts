@@ -15,6 +15,12 @@ export interface CorralProcess {
    * as GNU timeout does, so a shell loop around corral stops on Ctrl-C.
    */
   dieOf?: NodeJS.Signals;
+  /** The code and message of a failure, when the command knows them: the --json error object says them (cli/shared/json-failure.ts). */
+  failure?: { readonly code: string; readonly message: string };
+  /** The command printed its --json object somewhere else than stdout (collect --live --json: stderr). */
+  jsonElsewhere?: boolean;
+  /** A command the agent runs for the native client: aborts when that client has gone. */
+  readonly callerGone?: AbortSignal;
 }
 
 export interface CorralContext extends CommandContext {
@@ -25,4 +31,6 @@ export interface CorralContext extends CommandContext {
    * it without importing the table that imports it. Absent under a hot bundle.
    */
   readonly commandTable?: () => Promise<RouteMap<CorralContext>>;
+  /** Runs another command line over the whole table (the agent's door for the native client); absent under a hot bundle. */
+  readonly runCommandLine?: (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
 }

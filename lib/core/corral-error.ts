@@ -20,6 +20,8 @@ export type ErrorCode =
   | "version_mismatch"
   /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
   | "limit_exceeded"
+  /** The agent does not run this command line itself (the native client hands it to the JavaScript CLI). */
+  | "not_served"
   /** The transport to a remote agent (ssh, --via) failed or was lost: never the command's own exit. */
   | "connection_lost"
   | "internal";
@@ -39,6 +41,7 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   command_not_executable: ExitStatus.notExecutable,
   spawn_failed: ExitStatus.corralFailure,
   limit_exceeded: ExitStatus.corralFailure,
+  not_served: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
   connection_lost: ExitStatus.connectionLost,
 };

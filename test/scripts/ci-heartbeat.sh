@@ -5,7 +5,7 @@
 corral collect --heartbeat 1s -- sh -c 'echo compiling; sleep 3' >out.txt 2>err.txt
 beats=$(grep -c '^corral: heartbeat: ' err.txt || true)
 ((beats >= 2)) || fail "expected about three heartbeats, got $beats: $(cat err.txt)"
-assert_contains "$(head -n 1 err.txt)" "bytes, 1 lines so far; last line: compiling"
+assert_contains "$(head -n 1 err.txt)" "bytes, 1 line so far; last line: compiling"
 assert_eq "$(cat out.txt)" "compiling"
 
 # Before any output the line says so, rather than quoting an empty last line.

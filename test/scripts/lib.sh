@@ -116,9 +116,12 @@ CONF
   # The far side's corral: the built CLI (an absolute runtime path: sshd's PATH is its own),
   # with a state dir of its own.
   REMOTE_CORRAL="$SSHD_DIR/remote-corral"
+  # The same `corral` as here, by its absolute path (the bin or a wrapper; the
+  # bin hands over to the JavaScript CLI under $CORRAL_JS_RUNTIME).
   local here
   here=$(command -v corral)
-  printf '#!/bin/sh\nCORRAL_STATE_DIR=%s CORRAL_AGENT_IDLE=5m exec %s "$@"\n' "$SCRIPT_TMP/remote-state" "$(sed -n 's/^exec //p' "$here" | sed 's/ "\$@"$//')" >"$REMOTE_CORRAL"
+  printf '#!/bin/sh\nCORRAL_STATE_DIR=%s CORRAL_AGENT_IDLE=5m CORRAL_JS_RUNTIME=%s exec %s "$@"\n' \
+    "$SCRIPT_TMP/remote-state" "${CORRAL_JS_RUNTIME:-$(command -v node)}" "$here" >"$REMOTE_CORRAL"
   chmod 755 "$REMOTE_CORRAL"
 }
 

@@ -8,7 +8,7 @@
 . "$SCRIPT_LIB"
 sshd_private || exit 0
 tmux_private
-trap 'st=$?; sshd_stop; [[ $st == 0 ]] || { tail -20 "$SCRIPT_TMP/remote-state/agent.log" "$SSHD_DIR/sshd.log" >&2 2>/dev/null || true; }' EXIT
+trap 'st=$?; tmux -S "$TMUX_SOCKET" kill-server 2>/dev/null || true; sshd_stop; [[ $st == 0 ]] || { tail -20 "$SCRIPT_TMP/remote-state/agent.log" "$SSHD_DIR/sshd.log" >&2 2>/dev/null || true; }' EXIT
 H="$SSH_DEST:$REMOTE_CORRAL"
 
 # Nothing runs there yet: agent status says so and does not start one.
@@ -82,16 +82,23 @@ assert_eq "$(jq -r '.ok' connect.out | paste -sd,)" "true,true"
 
 # pty attach --host: this terminal (a tmux pane here) holds the remote session
 # through the same connection; keys go there, its output comes here, C-\ detaches.
-tmx new-session -d -x 80 -y 24 -- corral pty attach --host "$H" sh
+tmx new-session -d -x 80 -y 24 -- sh -c 'corral pty attach --host "$0" sh; echo "attach ended: $?"; exec sleep 600' "$H"
 pane_has() { tmx capture-pane -p | grep -q -- "$1"; }
+pane_wait() {
+  local deadline=$((SECONDS + 60))
+  until pane_has "$1"; do
+    ((SECONDS < deadline)) || { tmx capture-pane -p >&2; ps -eo pid,ppid,stat,args | grep -F "$SCRIPT_TMP" | grep -v grep >&2; fail "the attached pane never showed $1"; }
+    sleep 0.2
+  done
+}
 corral pty send --host "$H" sh 'echo before-attach-$X' --key Enter --wait-text 'before-attach-42' >/dev/null
-wait_until 60 pane_has 'before-attach-42'
+pane_wait 'before-attach-42'
 tmx send-keys 'echo typed-$((X+1))' Enter
 corral pty wait --host "$H" sh --text 'typed-43' --timeout 60s >/dev/null
-wait_until 60 pane_has 'typed-43'
+pane_wait 'typed-43'
 tmx send-keys -H 1c
-pane_gone() { ! tmx has-session 2>/dev/null || tmx capture-pane -p | grep -q 'detached'; }
-wait_until 60 pane_gone
+pane_wait 'attach ended: 0'
+tmx kill-server
 assert_eq "$(corral pty list --host "$H" --json | jq -r '.sessions[] | select(.name == "sh") | .alive')" true "the session after detaching"
 
 # run --host: the command runs there under its agent; a million lines stream back

@@ -238,16 +238,18 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const socket = chosenSocket(this, flags);
     // Guardians of sessions and jobs wait this long for a new agent once this one is gone (issue 11).
     const orphanWaitMs = config.agent.orphanWaitMs === "off" ? undefined : config.agent.orphanWaitMs;
-    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
+    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }, { commandLineDoor }] = await Promise.all([
       import("../../../lib/agent/server/agent-main.ts"),
       import("../../../lib/agent/server/pty-sessions.ts"),
       import("../../../lib/agent/server/adoption/adopt.ts"),
+      import("./command-line-door.ts"),
     ]);
     status = await runAgent({
       socket,
       idleTimeoutMs,
       openSession: ptySessionFactory(path.dirname(socket), config.guardian, orphanWaitMs),
       adopt: adoptLeftGuardians,
+      ...(this.runCommandLine !== undefined ? { commandLines: commandLineDoor(this.runCommandLine) } : {}),
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,

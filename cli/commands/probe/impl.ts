@@ -4,7 +4,8 @@
 // works on its fallbacks (degraded: the report lists what is lost and the
 // absolute command that fixes it), 1 when no process can run here.
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync } from "node:fs";
+import path from "node:path";
 import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import type { ProbeFlags } from "./flags.ts";
@@ -60,6 +61,8 @@ export interface ProbeReport {
   readonly fix: string | null;
   /** Whether a C compiler (needed by the fix) is on PATH. */
   readonly compiler: string | null;
+  /** The `corral` command's first door (cli/native-client-install.ts): the native client, or the JavaScript CLI for every command. */
+  readonly client: { readonly native: boolean; readonly path: string | null; readonly forced: "js" | "native" | null };
 }
 
 /** probe's exit statuses (README "Exit statuses"). */
@@ -164,7 +167,29 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
     fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
+    client: nativeClient(env),
   };
+}
+
+/** Whether dist/corral, what an install links as `corral`, is the native client (an ELF file) or a link to the JavaScript CLI. */
+function nativeClient(env: Readonly<Record<string, string | undefined>>): ProbeReport["client"] {
+  const forced = env.CORRAL_CLIENT === "js" || env.CORRAL_CLIENT === "native" ? env.CORRAL_CLIENT : null;
+  const root = packageRoot();
+  const bin = root === null ? null : path.join(root, "dist", "corral");
+  if (bin === null) return { native: false, path: null, forced };
+  try {
+    if (lstatSync(bin).isSymbolicLink()) return { native: false, path: bin, forced };
+    const head = new Uint8Array(4);
+    const fd = openSync(bin, "r");
+    try {
+      readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return { native: head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46, path: bin, forced };
+  } catch {
+    return { native: false, path: null, forced };
+  }
 }
 
 /** The report as text, one fact a line. */
@@ -177,6 +202,10 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
   lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
   lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
+  const door = r.client.native
+    ? `native        ${r.client.path} (session and job commands are answered by the agent without a JavaScript start)`
+    : "JavaScript    every command starts the JavaScript CLI (the native client was not built: no C compiler at install?)";
+  lines.push(`client        ${door}${r.client.forced !== null ? `; CORRAL_CLIENT=${r.client.forced} in force` : ""}`);
   lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
