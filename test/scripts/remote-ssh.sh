@@ -80,27 +80,6 @@ printf '%s\n' '{"op":"list","ref":1}' '{"op":"screen","session":"sh","ref":2}' |
 assert_eq "$(jq -r '.ref' connect.out | paste -sd,)" "1,2" "connect --host replies"
 assert_eq "$(jq -r '.ok' connect.out | paste -sd,)" "true,true"
 
-# pty attach --host: this terminal (a tmux pane here) holds the remote session
-# through the same connection; keys go there, its output comes here, C-\ detaches.
-tmx new-session -d -x 80 -y 24 -- sh -c 'corral pty attach --host "$0" sh; echo "attach ended: $?"; exec sleep 600' "$H"
-pane_has() { tmx capture-pane -p | grep -q -- "$1"; }
-pane_wait() {
-  local deadline=$((SECONDS + 60))
-  until pane_has "$1"; do
-    ((SECONDS < deadline)) || { tmx capture-pane -p >&2; ps -eo pid,ppid,stat,args | grep -F "$SCRIPT_TMP" | grep -v grep >&2; fail "the attached pane never showed $1"; }
-    sleep 0.2
-  done
-}
-corral pty send --host "$H" sh 'echo before-attach-$X' --key Enter --wait-text 'before-attach-42' >/dev/null
-pane_wait 'before-attach-42'
-tmx send-keys 'echo typed-$((X+1))' Enter
-corral pty wait --host "$H" sh --text 'typed-43' --timeout 60s >/dev/null
-pane_wait 'typed-43'
-tmx send-keys -H 1c
-pane_wait 'attach ended: 0'
-tmx kill-server
-assert_eq "$(corral pty list --host "$H" --json | jq -r '.sessions[] | select(.name == "sh") | .alive')" true "the session after detaching"
-
 # run --host: the command runs there under its agent; a million lines stream back
 # (bounded on both sides: a slow reader here slows it there); its status is ours.
 st=0
