@@ -8,7 +8,7 @@
 _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
-    "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
+    "pty") printf '%s\n' 'open' 'send' 'exec' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
   esac
@@ -20,10 +20,11 @@ _corral_flags() {
     "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--host' '--keep-env' '--leave-running' '--max-bytes' '--name' '--quiet' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--via' '--help' '-h' ;;
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--host' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--quiet' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--via' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--host' '--json' '--name' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--via' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--host' '--json' '--name' '--no-shell-integration' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--shell-integration' '--socket' '--term' '--timeout' '--via' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty send") printf '%s\n' '--host' '--json' '--key' '--socket' '--stdin' '--timeout' '--via' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
+    "pty exec") printf '%s\n' '--grace' '--head-bytes' '--head-lines' '--host' '--interrupt' '--json' '--max-bytes' '--socket' '--spill' '--tail-lines' '--timeout' '--via' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--host' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--via' '--help' '-h' ;;
-    "pty wait") printf '%s\n' '--after' '--exit' '--host' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--via' '--help' '-h' ;;
+    "pty wait") printf '%s\n' '--after' '--command-done' '--exit' '--host' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--via' '--help' '-h' ;;
     "pty resize") printf '%s\n' '--cols' '--host' '--json' '--rows' '--socket' '--via' '--help' '-h' ;;
     "pty close") printf '%s\n' '--force' '--grace' '--host' '--json' '--socket' '--via' '--help' '-h' ;;
     "pty list") printf '%s\n' '--host' '--json' '--socket' '--via' '--help' '-h' ;;
@@ -108,6 +109,16 @@ _corral_value_kind() {
     "pty send --wait-regex") echo 'any:re' ;;
     "pty send --wait-stable") echo 'any:dur' ;;
     "pty send --wait-text") echo 'any:str' ;;
+    "pty exec --grace") echo 'any:dur' ;;
+    "pty exec --head-bytes") echo 'any:size' ;;
+    "pty exec --head-lines") echo 'any:n' ;;
+    "pty exec --host") echo 'any:[user@]machine[:corral]' ;;
+    "pty exec --max-bytes") echo 'any:size' ;;
+    "pty exec --socket") echo 'file' ;;
+    "pty exec --spill") echo 'file' ;;
+    "pty exec --tail-lines") echo 'any:n' ;;
+    "pty exec --timeout") echo 'any:dur' ;;
+    "pty exec --via") echo 'command' ;;
     "pty screen --host") echo 'any:[user@]machine[:corral]' ;;
     "pty screen --html") echo 'file' ;;
     "pty screen --scrollback") echo 'any:n' ;;
@@ -198,6 +209,7 @@ _corral_positional_kind() {
     "pty open 0") echo 'command' ;;
     "pty open "*) echo 'file' ;;
     "pty send 0") echo 'sessions' ;;
+    "pty exec "*) echo 'any:session command' ;;
     "pty screen 0") echo 'sessions' ;;
     "pty wait 0") echo 'sessions' ;;
     "pty resize 0") echo 'sessions' ;;

@@ -6,6 +6,12 @@ fail() {
   exit 1
 }
 
+# skip REASON: the script cannot run here; the harness reports a skip with REASON (never a pass).
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
 # wait_until SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS pass.
 # Polls every 0.05 s for the first second, then every 0.25 s: many COMMANDs
 # start corral (a runtime start-up each), and a tight loop of them costs the
@@ -53,7 +59,7 @@ tmx() {
 # CORRAL_SSH (ssh -F with the script's client config), SSH_DEST (user@host)
 # and REMOTE_CORRAL (a `corral` for the far side whose agent keeps its state
 # in $SCRIPT_TMP/remote-state, so nothing is shared with the script's own).
-# Prints "SKIP: ..." and returns 1 where no sshd is installed. sshd_stop
+# Skips the script (lib.sh's skip) where no sshd is installed. sshd_stop
 # (in the script's EXIT trap) ends the shared ssh connection, the remote
 # agent and sshd.
 sshd_private() {
@@ -61,16 +67,14 @@ sshd_private() {
   sshd=$(command -v sshd || true)
   [[ -n "$sshd" ]] || { [[ -x /usr/sbin/sshd ]] && sshd=/usr/sbin/sshd; }
   if [[ -z "$sshd" ]]; then
-    echo "SKIP: sshd is not installed (CI installs openssh-server: .ci/run)"
-    return 1
+    skip "sshd is not installed (CI installs openssh-server: .ci/run)"
   fi
-  command -v ssh >/dev/null || { echo "SKIP: ssh is not installed (CI installs openssh-client: .ci/run)"; return 1; }
+  command -v ssh >/dev/null || skip "ssh is not installed (CI installs openssh-client: .ci/run)"
   # sshd refuses to start without its privilege-separation directory, which
   # the package's service would create at boot; only root may make it.
   if [[ ! -d /run/sshd ]]; then
     if [[ $(id -u) -eq 0 ]]; then mkdir -p -m 755 /run/sshd; else
-      echo "SKIP: sshd needs /run/sshd, which only root may create (running as uid $(id -u))"
-      return 1
+      skip "sshd needs /run/sshd, which only root may create (running as uid $(id -u))"
     fi
   fi
   SSHD_DIR="$SCRIPT_TMP/sshd"

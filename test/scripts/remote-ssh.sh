@@ -6,7 +6,7 @@
 # --via reaches the same agent through any stdio command; connect's stdout
 # carries nothing but protocol.
 . "$SCRIPT_LIB"
-sshd_private || exit 0
+sshd_private
 tmux_private
 trap 'st=$?; tmux -S "$TMUX_SOCKET" kill-server 2>/dev/null || true; sshd_stop; [[ $st == 0 ]] || { tail -20 "$SCRIPT_TMP/remote-state/agent.log" "$SSHD_DIR/sshd.log" >&2 2>/dev/null || true; }' EXIT
 H="$SSH_DEST:$REMOTE_CORRAL"

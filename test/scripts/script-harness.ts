@@ -38,6 +38,8 @@ export function shardScripts(shard: number): string[] {
 }
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
+/** The status `skip` (lib.sh) exits with, as automake's test drivers read it. */
+const SKIP_STATUS = 77;
 /** A script that takes longer than this is killed and fails. */
 const SCRIPT_DEADLINE_MS = 240_000;
 
@@ -136,17 +138,18 @@ export function scriptTestsThroughJavaScript(names: readonly string[]): void {
 function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
   test(`script ${name}${door === "js" ? " (JavaScript CLI)" : ""}`, async (t) => {
     const skipped = await runUserScript(name, path.join(scriptsDir, name), door);
-    if (skipped !== null) t.skip(skipped);
+    if (skipped !== undefined) t.skip(skipped);
   });
 }
 
 /**
  * Runs `file` as a user script (see the file comment): corral on PATH, a
  * private state dir, a scratch working directory; throws with its output
- * when it fails or leaves a process running. test/docs-examples.test.ts
- * runs the docs' runnable blocks through it too.
+ * when it fails or leaves a process running; returns the reason when it
+ * skipped (`skip REASON` in lib.sh exits 77: a skip, not a pass).
+ * test/docs-examples.test.ts runs the docs' runnable blocks through it too.
  */
-export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<string | null> {
+export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<string | undefined> {
   const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "").replace(/[^A-Za-z0-9_.-]+/g, "_")}-`));
   const bin = path.join(root, "bin");
   const work = path.join(root, "work");
@@ -187,6 +190,8 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
   }
   const leftovers = await leftoverProcesses(runId);
   rmSync(root, { recursive: true, force: true });
+  const skipped = result.code === SKIP_STATUS && leftovers.length === 0 ? /^SKIP: (.*)$/m.exec(result.output) : null;
+  if (skipped !== null) return skipped[1];
   if (result.code !== 0 || leftovers.length > 0) {
     const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
     throw new Error(
@@ -195,6 +200,5 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
         `\n--- output (last 64 KiB) ---\n${result.output}`,
     );
   }
-  // A script that could not check what it is for says `SKIP: why` and exits 0: a skip (its reason returned), not a pass.
-  return /^SKIP: (.*)$/m.exec(result.output)?.[1] ?? null;
+  return undefined;
 }

@@ -28,7 +28,16 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     ...(screen.styles !== undefined ? { styles: screen.styles } : {}),
     ...(screen.approximate === true ? { approximate: true } : {}),
     ...recordingOf(entry),
+    ...shellOf(entry),
   };
+}
+
+// Present for a hooked shell: where it is and what it last ran.
+function shellOf(entry: SessionEntry): Pick<ScreenView, "cwd" | "lastCommand"> {
+  const view = entry.session.shellView?.() ?? null;
+  if (view === null) return {};
+  const last = view.lastCommand;
+  return { cwd: view.cwd, lastCommand: last === null ? null : { line: last.line, status: last.status, at: last.at } };
 }
 
 /** The foreground process of a running session, when the session can tell. */
