@@ -22,6 +22,9 @@ const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
 /** Flags whose value is a file the command opens in the caller's directory. */
 const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--cast"]);
 
+/** Flags that send the command to another machine's agent (lib/agent/client/remote/). */
+const REMOTE_FLAGS = new Set(["--host", "--via"]);
+
 /** How a command line is run over the whole command table (CorralContext.runCommandLine). */
 type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
 
@@ -41,6 +44,8 @@ function refusal(request: CommandLineRequest): string | null {
   const words = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
   if (words.some((word) => CALLER_FLAGS.has(word.split("=")[0] as string))) return "a flag that names a file";
   if (request.stdin !== true && words.some((word) => word === "--stdin" || word.startsWith("--stdin="))) return "--stdin from a client that does not stream it";
+  // Another machine's agent: reached from the caller's process (its ssh, its keys), never from this agent.
+  if (words.some((word) => REMOTE_FLAGS.has(word.split("=")[0] as string)) || (request.env.CORRAL_HOST ?? "") !== "") return "another machine's agent (--host, --via, CORRAL_HOST)";
   const socketAt = words.findIndex((word) => word === "--socket" || word.startsWith("--socket="));
   if (socketAt >= 0) {
     const value = words[socketAt]!.startsWith("--socket=") ? words[socketAt]!.slice(9) : (words[socketAt + 1] ?? "");

@@ -10,6 +10,10 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CorralContext } from "../../shared/context.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
+import { FRAMED_PREAMBLE, FRAMED_PREAMBLE_NO_START } from "../../../lib/agent/client/remote/framed-preamble.ts";
+import { Buffer } from "node:buffer";
+import { Readable } from "node:stream";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
@@ -22,8 +26,24 @@ type Outcome = Uint8Array | Json;
 
 /** Serves stdin until it ends; exit 0, or 1 when the agent went away. */
 export async function connectAction(this: CorralContext, flags: SocketFlag): Promise<void> {
+  const first = await firstInput();
+  if (first !== null && first[0] === 0) {
+    const preamble = await afterPreamble(first);
+    if (preamble === null) {
+      this.process.stderr.write(`corral: connect: stdin began with a NUL byte but not with the framed preamble; send JSON lines, one request a line\n`);
+      this.process.exitCode = ExitStatus.usage;
+      process.stdin.destroy();
+      return;
+    }
+    await (await import("./framed-relay.ts")).relayFrames(this, flags, preamble.rest, preamble.start);
+    return;
+  }
+  // All of stdin may have come in that first read, its end emitted already: then read the lines from what came.
+  const input = first !== null && process.stdin.readableEnded ? Readable.from([first]) : process.stdin;
+  if (first !== null && input === process.stdin) process.stdin.unshift(first);
   let client: AgentClient;
   let config: CorralConfig;
+  const remote = wantsRemote(this, flags);
   try {
     config = await loadConfig(this.process.env);
     client = await reachAgent(this, flags);
@@ -33,27 +53,67 @@ export async function connectAction(this: CorralContext, flags: SocketFlag): Pro
   }
   const out = this.process.stdout;
   let lost = false;
+  let connectionLost = false;
   let queue: Promise<void> = Promise.resolve();
-  const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line.trim() === "") continue;
-    const pending = answer(client, line, this.process.env, config);
+    const pending = answer(client, line, this.process.env, config, remote);
     queue = queue.then(async () => {
       const reply = await pending;
       if (reply instanceof Uint8Array) {
         out.write(reply);
         return;
       }
-      if ((reply.error as { code?: string } | undefined)?.code === "agent_gone") lost = true;
+      const code = (reply.error as { code?: string } | undefined)?.code;
+      if (code === "agent_gone") lost = true;
+      if (code === "connection_lost") connectionLost = true;
       out.write(`${JSON.stringify(reply)}\n`);
     });
   }
   await queue;
   client.close();
   if (lost) this.process.exitCode = ExitStatus.failure;
+  if (connectionLost) this.process.exitCode = ExitStatus.connectionLost;
 }
 
-async function answer(client: AgentClient, line: string, env: CorralContext["process"]["env"], config: CorralConfig): Promise<Outcome> {
+/** The first bytes on stdin (null at once-ended input), left paused for whoever reads next. */
+function firstInput(): Promise<Buffer | null> {
+  return new Promise((resolve) => {
+    const onData = (chunk: Buffer) => {
+      done();
+      process.stdin.pause();
+      resolve(chunk);
+    };
+    const onEnd = () => {
+      done();
+      resolve(null);
+    };
+    const done = () => {
+      process.stdin.off("data", onData);
+      process.stdin.off("end", onEnd);
+    };
+    process.stdin.on("data", onData);
+    process.stdin.once("end", onEnd);
+  });
+}
+
+/** Whether the framed preamble asks for a start, and what follows it; null when the first line is not a preamble. */
+async function afterPreamble(first: Buffer): Promise<{ start: boolean; rest: Uint8Array } | null> {
+  let seen = first;
+  while (!seen.includes(0x0a) && seen.length < 64) {
+    process.stdin.resume();
+    const more = await firstInput();
+    if (more === null) break;
+    seen = Buffer.concat([seen, more]);
+  }
+  const end = seen.indexOf(0x0a);
+  const line = seen.subarray(0, end + 1).toString("latin1");
+  if (end < 0 || (line !== FRAMED_PREAMBLE && line !== FRAMED_PREAMBLE_NO_START)) return null;
+  return { start: line === FRAMED_PREAMBLE, rest: seen.subarray(end + 1) };
+}
+
+async function answer(client: AgentClient, line: string, env: CorralContext["process"]["env"], config: CorralConfig, remote: boolean): Promise<Outcome> {
   let request: Json;
   try {
     const parsed: unknown = JSON.parse(line);
@@ -81,13 +141,18 @@ async function answer(client: AgentClient, line: string, env: CorralContext["pro
       return failure(ref, "bad_request", '"env" must be an object of NAME: value strings');
     }
     const set = Object.entries((extra ?? {}) as Json).map(([name, value]) => ({ name, value: value as string }));
-    rest.env = sessionEnvironment(env, config, set, typeof rest.term === "string" ? rest.term : undefined);
-    rest.cwd ??= process.cwd();
+    // Remote: the far side's connect fills in its own environment and directory (framed-relay.ts).
+    if (!remote) {
+      rest.env = sessionEnvironment(env, config, set, typeof rest.term === "string" ? rest.term : undefined);
+      rest.cwd ??= process.cwd();
+    }
   }
   try {
     return replyLine(await client.sendRaw(rest), ref);
   } catch (error) {
-    return failure(ref, "agent_gone", `the agent connection was lost: ${(error as Error).message}`);
+    // A remote transport's loss keeps its own code (connection_lost), so a script tells it from an agent gone.
+    const code = (error as { code?: unknown }).code === "connection_lost" ? "connection_lost" : "agent_gone";
+    return failure(ref, code, code === "connection_lost" ? (error as Error).message : `the agent connection was lost: ${(error as Error).message}`);
   }
 }
 

@@ -6,6 +6,7 @@ import path from "node:path";
 import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
@@ -33,7 +34,8 @@ export async function reapAction(this: CorralContext, flags: ReapFlags): Promise
   } finally {
     client?.close();
   }
-  const orphans = await sweepOrphans(path.dirname(chosenSocket(this, flags)), graceMs);
+  // Orphaned guardians are swept where their records are: on this machine only (a remote agent re-adopts its own).
+  const orphans = wantsRemote(this, flags) ? [] : await sweepOrphans(path.dirname(chosenSocket(this, flags)), graceMs);
   const { stdout } = this.process;
   if (flags.json) {
     // The job and session objects of `jobs --json` and `pty list --json`, each with its receipt.

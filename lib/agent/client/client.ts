@@ -1,7 +1,7 @@
 // The client end of the agent socket: one connection, many requests in
 // flight, replies matched by id. Used by every `corral pty ...` command, by
 // `corral connect` (which pipelines the lines it reads) and by the tests.
-import { openAgentLink, type AgentLink } from "./agent-link.ts";
+import { openAgentLink, type AgentLink, type AgentLinkEvents } from "./agent-link.ts";
 import { attachedFrame, bytesFrame, FrameDecoder, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
 import type { AgentEvent, AttachedMessage } from "../protocol/operations.ts";
 import {
@@ -63,12 +63,21 @@ export class AgentClient {
 
   /** Connects without hello (the caller decides); rejects with the socket error. */
   static async open(socketPath: string): Promise<AgentClient> {
+    return await AgentClient.over((events) => openAgentLink(socketPath, events));
+  }
+
+  /**
+   * A client over any byte stream that carries the agent's frames (a remote
+   * call's ssh, lib/agent/client/remote/); a link that fails says why in
+   * close(error), and that error is what every pending and later request gets.
+   */
+  static async over(openLink: (events: AgentLinkEvents & { close(error?: Error): void }) => Promise<AgentLink> | AgentLink): Promise<AgentClient> {
     const client = new AgentClient();
-    client.#link = await openAgentLink(socketPath, {
+    client.#link = await openLink({
       data: (bytes) => client.#onData(bytes),
       error: (error) => client.#fail(new AgentError("internal", `agent connection failed: ${error.message}`)),
-      close: () => {
-        client.#fail(new AgentError("internal", "the agent closed the connection"));
+      close: (error?: Error) => {
+        client.#fail(error ?? new AgentError("internal", "the agent closed the connection"));
         client.#closed();
         client.onClose?.();
       },
