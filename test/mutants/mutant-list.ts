@@ -1,0 +1,150 @@
+// The planted bugs `npm run mutants` tries: for each guarantee the docs make
+// (docs/mutants.md), one or more small edits that break it, and the test
+// files that must then fail. A guarantee whose mutant no test catches is a
+// guarantee nothing checks. Each edit replaces text that must occur exactly
+// once in its file, so a mutant whose code moved is reported, not skipped.
+
+/** One edit: `from` (found exactly once in `file`) becomes `to`. */
+export interface Mutation {
+  readonly file: string;
+  readonly from: string;
+  readonly to: string;
+}
+
+/** Test files to run (from the repository root), with an optional name pattern and environment. */
+export interface MutantTests {
+  readonly files: readonly string[];
+  /** Passed as --test-name-pattern: only the tests that check this guarantee. */
+  readonly namePattern?: string;
+  readonly env?: Readonly<Record<string, string>>;
+}
+
+export interface Mutant {
+  readonly name: string;
+  /** The promise, in the docs' words. */
+  readonly guarantee: string;
+  /** What the planted bug does. */
+  readonly bug: string;
+  readonly mutations: readonly Mutation[];
+  readonly tests: MutantTests;
+}
+
+export const mutants: readonly Mutant[] = [
+  {
+    name: "keys-send-nothing",
+    guarantee: "keys reach the program",
+    bug: "sendKeys writes only the typed text, not the keys' bytes",
+    mutations: [{ file: "lib/pty/session.ts", from: "    this.#handle.write(bytes);\n", to: "    this.#handle.write(typed);\n" }],
+    tests: { files: ["test/lib/pty/pty-session.test.ts"], namePattern: "named keys" },
+  },
+  {
+    name: "keys-up-as-backtab",
+    guarantee: "keys reach the program",
+    bug: "Up is sent as ESC [ Z (back-tab) instead of ESC [ A",
+    mutations: [{ file: "lib/pty/keys.ts", from: 'up: "A",', to: 'up: "Z",' }],
+    tests: { files: ["test/lib/pty/pty-programs.test.ts"], namePattern: "python3 REPL" },
+  },
+  {
+    name: "keys-no-application-cursor",
+    guarantee: "keys reach the program",
+    bug: "cursor keys ignore the application-cursor mode the program set",
+    mutations: [{ file: "lib/pty/session.ts", from: "applicationCursor: this.#screen.applicationCursor", to: "applicationCursor: false" }],
+    tests: { files: ["test/lib/pty/pty-session.test.ts"], namePattern: "named keys" },
+  },
+  {
+    name: "term-forced-dumb",
+    guarantee: "TERM is set (xterm-256color unless --term)",
+    bug: "every session gets TERM=dumb",
+    mutations: [{ file: "lib/pty/session-spec.ts", from: "env.TERM = spec.term ?? DEFAULT_TERM;", to: 'env.TERM = "dumb";' }],
+    tests: { files: ["test/lib/pty/pty-session.test.ts"], namePattern: "TERM defaults" },
+  },
+  {
+    name: "term-caller-env-wins",
+    guarantee: "TERM is set (xterm-256color unless --term)",
+    bug: "the caller's TERM wins over the default",
+    mutations: [{ file: "lib/pty/session-spec.ts", from: "env.TERM = spec.term ?? DEFAULT_TERM;", to: "env.TERM = spec.term ?? env.TERM ?? DEFAULT_TERM;" }],
+    tests: { files: ["test/lib/pty/pty-session.test.ts"], namePattern: "TERM defaults" },
+  },
+  {
+    name: "wait-after-ignored",
+    guarantee: "send-then-wait never races (--after)",
+    bug: "a wait looks from the position when it began, not from --after",
+    mutations: [{ file: "lib/pty/session-wait.ts", from: "const from = cond.after ?? stream.position;", to: "const from = stream.position;" }],
+    tests: { files: ["test/lib/pty/pty-session.test.ts", "test/lib/pty/pty-wait-stream.test.ts"], namePattern: "after|wait:|burst" },
+  },
+  {
+    name: "exit-before-drain",
+    guarantee: "no PTY output lost at exit",
+    bug: "the guardian reports a PTY child's exit as soon as it is reaped, before draining the master",
+    mutations: [{ file: "native/loop.c", from: "      if (g->o->pty && g->s[1].fd >= 0) {\n        g->drain_deadline", to: "      if (0) {\n        g->drain_deadline" }],
+    tests: { files: ["test/lib/pty/pty-exit-drain.test.ts"], namePattern: "guardian" },
+  },
+  {
+    name: "escapee-not-in-census",
+    guarantee: "escapees killed (setsid, double fork)",
+    bug: "the census forgets the orphans the guardian adopted as subreaper",
+    mutations: [{ file: "native/census.c", from: "(sid > 0 && sid != self_sid && x->sid == sid) ||\n            x->ppid == self;", to: "(sid > 0 && sid != self_sid && x->sid == sid);" }],
+    tests: { files: ["test/lib/native/guardian-terminate.test.ts"], namePattern: "escapee|setsid orphan" },
+  },
+  {
+    name: "terminate-first-scan-only",
+    guarantee: "timeout kills the tree",
+    bug: "terminate signals what its first census found and never looks again (children forked during the grace survive)",
+    mutations: [{ file: "native/terminate.c", from: "static void scan_and_term(struct guardian *g) {\n  size_t before = g->cs.n;\n  scan(g, &g->cs);", to: "static void scan_and_term(struct guardian *g) {\n  size_t before = g->cs.n;\n  if (before == 0) scan(g, &g->cs);" }],
+    tests: { files: ["test/lib/native/guardian-terminate.test.ts", "test/cli/run/run-cli.test.ts"], namePattern: "escapee|timeout" },
+  },
+  {
+    name: "timeout-no-kill",
+    guarantee: "timeout kills the tree",
+    bug: "the timeout is recorded but the tree is not terminated",
+    mutations: [{ file: "lib/supervise/timeout.ts", from: "    timedOut();\n    terminate();\n", to: "    timedOut();\n" }],
+    tests: { files: ["test/cli/run/run-cli.test.ts"], namePattern: "run --timeout" },
+  },
+  {
+    name: "spill-drops-bytes",
+    guarantee: "spill byte-exact",
+    bug: "the guardian's spill write drops the last byte of each chunk over 4 KiB",
+    mutations: [{
+      file: "native/streams.c",
+      from: "    ssize_t w = write(s->spill_fd, p, n);\n",
+      to: "    ssize_t w = write(s->spill_fd, p, n > 4096 ? n - 1 : n);\n    if (w > 0 && n > 4096) w = (ssize_t)n;\n",
+    }],
+    tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
+  },
+  {
+    name: "spill-splice-forgotten",
+    guarantee: "spill byte-exact",
+    bug: "what splice moved into the spill is not counted, so the spill's total and the stream's disagree",
+    mutations: [{ file: "native/streams.c", from: "if (r > 0) { s->total += (uint64_t)r; s->spilled += (uint64_t)r; }", to: "if (r > 0) { s->total += (uint64_t)r; }" }],
+    tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
+  },
+  {
+    name: "planted-agent-trusted",
+    guarantee: "an agent planted by another user is refused",
+    bug: "the listener's owner is not checked",
+    mutations: [{
+      file: "lib/agent/client/agent-trust.ts",
+      from: "    if (holder === undefined) refuse(",
+      to: "    if (holder === undefined) void (",
+    }, {
+      file: "lib/agent/client/agent-trust.ts",
+      from: "    else if (holder.uid !== uid) refuse(",
+      to: "    else if (holder.uid !== uid) void (",
+    }],
+    tests: { files: ["test/lib/agent/agent-trust.test.ts"] },
+  },
+  {
+    name: "scrub-keeps-tokens",
+    guarantee: "credentials never reach the child",
+    bug: "the *TOKEN* pattern is gone from the scrub list",
+    mutations: [{ file: "lib/env/patterns.ts", from: '  "*TOKEN*",\n', to: "" }],
+    tests: { files: ["test/lib/env/env-scrub.test.ts"] },
+  },
+  {
+    name: "signal-status-off-by-one",
+    guarantee: "exit status mirrors the child (128+N for signal N)",
+    bug: "a child killed by signal N is reported as 127+N",
+    mutations: [{ file: "lib/core/exit-status.ts", from: "  return 128 + n;", to: "  return 127 + n;" }],
+    tests: { files: ["test/cli/run/run-cli.test.ts"], namePattern: "mirrors exit codes" },
+  },
+];
