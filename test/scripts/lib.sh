@@ -6,6 +6,22 @@ fail() {
   exit 1
 }
 
+# A script whose check cannot run on this machine says why and stops: the
+# harness (script-harness.ts) reports it as a skipped test with that reason,
+# never as a pass. 77 is the status automake's test drivers use for a skip.
+SKIP_STATUS=77
+skip_script() {
+  echo "SKIP: $*"
+  exit "$SKIP_STATUS"
+}
+
+# One part of a script cannot run here; the rest goes on. The harness reports
+# each such part as a skipped subtest with its reason.
+skip_part() {
+  echo "SKIP (part): $*"
+  echo "$*" >> "${SCRIPT_SKIPS:-/dev/null}"
+}
+
 # wait_until SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS pass.
 # Polls every 0.05 s for the first second, then every 0.25 s: many COMMANDs
 # start corral (a runtime start-up each), and a tight loop of them costs the

@@ -3,6 +3,9 @@
 // the working directory. A script passes when it exits 0 and, after its
 // agent is stopped, nothing it started is still running (grandchildren and
 // tmux servers included: they all inherit the script's marker).
+// A script that cannot run its check here exits SKIP_STATUS (lib.sh's
+// skip_script) and is reported as a skipped test with its reason; a part it
+// skipped (skip_part) is a skipped subtest. Neither counts as a pass.
 // The scripts are split over the shard files beside this module
 // (scripts-N.test.ts), so the suite runs them as several test files, side by
 // side with the rest, instead of one long serial file.
@@ -10,7 +13,7 @@
 // runs one script.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -38,6 +41,8 @@ export function shardScripts(shard: number): string[] {
 }
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
+/** lib.sh's skip_script exits with this status. */
+const SKIP_STATUS = 77;
 /** A script that takes longer than this is killed and fails. */
 const SCRIPT_DEADLINE_MS = 240_000;
 
@@ -124,8 +129,14 @@ export function scriptTests(shard: number): void {
   for (const name of shardScripts(shard)) scriptTest(name);
 }
 
+/** The reason a skipped script gave (its last `SKIP: ...` line). */
+function skipReason(output: string): string {
+  const lines = [...output.matchAll(/^SKIP: (.*)$/gm)];
+  return lines.at(-1)?.[1] ?? "the script skipped without saying why";
+}
+
 function scriptTest(name: string): void {
-  test(`script ${name}`, async () => {
+  test(`script ${name}`, async (t) => {
     const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
     const bin = path.join(root, "bin");
     const work = path.join(root, "work");
@@ -144,6 +155,7 @@ function scriptTest(name: string): void {
       CORRAL_REPO: repoRoot,
       SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
       SCRIPT_TMP: work,
+      SCRIPT_SKIPS: path.join(root, "skips"),
       TMPDIR: work,
       [SCRIPT_MARKER]: runId,
     };
@@ -156,7 +168,12 @@ function scriptTest(name: string): void {
       await stopAgent(env, work);
     }
     const leftovers = await leftoverProcesses(runId);
+    const partsSkipped = existsSync(env.SCRIPT_SKIPS!) ? readFileSync(env.SCRIPT_SKIPS!, "utf8").split("\n").filter((l) => l !== "") : [];
     rmSync(root, { recursive: true, force: true });
+    const skipped = result.code === SKIP_STATUS && leftovers.length === 0;
+    if (skipped) t.skip(skipReason(result.output));
+    for (const reason of partsSkipped) await t.test(reason, { skip: reason }, () => {});
+    if (skipped) return;
     if (result.code !== 0 || leftovers.length > 0) {
       const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
       throw new Error(
