@@ -16,6 +16,10 @@ for (const backend of backends) {
     const at = s.write("6 * 7\r");
     const r = await s.wait({ regex: "^42$", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
+    // Keys once the next prompt is drawn: readline puts the terminal in raw
+    // mode before it draws the prompt. An Up typed earlier, while python still
+    // ran the line, is echoed as ^[[A by the cooked terminal and lost.
+    await s.wait({ text: ">>>", after: r.match?.position ?? at, timeoutMs: 10_000 });
     // Up brings back the line (readline redraws it after the new prompt);
     // only output after the key counts, so the first echo does not.
     const up = await s.sendKeys(["Up"]);
