@@ -4,7 +4,7 @@
 // node_modules (a symlink) and starts from the checkout's built dist/ and
 // guardian, so only what the mutant touches is rebuilt.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Mutation } from "./mutant-list.ts";
@@ -21,6 +21,8 @@ export function rebuildFor(file: string): Rebuild {
 /** A fresh copy of `root` (without .git and node_modules) in a temporary directory. */
 export function scratchCopy(root: string): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "corral-mutant-"));
+  // As a checkout is: tests run corral as a second user (agent-trust), who must reach it.
+  chmodSync(dir, 0o755);
   for (const name of readdirSync(root)) {
     if (name === ".git" || name === "node_modules") continue;
     cpSync(path.join(root, name), path.join(dir, name), { recursive: true, preserveTimestamps: true });
