@@ -12,8 +12,10 @@ import { type Mutant, type MutantTests, mutants } from "./mutant-list.ts";
 import { applyMutation, type Rebuild, rebuild, rebuildFor, removeCopy, scratchCopy } from "./scratch-copy.ts";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-/** A mutant's test files get this long before the run counts as a hang (caught, but said). */
-const DEADLINE_MS = 10 * 60_000;
+/** A mutant's test files get this long (unless it says) before the run counts as a hang (caught, but said). */
+const DEADLINE_S = 300;
+/** The unmutated files must pass within this. */
+const BASELINE_DEADLINE_S = 600;
 
 interface TestRun {
   readonly passed: boolean;
@@ -26,7 +28,7 @@ interface TestRun {
 }
 
 /** Runs `tests` in `dir` under Node's test runner. */
-function runTests(dir: string, tests: MutantTests): Promise<TestRun> {
+function runTests(dir: string, tests: MutantTests, deadlineS: number): Promise<TestRun> {
   const args = ["--import", "tsx", "--test", "--test-reporter=tap"];
   if (tests.namePattern !== undefined) args.push(`--test-name-pattern=${tests.namePattern}`);
   args.push(...tests.files);
@@ -46,7 +48,7 @@ function runTests(dir: string, tests: MutantTests): Promise<TestRun> {
       } catch {
         // already gone
       }
-    }, DEADLINE_MS);
+    }, deadlineS * 1000);
     child.on("close", (code) => {
       clearTimeout(timer);
       const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
@@ -89,7 +91,7 @@ if (baseline) {
   const { dir } = plant(null);
   try {
     for (const tests of seen.values()) {
-      const r = await runTests(dir, tests);
+      const r = await runTests(dir, tests, BASELINE_DEADLINE_S);
       const what = `${tests.files.join(" ")}${tests.namePattern ? ` /${tests.namePattern}/` : ""}`;
       if (!r.passed) {
         bad++;
@@ -112,7 +114,7 @@ for (const mutant of chosen) {
       say(`NOT APPLIED     ${mutant.name}: ${error}`);
       continue;
     }
-    const r = await runTests(dir, mutant.tests);
+    const r = await runTests(dir, mutant.tests, mutant.deadlineS ?? DEADLINE_S);
     const secs = `${Math.round((Date.now() - t0) / 1000)} s`;
     if (r.passed && r.pass === 0) {
       bad++;

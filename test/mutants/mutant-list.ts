@@ -27,6 +27,8 @@ export interface Mutant {
   readonly bug: string;
   readonly mutations: readonly Mutation[];
   readonly tests: MutantTests;
+  /** Seconds the tests may run with the mutant before the run counts as a hang (caught, but slow); default 300. */
+  readonly deadlineS?: number;
 }
 
 export const mutants: readonly Mutant[] = [
@@ -99,6 +101,7 @@ export const mutants: readonly Mutant[] = [
     bug: "the timeout is recorded but the tree is not terminated",
     mutations: [{ file: "lib/supervise/timeout.ts", from: "    timedOut();\n    terminate();\n", to: "    timedOut();\n" }],
     tests: { files: ["test/cli/run/run-cli.test.ts"], namePattern: "run --timeout" },
+    deadlineS: 120,
   },
   {
     name: "spill-drops-bytes",
