@@ -89,11 +89,12 @@ export const mutants: readonly Mutant[] = [
     tests: { files: ["test/lib/native/guardian-terminate.test.ts"], namePattern: "escapee|setsid orphan" },
   },
   {
-    name: "terminate-first-scan-only",
+    name: "terminate-no-sigkill",
     guarantee: "timeout kills the tree",
-    bug: "terminate signals what its first census found and never looks again (children forked during the grace survive)",
-    mutations: [{ file: "native/terminate.c", from: "static void scan_and_term(struct guardian *g) {\n  size_t before = g->cs.n;\n  scan(g, &g->cs);", to: "static void scan_and_term(struct guardian *g) {\n  size_t before = g->cs.n;\n  if (before == 0) scan(g, &g->cs);" }],
-    tests: { files: ["test/lib/native/guardian-terminate.test.ts", "test/cli/run/run-cli.test.ts"], namePattern: "escapee|timeout" },
+    bug: "after the grace the guardian freezes what is left but never sends SIGKILL (a tree ignoring SIGTERM survives)",
+    mutations: [{ file: "native/terminate.c", from: "  census_signal(cs, SIGKILL);\n", to: "" }],
+    tests: { files: ["test/cli/run/run-cli.test.ts"], namePattern: "ignoring SIGTERM" },
+    deadlineS: 180,
   },
   {
     name: "timeout-no-kill",
@@ -115,11 +116,18 @@ export const mutants: readonly Mutant[] = [
     tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
   },
   {
-    name: "spill-splice-forgotten",
+    name: "spill-without-head",
     guarantee: "spill byte-exact",
-    bug: "what splice moved into the spill is not counted, so the spill's total and the stream's disagree",
-    mutations: [{ file: "native/streams.c", from: "if (r > 0) { s->total += (uint64_t)r; s->spilled += (uint64_t)r; }", to: "if (r > 0) { s->total += (uint64_t)r; }" }],
+    bug: "the guardian writes to the spill only what comes after the head bytes",
+    mutations: [{ file: "native/streams.c", from: "        stream_spill_write(g, s, buf, fill);\n", to: "        if (!in_head) stream_spill_write(g, s, buf, fill);\n" }],
     tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
+  },
+  {
+    name: "window-head-short",
+    guarantee: "collect keeps the first --head-bytes bytes and the last --max-bytes",
+    bug: "the retained window keeps one byte less of head than asked (and says so in its own headBytes)",
+    mutations: [{ file: "lib/output/retained-window.ts", from: "    this.headBytes = headBytes;", to: "    this.headBytes = Math.max(0, headBytes - 1);" }],
+    tests: { files: ["test/lib/output/output-window.test.ts"] },
   },
   {
     name: "planted-agent-trusted",
