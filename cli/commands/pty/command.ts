@@ -255,6 +255,8 @@ export const ptyAttach = buildCommand<SocketOnly, [string], CorralContext>({
       "Connects this terminal to the session (raw mode; the session follows this window's",
       "size). Press C-\\ (Ctrl and backslash) to detach: the session keeps running. The",
       "terminal is restored on every way out. Ends by itself when the program exits.",
+      "Needs a terminal on stdin: without one it exits 2 and says so (use pty send and",
+      "pty screen from a script).",
       "",
       "Examples:",
       "  corral pty attach 1",
