@@ -8,6 +8,7 @@ import { type ScreenGrid, readGrid } from "./screen-grid.ts";
 import { ScreenHistory } from "./screen-history.ts";
 import { clampScrollback } from "./screen-size.ts";
 import { type StyleRun, visibleRuns } from "./screen-styles.ts";
+import { lineText } from "./line-text.ts";
 
 /** Unparsed bytes above which the PTY is paused; xterm discards past 50 MB. */
 const HIGH_WATER = 1024 * 1024;
@@ -218,7 +219,8 @@ export class Screen {
     const term = this.#term;
     const buffer = term.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
+    const cell = buffer.getNullCell();
+    for (let y = 0; y < term.rows; y++) rows.push(lineText(buffer.getLine(buffer.baseY + y), cell));
     return rows;
   }
 

@@ -130,6 +130,20 @@ export const mutants: readonly Mutant[] = [
     tests: { files: ["test/lib/output/output-window.test.ts"] },
   },
   {
+    name: "decrc-row-moves-with-scrollback",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "DECSC/DECRC is left to xterm.js, whose restored row moves up with each line scrolled away",
+    mutations: [{ file: "lib/pty/screen-emulator.ts", from: "    restoreSavedCursorRow(term);\n", to: "" }],
+    tests: { files: ["test/lib/pty/pty-saved-cursor-marks.test.ts"], namePattern: "scrolled away" },
+  },
+  {
+    name: "mark-loses-its-empty-cell",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "a combining mark in a never-written cell is shown without that cell's space",
+    mutations: [{ file: "lib/pty/line-text.ts", from: "  if (!MARK.test(fast)) return fast;", to: "  return fast;" }],
+    tests: { files: ["test/lib/pty/pty-saved-cursor-marks.test.ts"], namePattern: "combining" },
+  },
+  {
     name: "planted-agent-trusted",
     guarantee: "an agent planted by another user is refused",
     bug: "the listener's owner is not checked",
