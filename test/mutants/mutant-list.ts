@@ -116,11 +116,22 @@ export const mutants: readonly Mutant[] = [
     tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
   },
   {
-    name: "spill-without-head",
+    name: "collect-spill-first-read-lost",
     guarantee: "spill byte-exact",
-    bug: "the guardian writes to the spill only what comes after the head bytes",
-    mutations: [{ file: "native/streams.c", from: "        stream_spill_write(g, s, buf, fill);\n", to: "        if (!in_head) stream_spill_write(g, s, buf, fill);\n" }],
+    bug: "collect's spill (the guardian's capture) misses the first chunk it read",
+    mutations: [{
+      file: "native/capture.c",
+      from: "        stream_spill_write(g, s, into, n);\n        if (s->spill_failed) spill_failed_now",
+      to: "        if (s->total > n) stream_spill_write(g, s, into, n);\n        if (s->spill_failed) spill_failed_now",
+    }],
     tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
+  },
+  {
+    name: "agent-spill-merge-drops-byte",
+    guarantee: "spill byte-exact",
+    bug: "the agent's spill writer (jobs, the client's own collect) loses a byte each time it merges a copied chunk into the one queued before",
+    mutations: [{ file: "lib/output/spill-file.ts", from: "this.#queue[last] = slab.buf.subarray(prev.byteOffset, start + n);", to: "this.#queue[last] = slab.buf.subarray(prev.byteOffset + 1, start + n);" }],
+    tests: { files: ["test/lib/output/output-spill.test.ts", "test/cli/jobs/jobs-cli.test.ts"], namePattern: "spill" },
   },
   {
     name: "window-head-short",
