@@ -2,8 +2,8 @@
 // loadRoutes): the name, version, scanner and documentation settings, and
 // corral's wording of stricli's errors.
 import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en } from "@stricli/core";
-import type { CorralContext } from "./context.ts";
-import { CORRAL_VERSION } from "./version.ts";
+import type { CorralContext } from "./shared/context.ts";
+import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
 

@@ -6,8 +6,8 @@
 import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { packageRoot } from "../lib/native/guardian-binary.ts";
-import { compileGuardian } from "../lib/native/guardian-build.ts";
+import { compileGuardian, packageRoot } from "../lib/supervise/guardian-setup.ts";
+import { placeLauncher } from "./native-client-install.ts";
 
 function built(file: string): boolean {
   try {
@@ -27,5 +27,13 @@ if (root !== null && !built(path.join(root, "native", "build", "corral-guardian"
   } else {
     const fix = `${process.execPath} ${path.join(root, "dist", "corral.cjs")} probe --build`;
     process.stderr.write(`corral: the guardian was not built (${result.why}); corral works without it, with weaker guarantees (corral probe lists them); to build it later: ${fix}\n`);
+  }
+}
+
+// The bin (dist/corral): this machine's native client, or a link to the JavaScript CLI.
+if (root !== null) {
+  const launcher = placeLauncher(root);
+  if (launcher.kind === "javascript") {
+    process.stderr.write(`corral: the native client was not built (${launcher.why}); every command runs through the JavaScript CLI, slower to start (corral probe says which door answers)\n`);
   }
 }

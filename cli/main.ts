@@ -9,9 +9,9 @@
 // (node:module 27 ms, node:fs 28, node:process 18, node:url 8 over `deno run`
 // of an empty file), so Deno's `--version` touches none, and a bundle or the
 // command table is reached with a plain import(), which needs none either.
-import { CORRAL_VERSION } from "./version.ts";
+import { CORRAL_VERSION } from "./shared/version.ts";
 import { BUN_BYTECODE_BUNDLES, entryRoute } from "./hot/bundles.ts";
-import { currentRuntime } from "../lib/runtime/runtime-name.ts";
+import { entryRuntime } from "../lib/runtime/entry.ts";
 
 declare global {
   interface ImportMeta {
@@ -20,53 +20,33 @@ declare global {
   }
 }
 
-/** What this file uses of Deno's own API (no Deno types in this project). */
-interface DenoEntryApi {
-  readonly args: readonly string[];
-  readonly stdout: { writeSync(data: Uint8Array): number };
-}
-
 /** What a hot bundle (cli/hot/<name>.ts) or the command table (run-app.ts) exports. */
 interface RunsApp {
   runApp(args: readonly string[]): Promise<void>;
 }
 
-const runtime = currentRuntime();
-if (import.meta.corralBundle === true && runtime === "node") {
+const runtime = entryRuntime();
+if (import.meta.corralBundle === true && runtime.nodeEntry) {
   // Node's own entry, dist/corral.cjs, takes the same three ways faster (no
   // ESM loader for the hot path, V8's code cache): `node dist/corral.mjs`
   // is the same program as the bin. It reads the same argv.
   const { createRequire } = await import("node:module");
   createRequire(import.meta.url)("./corral.cjs");
 } else {
-  const deno = runtime === "deno" ? (globalThis as unknown as { readonly Deno: DenoEntryApi }).Deno : undefined;
-  const args = deno !== undefined ? deno.args : process.argv.slice(2);
+  const args = runtime.args();
   const route = entryRoute(args);
   if (route.kind === "version") {
-    await writeStdout(deno, `${CORRAL_VERSION}\n`);
+    await runtime.writeStdout(`${CORRAL_VERSION}\n`);
   } else if (import.meta.corralBundle === true) {
     // Computed paths: esbuild leaves them alone, and each file is its own build.
     // Deno's hot bundles are ES modules of their own (cli/hot/build.mjs says why).
-    const hot = route.kind === "hot" ? (deno !== undefined ? `./hot/deno/${route.bundle}.mjs` : `./hot/${route.bundle}.cjs`) : undefined;
+    const hot = route.kind === "hot" ? (runtime.esmHotBundles ? `./hot/deno/${route.bundle}.mjs` : `./hot/${route.bundle}.cjs`) : undefined;
     const file = hot ?? "./corral-app.mjs";
     const load = async (file: string) => (await import(new URL(file, import.meta.url).href)) as Partial<RunsApp>;
     // Bun's copy with bytecode (cli/hot/build.mjs); a Bun that cannot read its format gets no runApp from it.
-    const bunCopy = route.kind === "hot" && deno === undefined && BUN_BYTECODE_BUNDLES.includes(route.bundle) ? await load(`./hot/${route.bundle}.bun.cjs`) : {};
+    const bunCopy = route.kind === "hot" && runtime.bytecodeHotBundles && BUN_BYTECODE_BUNDLES.includes(route.bundle) ? await load(`./hot/${route.bundle}.bun.cjs`) : {};
     await (bunCopy.runApp ?? (await load(file)).runApp)!(args);
   } else {
     await (await import("./run-app.ts")).runApp(args);
   }
-}
-
-/**
- * Writes `text` to fd 1 directly: setting up process.stdout costs Bun about
- * 10 ms, and Deno's own stdout needs no `node:` module at all.
- */
-async function writeStdout(deno: DenoEntryApi | undefined, text: string): Promise<void> {
-  if (deno === undefined) {
-    (await import("node:fs")).writeSync(1, text);
-    return;
-  }
-  const bytes = new TextEncoder().encode(text);
-  for (let done = 0; done < bytes.length; ) done += deno.stdout.writeSync(bytes.subarray(done));
 }

@@ -13,7 +13,7 @@ import module from "node:module";
 import path from "node:path";
 import process from "node:process";
 import { pathToFileURL } from "node:url";
-import { CORRAL_VERSION } from "./version.ts";
+import { CORRAL_VERSION } from "./shared/version.ts";
 import { entryRoute } from "./hot/bundles.ts";
 import { loadHotBundle } from "./hot/load-bundle.ts";
 

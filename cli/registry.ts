@@ -7,7 +7,7 @@
 // their own (cli/hot/, used by the built CLI; test/cli/hot-bundles.test.ts checks
 // that they hold these same definitions).
 import type { RouteMap } from "@stricli/core";
-import type { CorralContext } from "./context.ts";
+import type { CorralContext } from "./shared/context.ts";
 import { type CommandTarget, routeMapOf } from "./route-map.ts";
 
 /** Top-level command name to its definition, in the order help lists them. */

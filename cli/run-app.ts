@@ -2,12 +2,12 @@
 // main.ts for every command but `--version` and those with a bundle of their
 // own (cli/hot/).
 import { loadRoutes } from "./registry.ts";
-import type { CorralProcess } from "./context.ts";
+import type { CorralProcess } from "./shared/context.ts";
 import { runAppOver, runCommandLineOver } from "./run-routes.ts";
 
 /** Runs the command in `args` and sets process.exitCode. */
 export async function runApp(args: readonly string[]): Promise<void> {
-  await runAppOver(await loadRoutes(args[0]), args);
+  await runAppOver(await loadRoutes(args[0]), args, () => loadRoutes(), runCommandLine);
 }
 
 /**
@@ -16,5 +16,5 @@ export async function runApp(args: readonly string[]): Promise<void> {
  * bad values in-process, with streams of their own.
  */
 export async function runCommandLine(args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  return await runCommandLineOver(await loadRoutes(args[0]), args, corralProcess);
+  return await runCommandLineOver(await loadRoutes(args[0]), args, corralProcess, () => loadRoutes(), runCommandLine);
 }

@@ -5,27 +5,69 @@
 import { run, type RouteMap } from "@stricli/core";
 import process from "node:process";
 import { buildApp } from "./app.ts";
-import type { CorralContext, CorralProcess } from "./context.ts";
+import type { CorralContext, CorralProcess } from "./shared/context.ts";
 import { lazyStdio } from "./lazy-stdio.ts";
 import { ExitStatus } from "./shared/exit-status.ts";
 import { dieOfSignal } from "./shared/signal-death.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
-export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[]): Promise<void> {
+export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[], commandTable?: CommandTable, runOther?: RunCommandLine): Promise<void> {
   const corralProcess: CorralProcess = {
     stdout: lazyStdio(1),
     stderr: lazyStdio(2),
     env: process.env,
   };
 
-  process.exitCode = await runCommandLineOver(routes, args, corralProcess);
+  process.exitCode = await runCommandLineOver(routes, args, corralProcess, commandTable, runOther);
 
   if (corralProcess.dieOf !== undefined) await dieOfSignal(corralProcess.dieOf);
 }
 
+/** The whole command table, for the context (CorralContext.commandTable). */
+type CommandTable = () => Promise<RouteMap<CorralContext>>;
+/** Runs another command line as the entry would (CorralContext.runCommandLine). */
+type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
+
+/**
+ * Whether this command line prints help: a help flag before any `--`, no
+ * argument, or a group with no default command named alone (`corral pty`).
+ * Cheap, so that only help loads help-wrap.ts.
+ */
+function helpAsked(routes: RouteMap<CorralContext>, args: readonly string[]): boolean {
+  const end = args.indexOf("--");
+  const before = end === -1 ? args : args.slice(0, end);
+  if (before.some((arg) => arg === "-h" || arg === "-H" || arg.startsWith("--help"))) return true;
+  if (args.length === 0) return true;
+  if (args.length !== 1) return false;
+  const target = routes.getRoutingTargetForInput(args[0] as string);
+  return target !== undefined && "getDefaultCommand" in target && target.getDefaultCommand() === undefined;
+}
+
 /** Runs one command line over `routes` against `corralProcess`; returns corral's exit status. */
-export async function runCommandLineOver(routes: RouteMap<CorralContext>, args: readonly string[], corralProcess: CorralProcess): Promise<number> {
-  await run(buildApp(routes), args, { process: corralProcess });
+export async function runCommandLineOver(
+  routes: RouteMap<CorralContext>,
+  args: readonly string[],
+  corralProcess: CorralProcess,
+  commandTable?: CommandTable,
+  runOther?: RunCommandLine,
+): Promise<number> {
+  // The whole table's entry also hands down how it runs another command line:
+  // the agent serves the native client's command lines with it.
+  const context = (process: CorralProcess) => ({
+    process,
+    ...(commandTable !== undefined ? { commandTable } : {}),
+    ...(runOther !== undefined ? { runCommandLine: runOther } : {}),
+  });
+  if (helpAsked(routes, args)) {
+    // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
+    const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
+    const helped: CorralProcess = { ...corralProcess, stdout: helpStream(corralProcess.stdout, helpWidth(corralProcess.env, corralProcess.stdout)) };
+    await run(buildApp(routes), args, context(helped));
+    if (helped.exitCode !== undefined) corralProcess.exitCode = helped.exitCode;
+    if (helped.dieOf !== undefined) corralProcess.dieOf = helped.dieOf;
+  } else {
+    await run(buildApp(routes), args, context(corralProcess));
+  }
 
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage

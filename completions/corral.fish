@@ -47,7 +47,7 @@ function __corral_flags
         case 'pty record'
             printf '%s\n' '--input	Record what is typed too (off by default: input may hold passwords)' '--json	Print the recording\'s status as JSON' '--max	Stop before FILE passes SIZE (e.g. 10M); a marker event says so' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--stop	End the session\'s recording (give no FILE)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'pty view'
-            printf '%s\n' '--listen	Address to listen on (default 127.0.0.1; others expose the session: see README)' '--port	Port to listen on (default: a free one)' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
+            printf '%s\n' '--listen	Address to listen on (default 127.0.0.1; any other shows the session to the network)' '--port	Port to listen on (default: a free one)' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'jobs'
             printf '%s\n' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'jobs list'

@@ -88,7 +88,7 @@ function namespacesOnce(file) {
 // about 11 ms (it builds Bun's Node stream classes: `bun` of a file that
 // only requires it, N=21; 20 ms of a `corral run` in `--cpu-prof-md`),
 // node:child_process about 5, while `run` under Bun needs neither
-// (guardian-spawn-bun.ts). So in the hot bundles these are required on the
+// (lib/runtime/bun/guardian-spawn.ts). So in the hot bundles these are required on the
 // first touch of an export: the module object is a proxy that requires
 // the real one then (Node's cost for them is small either way). Calls keep
 // working as before: esbuild calls a named import without a `this`, and
@@ -166,14 +166,14 @@ for (const name of BUN_BYTECODE_BUNDLES) {
 // loader, about 25 ms before the first line runs (`deno run` of an import
 // of an empty .cjs against `deno eval 0`, N=15), and Deno caches the
 // compiled code of an ES module. Every `node:` module is replaced by a
-// stand-in (cli/hot/deno-builtins/deferred.ts says why): an ES module
+// stand-in (lib/runtime/deno/builtins/deferred.ts says why): an ES module
 // imports eagerly, node:fs alone would cost the 25 ms again, and even the
 // cheapest (node:path, node:os, node:events, node:buffer) cost about 5 ms
 // for the first of them and 7.6 for all four (`deno run` of a file that
 // imports them against an empty one, N=15), which `run` and `collect` no
 // longer pay: the stand-ins for path and os answer what they ask.
 const denoDir = path.join(outdir, "deno");
-const builtinsDir = path.join(root, "cli", "hot", "deno-builtins");
+const builtinsDir = path.join(root, "lib", "runtime", "deno", "builtins");
 /** Stand-ins that answer some calls themselves: the module, and what it exports as its own answers. */
 const OWN_ANSWERS = {
   fs: ["fs.ts", "ownFs"],

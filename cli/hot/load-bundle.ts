@@ -17,6 +17,7 @@ import { closeSync, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, read
 import { createRequire } from "node:module";
 import path from "node:path";
 import process from "node:process";
+import { entryRuntime } from "../../lib/runtime/entry.ts";
 import vm from "node:vm";
 import { corralCacheDir } from "../../lib/runtime/cache-dir.ts";
 import { currentUid } from "../../lib/runtime/user-id.ts";
@@ -31,7 +32,7 @@ const MAGIC = "corral-code-cache 1\n";
 
 /** Loads `file` (an absolute path to a dist/hot/*.cjs bundle). */
 export function loadHotBundle(file: string): HotBundle {
-  const onNode = !("Deno" in globalThis) && process.versions.bun === undefined;
+  const onNode = entryRuntime().nodeEntry;
   // NODE_DISABLE_COMPILE_CACHE: Node's own switch for the same kind of cache.
   if (!onNode || process.env.NODE_DISABLE_COMPILE_CACHE) return createRequire(file)(file) as HotBundle;
   return loadThroughCodeCache(file);

@@ -3,7 +3,7 @@
 // agent error codes to exit statuses and one-line messages.
 import path from "node:path";
 import { guardiansAwaitAgent } from "../../lib/agent/client/guardians-waiting.ts";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 import type { SocketFlag } from "./socket-flag.ts";
 import { ExitStatus } from "./exit-status.ts";
 import type { AgentClient } from "../../lib/agent/client/client.ts";
@@ -30,6 +30,7 @@ export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = 
   // Loaded here, not at the top: definitions import this module at start-up.
   const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
   const client = await connectOrStart({ socket: chosenSocket(ctx, flags), start, env: ctx.process.env });
+  endWithCaller(ctx, client);
   try {
     await client.hello();
   } catch (error) {
@@ -74,6 +75,7 @@ export async function withAgent(
     const start = (options.start ?? true) || guardiansAwaitAgent(path.dirname(socket));
     const connected = await connectOrStart({ socket, start, env: ctx.process.env });
     client = connected;
+    endWithCaller(ctx, connected);
     // The hello and the command's first request go out together (the agent
     // answers a connection's requests in order), saving a round trip; a
     // failed hello is the error reported (the request after it fails too).
@@ -95,6 +97,17 @@ export async function withAgent(
   } finally {
     client?.close();
   }
+}
+
+/**
+ * A command the agent runs for the native client ends when that client goes
+ * (Ctrl-C on a `pty wait`): closing its connection ends what it waits for.
+ */
+function endWithCaller(ctx: CorralContext, client: AgentClient): void {
+  const signal = ctx.process.callerGone;
+  if (signal === undefined) return;
+  if (signal.aborted) client.close();
+  else signal.addEventListener("abort", () => client.close(), { once: true });
 }
 
 /** A reply without its envelope fields (`id`, `ok`), as commands print it. */

@@ -5,7 +5,7 @@
 // signal corral forwarded: those failures are not the environment's doing.
 import type { ExitFacts } from "../../lib/core/exit-facts.ts";
 import { exitStatusOf } from "../../lib/runtime/signals.ts";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 
 /**
  * The dropped names worth telling a user about: corral's own `CORRAL_*`

@@ -15,7 +15,7 @@ import { errorLine } from "./error-line.ts";
 import fs from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 import { UsageError } from "./exit-status.ts";
 import type { RunFlags } from "./child/flags.ts";
 import type { ExitFacts } from "../../lib/core/exit-facts.ts";

@@ -7,7 +7,7 @@
 // runtime may leave one, as any program killed by SIGQUIT does.
 import process from "node:process";
 import { ExitStatus } from "./exit-status.ts";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 
 /** The signals corral forwards to its child and may then die of. */
 export const FORWARDED_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"] as const satisfies readonly NodeJS.Signals[];

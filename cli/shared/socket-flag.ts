@@ -2,7 +2,7 @@
 // on purpose: command definitions load at every start-up, and must not pull
 // in the client, the socket code or child_process with them.
 import type { TypedFlagParameter } from "@stricli/core";
-import type { CorralContext } from "../context.ts";
+import type { CorralContext } from "./context.ts";
 
 /** Parsed value of `--socket`. */
 export interface SocketFlag {

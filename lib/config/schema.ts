@@ -2,6 +2,15 @@
 // file ($CORRAL_CONFIG, else $XDG_CONFIG_HOME/corral/config.yaml), then by
 // flags. Durations are milliseconds and sizes bytes once loaded.
 import { DEFAULT_SCRUB_EXCEPTIONS, DEFAULT_SCRUB_PATTERNS } from "../env/patterns.ts";
+import {
+  DEFAULT_COLS,
+  DEFAULT_GRACE_MS,
+  DEFAULT_HEAD_BYTES,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_BYTES,
+  DEFAULT_ROWS,
+  DEFAULT_TERM,
+} from "../core/defaults.ts";
 
 /** Which supervision path `run`/`collect` take (issue: the guardian). */
 export type GuardianMode = "auto" | "always" | "never";
@@ -40,12 +49,12 @@ export interface CorralConfig {
 
 /** What corral uses when no config file says otherwise (README, "Configuration and completions"). */
 export const DEFAULT_CONFIG: CorralConfig = {
-  graceMs: 5000,
-  maxBytes: 1024 * 1024,
-  headBytes: 64 * 1024,
+  graceMs: DEFAULT_GRACE_MS,
+  maxBytes: DEFAULT_MAX_BYTES,
+  headBytes: DEFAULT_HEAD_BYTES,
   env: { scrub: DEFAULT_SCRUB_PATTERNS, keep: DEFAULT_SCRUB_EXCEPTIONS },
   guardian: "auto",
   heartbeat: "auto",
-  terminal: { cols: 80, rows: 24, term: "xterm-256color" },
-  agent: { idleTimeoutMs: 5 * 60_000, orphanWaitMs: "off" },
+  terminal: { cols: DEFAULT_COLS, rows: DEFAULT_ROWS, term: DEFAULT_TERM },
+  agent: { idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, orphanWaitMs: "off" },
 };

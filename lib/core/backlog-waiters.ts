@@ -1,5 +1,5 @@
 // Senders waiting for a backlog of input to shrink: the one mechanism behind
-// inputDrained() of the guardian's credit (lib/native/guardian-input.ts) and
+// inputDrained() of the guardian's credit (lib/supervise/guardian/input.ts) and
 // of node-pty's input pump (lib/supervise/node-pty/input-pump.ts).
 
 export class BacklogWaiters {

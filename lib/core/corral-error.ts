@@ -20,6 +20,8 @@ export type ErrorCode =
   | "version_mismatch"
   /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
   | "limit_exceeded"
+  /** The agent does not run this command line itself (the native client hands it to the JavaScript CLI). */
+  | "not_served"
   | "internal";
 
 /** The exit status each code gives a shell-facing command. */
@@ -37,6 +39,7 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   command_not_executable: ExitStatus.notExecutable,
   spawn_failed: ExitStatus.corralFailure,
   limit_exceeded: ExitStatus.corralFailure,
+  not_served: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
 };
 

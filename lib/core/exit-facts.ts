@@ -2,7 +2,7 @@
 // "The child exited" and "its output reached EOF" stay separate facts: a
 // grandchild holding a pipe open must not hang the caller. Here in lib/core,
 // the shared vocabulary (DESIGN.md section 3), so that lib/supervise
-// and lib/native both import it without a folder cycle. Types only: the status a
+// and lib/supervise/guardian both import it without a folder cycle. Types only: the status a
 // set of facts gives needs the runtime's signal numbers (lib/runtime/signals.ts).
 
 export interface ExitFacts {

@@ -4,11 +4,11 @@
 // answer; what is left of a child's group or session is terminated too.
 // Records whose agent still runs are that agent's business and are skipped.
 import process from "node:process";
-import { connectGuardian } from "../native/guardian-launch.ts";
-import { type GuardianRecord, readRecords, removeRecord } from "../supervise/guardian/records.ts";
+import { connectGuardian } from "../supervise/reconnect.ts";
+import { type GuardianRecord, readRecords, removeRecord } from "../supervise/guardian-records.ts";
 import { jobLabel, type Receipt } from "./job-info.ts";
 import { stillRuns } from "../proc/identity.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/guardian/orphaned-tree.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../supervise/orphaned-tree.ts";
 import { confirmed, receiptOfCensus, uncertain } from "../supervise/receipts.ts";
 
 /** What reap did about one guardian a dead agent left behind. */
@@ -82,7 +82,7 @@ async function throughGuardian(record: GuardianRecord, graceMs: number): Promise
   }
 }
 
-/** What is still identifiable of the child's tree (lib/supervise/guardian/orphaned-tree.ts): its group, session and descendants. */
+/** What is still identifiable of the child's tree (lib/supervise/orphaned-tree.ts): its group, session and descendants. */
 async function terminateLeftovers(record: GuardianRecord, graceMs: number): Promise<{ action: string; receipt: Receipt } | null> {
   const child = record.child;
   if (child === null) return null;

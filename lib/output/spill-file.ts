@@ -5,28 +5,13 @@
 import fs from "node:fs";
 import { SpillError } from "./spill-error.ts";
 import { type Slab, SLAB_BYTES, SlabPool } from "./spill-slabs.ts";
-import { currentRuntime } from "../runtime/self-command.ts";
+import { writeBatch } from "../runtime/batch-write.ts";
 
 // Re-exported: the spill's callers need only this module.
 export { SpillError };
 
 // Linux caps one writev at IOV_MAX (1024) buffers.
 const MAX_IOVECS = 1024;
-
-type BatchWrite = (fd: number, batch: Uint8Array[], done: (err: Error | null, written: number) => void) => void;
-
-// Deno's fs.writev copies every buffer that is not a Buffer and then joins
-// them into one more copy before writing: for a 1 GiB spill that was 110 MiB
-// of RSS and 3x the time, against fs.write of the same buffers one by one at
-// Node's figures (measured on Deno 2.9). There, each call writes the batch's
-// first buffer (a 256 KiB slab view, or a whole read), and #writeBatch goes
-// on with the rest as after any short write.
-const writeBatch: BatchWrite = currentRuntime() === "deno"
-  ? (fd, batch, done) => {
-    const first = batch[0] as Uint8Array;
-    fs.write(fd, first, 0, first.length, null, (err, written) => done(err, written));
-  }
-  : (fd, batch, done) => fs.writev(fd, batch as NodeJS.ArrayBufferView[], (err, written) => done(err, written));
 
 /** Append-only spill writer with a byte-counted queue (the store's backpressure). */
 export class SpillFile {

@@ -2,7 +2,7 @@
 // and, unchanged and in order, to a writable (corral's own stdout/stderr), as
 // tee(1) does. The producer pauses while either side is full, so memory stays
 // bounded even when the reader of corral's output is slow.
-import type { ByteSink } from "../supervise/spec.ts";
+import type { ByteSink } from "./byte-sink.ts";
 import { SlabPool } from "./spill-slabs.ts";
 
 /** The part of a Node writable stream a tee needs. */

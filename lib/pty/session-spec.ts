@@ -1,7 +1,7 @@
 // What opening, reading and closing a session take, and how a spec becomes
 // the backend's spawn request (command resolved, sizes clamped, TERM set).
 import type { PtyBackend, PtySpawnRequest } from "../supervise/handle.ts";
-import type { PtyBackendPreference } from "../supervise/pty-backend-choice.ts";
+import type { PtyBackendPreference } from "../supervise/decide.ts";
 import type { GuardianMode } from "../config/schema.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";

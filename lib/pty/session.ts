@@ -5,7 +5,7 @@
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
 import type { Receipt } from "../core/receipt.ts";
-import { choosePtyBackend } from "../supervise/pty-backend-choice.ts";
+import { choosePtyBackend } from "../supervise/start.ts";
 import { encodeKeys, validateKeys } from "./keys.ts";
 import { Screen } from "./screen.ts";
 import { clampDimension } from "./screen-size.ts";

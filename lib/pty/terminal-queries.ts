@@ -6,7 +6,7 @@ import type { Terminal } from "@xterm/headless";
 
 /**
  * What XTVERSION reports, name(version) as xterm's "XTerm(370)"; lib cannot
- * read cli/version.ts, so test/lib/pty/pty-queries.test.ts keeps it in step with package.json.
+ * read cli/shared/version.ts, so test/lib/pty/pty-queries.test.ts keeps it in step with package.json.
  */
 export const XTVERSION_NAME = "corral(0.1.0)";
 

@@ -9,6 +9,13 @@ import type { SpawnSpec } from "./spec.ts";
 import type { Receipt } from "../core/receipt.ts";
 import type { SupervisedTree } from "./handle.ts";
 
+/** How a tree is ended: the grace between the first signal and SIGKILL, and that first signal. */
+export interface TerminateOptions {
+  readonly graceMs: number;
+  /** The first signal; SIGTERM unless one received by corral is being forwarded. */
+  readonly signal?: NodeJS.Signals;
+}
+
 /** A spec whose program and working directory were checked and resolved. */
 export interface ResolvedSpawn {
   readonly spec: SpawnSpec;

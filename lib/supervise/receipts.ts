@@ -2,7 +2,7 @@
 // corral's Receipt (lib/core/receipt.ts): confirmed, or uncertain with the
 // reason, never a guess. Pipe, terminal and job handles under the guardian
 // all go through here.
-import type { TerminateReceipt } from "../native/guardian-protocol.ts";
+import type { TerminateReceipt } from "./guardian/protocol.ts";
 import type { Receipt } from "../core/receipt.ts";
 
 /** From a guardian census: uncertain members are named with their reasons. */

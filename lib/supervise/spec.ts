@@ -1,6 +1,7 @@
 // What the caller asks for when it starts a process: explicit, never a shell
 // string. run, collect, jobs and the agent all describe children this way,
 // so a backend (process group here, the guardian later) sees one shape.
+import type { ByteSink } from "../output/byte-sink.ts";
 
 /**
  * Where a child's stream goes. `inherit`: corral's own fd. `pipe`: a stream
@@ -9,22 +10,8 @@
  */
 export type StdioChoice = "inherit" | "pipe" | "ignore" | { readonly sink: ByteSink };
 
-/**
- * Where collected bytes go (a BoundedStore fits). `write` returns false when
- * the sink wants the producer to pause; `onDrain(listener)` then calls the
- * listener once, when it can take more (BoundedStore has this shape).
- */
-export interface ByteSink {
-  write(chunk: Uint8Array): boolean;
-  onDrain(listener: () => void): void;
-  /**
-   * write() for a producer that reuses its buffer: the sink copies what it
-   * keeps before returning. A backend that finds it may read the child's
-   * output into one reused buffer (lib/output OutputChannel) instead of a
-   * fresh buffer per read, which keeps the process's memory flat.
-   */
-  writeTransient?(chunk: Uint8Array): boolean;
-}
+/** Where collected bytes go (lib/output/byte-sink.ts). */
+export type { ByteSink } from "../output/byte-sink.ts";
 
 /** One process to start and supervise. */
 export interface SpawnSpec {

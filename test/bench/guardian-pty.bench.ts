@@ -11,8 +11,8 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import { locateGuardian } from "../../lib/native/guardian-binary.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import { locateGuardian } from "../../lib/supervise/guardian/binary.ts";
 
 const sizeMb = Number(process.env.CORRAL_BENCH_PTY_MB ?? 100);
 const RUNS = 3;

@@ -14,8 +14,8 @@ import { closeSync, createWriteStream, mkdtempSync, openSync, rmSync, statSync, 
 import { randomBytes } from "node:crypto";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import { locateGuardian } from "../../lib/native/guardian-binary.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import { locateGuardian } from "../../lib/supervise/guardian/binary.ts";
 
 const sizeMb = Number(process.env.CORRAL_BENCH_BIG_MB ?? 1024);
 const RUNS = 3;

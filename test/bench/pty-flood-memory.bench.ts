@@ -4,7 +4,7 @@
 // bounded-memory claim rests on), with growth per megabyte flowed, which
 // compares across loads better than the raw figures. test/lib/pty/pty-programs.test.ts
 // reads the screen after such a flood; the bound is measured here only.
-import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
+import { availablePtyBackends } from "../../lib/supervise/start.ts";
 import { PtySession } from "../../lib/pty/session.ts";
 
 const mb = (n: number) => (n / 1e6).toFixed(1);

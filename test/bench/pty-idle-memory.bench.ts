@@ -5,7 +5,7 @@
 // until read, dropped when idle, rebuilt on demand) without the numbers.
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
+import { availablePtyBackends } from "../../lib/supervise/start.ts";
 import { PtySession } from "../../lib/pty/session.ts";
 import { waitFor } from "../support/wait.ts";
 

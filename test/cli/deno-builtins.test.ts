@@ -1,5 +1,5 @@
 // Deno's hot bundles (dist/hot/deno/, cli/hot/build.mjs) replace Node's
-// costly built-in modules with stand-ins (cli/hot/deno-builtins/): the
+// costly built-in modules with stand-ins (lib/runtime/deno/builtins/): the
 // calls they answer themselves must answer as the real modules do, and the
 // commands they are for (jobs, pty, run, collect) must get through without
 // loading the real ones, nor touching the globals that load one (Buffer,
@@ -60,7 +60,7 @@ test("under Deno, jobs and pty commands load none of the deferred Node modules; 
     assert.equal(ran.stderr, node.stderr, `${what}: stderr as under Node`);
     assert.deepEqual(ran.loaded, [], `${what} loaded no deferred module`);
   }
-  // run and collect start their guardian through Deno's own API (lib/native/guardian-spawn-deno.ts).
+  // run and collect start their guardian through Deno's own API (lib/runtime/deno/guardian-spawn.ts).
   for (const [args, status, stdout] of [
     [["run", "--", "sh", "-c", "echo ran; exit 3"], 3, "ran\n"],
     [["collect", "--", "sh", "-c", "echo collected"], 0, "collected\n"],

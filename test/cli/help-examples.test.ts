@@ -1,6 +1,6 @@
 // Help is generated from the command definitions: every command in the
 // registry answers `--help` with an `Examples:` block, every group answers
-// `--help`, and `--version` prints the package version. Help runs in-process
+// `--help` with its subcommands and examples, and `--version` prints the package version. Help runs in-process
 // (the application from the registry, as the CLI runs it); `--version`, which
 // main.ts answers before loading the application, runs the real CLI.
 import { test } from "node:test";
@@ -39,14 +39,21 @@ test("every command's --help has an Examples: block with a corral invocation", a
   assert.deepEqual(missing.sort(), [], `commands whose --help lacks an "Examples:" block: ${missing.join(", ")}`);
 });
 
-test("every command group answers --help with its subcommands", async () => {
+test("every command group answers --help with its subcommands and an Examples: block", async () => {
   for (const group of targets.filter((t) => t.group)) {
     const result = await corralInProcess([...group.path, "--help"]);
     assert.equal(result.code, 0, `${group.path.join(" ")} --help: ${result.stderr}`);
+    assert.match(result.stdout.toString(), /^Examples:\n(?:.*\n)*? +.*\bcorral \S/m, `${group.path.join(" ")} --help has no Examples: block`);
     const children = targets.filter((t) => t.path.length === group.path.length + 1 &&
       t.path.slice(0, -1).join(" ") === group.path.join(" "));
     for (const child of children) assert.match(result.stdout.toString(), new RegExp(`\\b${child.path.at(-1) ?? ""}\\b`));
   }
+});
+
+test("corral --help shows examples too", async () => {
+  const result = await corralInProcess(["--help"]);
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout.toString(), /^Examples:\n(?:.*\n)*? +corral run /m);
 });
 
 test("corral --version prints the package version", async () => {

@@ -1,7 +1,7 @@
-// Issue 9, a git dependency of a project: npm clones the repository, runs
-// `prepare` (which bundles dist/), then the install script builds the
-// guardian as --ignore-scripts installs do on first need (README
-// "Installing"). Its own file (the slowest install, about 100 s) so the suite
+// A git dependency of a project (README "Install"): npm clones the
+// repository, runs `prepare` (which bundles dist/), then the install script
+// builds the guardian; the project runs it as `npx corral`: probe and one
+// terminal session. Its own file (the slowest install, about 100 s) so the suite
 // runs it beside test/cli/install.test.ts instead of after it.
 // Runtime dependencies come from npm's cache (--prefer-offline: `npm ci` filled it).
 import { after, test } from "node:test";
@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { cleanEnv } from "../support/npm-env.ts";
+import { ptyRound } from "../support/pty-round.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "corral-install-git-"));
 after(() => rmSync(work, { recursive: true, force: true }));
@@ -37,7 +38,14 @@ test("a git dependency of a project: prepare bundles it, the install script buil
   const installed = path.join(project, "node_modules", "corral");
   assert.equal(existsSync(path.join(installed, "native", "build", "corral-guardian")), true, "the install script built the guardian");
   const env = cleanEnv({ CORRAL_STATE_DIR: path.join(work, "git-state"), CORRAL_CACHE_DIR: path.join(work, "git-cache") });
-  const probe = spawnSync(path.join(project, "node_modules", ".bin", "corral"), ["probe", "--json"], { env, encoding: "utf8", timeout: 300_000 });
-  assert.equal(probe.status, 0, probe.stdout + probe.stderr);
+  // As the README says to run it in a project: npx corral.
+  const npx = (args: readonly string[]) => {
+    const r = spawnSync("npx", ["corral", ...args], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  t.after(() => npx(["agent", "stop", "--force"]));
+  const probe = npx(["probe", "--json"]);
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
   assert.equal(JSON.parse(probe.stdout).guardian.source, "package");
+  ptyRound(npx, "a git dependency");
 });

@@ -1,6 +1,7 @@
-// Issue 9, as a new user installs corral: the package is packed once (what
-// `npm publish` would upload), then installed from the tarball into private
-// prefixes with `npm install -g --prefix`, and used from that PATH: the
+// As a new user installs corral (README "Install"): the package is packed
+// once (what `npm publish` would upload), then installed from the tarball
+// into private prefixes with `npm install -g --prefix`, and used from that
+// PATH, or into a project as a dependency and run with `npx corral`: the
 // guardian is in use with no extra command; with --ignore-scripts the first
 // command that needs it builds it; with no C compiler on PATH the install
 // still succeeds and `probe` says degraded (status 3) with the absolute fix.
@@ -10,13 +11,14 @@
 // filled it). Slow (installs, compiles), so the cases share one tarball.
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { cleanEnv } from "../support/npm-env.ts";
 import { waitFor } from "../support/wait.ts";
+import { ptyRound } from "../support/pty-round.ts";
 
 const work = mkdtempSync(path.join(tmpdir(), "corral-install-"));
 let tarball = "";
@@ -83,16 +85,17 @@ test("the package holds what runs and builds, and no tests, CI files, sources or
   // The list of the pack the other cases install (a second `npm pack --dry-run` cost seconds of CPU).
   const files = packedFiles;
   assert.ok(files.length > 0, "npm pack listed the files");
-  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/hot/deno/run.mjs", "dist/hot/deno/lazy/from-yaml.mjs", "dist/install.mjs", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "completions/corral.bash"]) {
+  for (const wanted of ["package.json", "README.md", "LICENSE", "dist/corral.mjs", "dist/corral.cjs", "dist/hot/run.cjs", "dist/hot/deno/run.mjs", "dist/hot/deno/lazy/from-yaml.mjs", "dist/install.mjs", "dist/view/xterm.js", "dist/view/xterm.css", "native/Makefile", "native/install.mjs", "native/main.c", "native/guardian.h", "native/job-shim.c", "native/client/corral-client.c", "dist/corral", "completions/corral.bash"]) {
     assert.ok(files.includes(wanted), `${wanted} is missing from the package`);
   }
   if (existsSync(path.join(repoRoot, "schemas"))) assert.ok(files.some((f) => f.startsWith("schemas/")), "schemas/ is missing from the package");
   const stray = files.filter((f) => /^(test|\.ci|cli|lib|node_modules)\/|node_modules\/|^tsconfig\.json$|^deno\.json$|^native\/build\//.test(f));
   assert.deepEqual(stray, []);
   const manifest = JSON.parse(readFileSync(path.join(repoRoot, "package.json"), "utf8")) as { dependencies: Record<string, string> };
-  // Everything else is bundled into dist/; node-pty is a native addon esbuild
-  // leaves external, and @xterm/xterm's browser files are served by `pty view`.
-  assert.deepEqual(Object.keys(manifest.dependencies), ["@lydell/node-pty", "@xterm/xterm"]);
+  // Everything else is bundled into dist/ (xterm.js's two browser files that
+  // `pty view` serves are copied into dist/view/); node-pty is a native addon
+  // esbuild leaves external.
+  assert.deepEqual(Object.keys(manifest.dependencies), ["@lydell/node-pty"]);
 });
 
 test("npm install -g of the tarball: the guardian is in use; run --tty in a real terminal; pty open/send/wait/close", { timeout: 900_000 }, async (t) => {
@@ -106,6 +109,8 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
   assert.equal(report.guardian.source, "package");
   assert.equal(realpathSync(report.guardian.path), realpathSync(path.join(it.prefix, "lib", "node_modules", "corral", "native", "build", "corral-guardian")));
   assert.equal(report.pty.backend, "guardian");
+  // The bin is this machine's native client, built by the install script.
+  assert.equal(report.client.native, true, JSON.stringify(report.client));
   // Deno and Bun run the same shipped bundle (README "Installing").
   const bundle = path.join(it.prefix, "lib", "node_modules", "corral", "dist", "corral.mjs");
   const devBin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
@@ -123,12 +128,7 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
     assert.match(explained.stderr, new RegExp(`under guardian (${guardian}|${realpathSync(guardian)})\n`), `${name} run --explain`);
   }
 
-  const open = corralIn(it, ["pty", "open", "--name", "c", "--", "cat"]);
-  assert.equal(open.code, 0, open.stderr);
-  assert.equal(corralIn(it, ["pty", "send", "c", "typed-into-cat", "--key", "Enter"]).code, 0);
-  const wait = corralIn(it, ["pty", "wait", "c", "--text", "typed-into-cat", "--timeout", "60s"]);
-  assert.equal(wait.code, 0, wait.stdout + wait.stderr);
-  assert.equal(corralIn(it, ["pty", "close", "c"]).code, 0);
+  ptyRound((args) => corralIn(it, args), "global install");
 
   // run --tty needs a terminal: a private tmux server runs it and writes the status to a file.
   const socket = path.join(work, "tmux.sock");
@@ -140,6 +140,41 @@ test("npm install -g of the tarball: the guardian is in use; run --tty in a real
   const status = await waitFor(() => (existsSync(done) ? readFileSync(done, "utf8").trim() : undefined), { what: "run --tty to finish in tmux", timeoutMs: 120_000 });
   assert.equal(status, "0", tmux("capture-pane", "-p"));
   assert.match(tmux("capture-pane", "-p"), /^child-on-a-tty$/m);
+});
+
+test("a project's dependency from the tarball: npx corral probes and drives a session; pty view serves xterm.js with no @xterm/xterm installed", { timeout: 900_000 }, async (t) => {
+  const project = path.join(work, "project");
+  mkdirSync(project);
+  const npm = (args: readonly string[]) => spawnSync("npm", args, { cwd: project, env: cleanEnv({}), encoding: "utf8", timeout: 600_000 });
+  const init = npm(["init", "-y"]);
+  assert.equal(init.status, 0, init.stderr);
+  const add = npm(["install", "--save-dev", "--prefer-offline", "--no-audit", "--no-fund", tarball]);
+  assert.equal(add.status, 0, add.stdout + add.stderr);
+  assert.deepEqual(readdirSync(path.join(project, "node_modules")).filter((d) => !d.startsWith(".")).sort(), ["@lydell", "corral"], "the install pulls node-pty only");
+  const env = cleanEnv({ CORRAL_STATE_DIR: path.join(work, "project-state"), CORRAL_CACHE_DIR: path.join(work, "project-cache") });
+  const npx = (args: readonly string[]) => {
+    const r = spawnSync("npx", ["corral", ...args], { cwd: project, env, encoding: "utf8", timeout: 300_000 });
+    return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  };
+  t.after(() => npx(["agent", "stop", "--force"]));
+  const probe = npx(["probe", "--json"]);
+  assert.equal(probe.code, 0, probe.stdout + probe.stderr);
+  assert.equal(JSON.parse(probe.stdout).guardian.source, "package");
+  ptyRound(npx, "npx corral in a project");
+
+  // pty view serves xterm.js from the package's own dist/view/.
+  const bin = path.join(project, "node_modules", ".bin", "corral");
+  assert.equal(spawnSync(bin, ["pty", "open", "--name", "viewed", "--", "cat"], { env, encoding: "utf8" }).status, 0);
+  const view = spawn(bin, ["pty", "view", "viewed"], { env, stdio: ["ignore", "pipe", "pipe"] });
+  t.after(() => view.kill("SIGINT"));
+  let printed = "";
+  view.stdout.on("data", (chunk: Buffer) => (printed += chunk.toString()));
+  const url = await waitFor(() => /http:\/\/\S+\//.exec(printed)?.[0], { what: "pty view to print its URL", timeoutMs: 120_000 });
+  const served = await fetch(`${url}xterm.js`);
+  assert.equal(served.status, 200);
+  assert.match(await served.text(), /Terminal/);
+  view.kill("SIGINT");
+  await new Promise((resolve) => view.once("exit", resolve));
 });
 
 test("--ignore-scripts: the first command that needs the guardian builds it, once, into the per-user cache", { timeout: 900_000 }, (t) => {
@@ -188,6 +223,9 @@ test("no C compiler on PATH: the install succeeds, probe says degraded (status 3
   for (const name of ["tty-jobs", "escapee-kill", "exit-drain"]) assert.match(probe.stdout, new RegExp(`^ {2}${name} `, "m"));
   assert.match(probe.stdout, new RegExp(`^fix: /\\S+ ${it.bin} probe --build$`, "m"));
   assert.match(probe.stdout, /needs a C compiler on PATH first/);
+  // No native client either: the bin is a link to the JavaScript CLI, and probe says so.
+  assert.match(it.npm.output, /corral: the native client was not built \(no C compiler found/);
+  assert.match(probe.stdout, /^client +JavaScript +every command starts the JavaScript CLI/m);
   // Everything else still runs, on the fallbacks, and nothing is built behind the user's back.
   const run = corralIn(it, ["run", "--", "sh", "-c", "exit 7"]);
   assert.equal(run.code, 7, run.stderr);

@@ -4,8 +4,11 @@
 // they fail. First the same files run on an unmutated copy: a failure there
 // would make every mutant look caught, so it fails the run instead.
 // A mutant missed, no longer applicable, or whose tests were all skipped
-// fails the run (exit 1). Usage: main.ts [--no-baseline] [NAME...]
+// fails the run (exit 1). Usage: main.ts [--no-baseline] [--check] [NAME...]
+// --check only makes sure every mutant still applies and its test files
+// exist (seconds; lint runs it, so moved code is found before a long run).
 import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Mutant, type MutantTests, mutants } from "./mutant-list.ts";
@@ -58,6 +61,20 @@ function runTests(dir: string, tests: MutantTests, deadlineS: number): Promise<T
   });
 }
 
+/** What keeps each mutant from being tried: text no longer found once, a test file gone. */
+function checkMutants(list: readonly Mutant[]): string[] {
+  const problems: string[] = [];
+  for (const m of list) {
+    for (const mutation of m.mutations) {
+      const file = path.join(root, mutation.file);
+      const count = existsSync(file) ? readFileSync(file, "utf8").split(mutation.from).length - 1 : -1;
+      if (count !== 1) problems.push(`mutant ${m.name}: ${mutation.file} ${count < 0 ? "does not exist" : `holds its text ${count} times, not once`}`);
+    }
+    for (const file of m.tests.files) if (!existsSync(path.join(root, file))) problems.push(`mutant ${m.name}: test file ${file} does not exist`);
+  }
+  return problems;
+}
+
 /** A fresh copy with `mutant` planted and rebuilt; the copy's path, or why not. */
 function plant(mutant: Mutant | null): { dir: string; error: string | null } {
   const dir = scratchCopy(root);
@@ -80,6 +97,12 @@ if (unknown.length > 0) {
   process.exit(2);
 }
 const chosen = mutants.filter((m) => names.length === 0 || names.includes(m.name));
+if (args.includes("--check")) {
+  const problems = checkMutants(chosen);
+  for (const p of problems) console.error(`corral: ${p}`);
+  if (problems.length === 0) console.log(`${chosen.length} mutants apply, their test files exist`);
+  process.exit(problems.length === 0 ? 0 : 1);
+}
 const started = Date.now();
 let bad = 0;
 const say = (line: string) => process.stdout.write(`${line}\n`);

@@ -1,5 +1,5 @@
 # run and collect under Deno, as a script would call them: Deno's bundles
-# answer node:path, node:os and the timers themselves (cli/hot/deno-builtins/,
+# answer node:path, node:os and the timers themselves (lib/runtime/deno/builtins/,
 # lib/runtime/timer.ts), so each thing a user sees of those answers is
 # checked here end to end: a program found by a relative path and on $PATH,
 # the config file's place, --timeout ending the whole tree, a signal's exit

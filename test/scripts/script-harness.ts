@@ -13,12 +13,12 @@
 // runs one script.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { guardianRecordsLeft } from "../support/agent-harness.ts";
-import { corralCommand, repoRoot } from "../support/corral-cli.ts";
+import { corralCommand, repoRoot, runtime } from "../support/corral-cli.ts";
 import { processesWithEnv } from "../support/processes.ts";
 import { waitFor } from "../support/wait.ts";
 
@@ -142,9 +142,16 @@ function scriptTest(name: string): void {
     const work = path.join(root, "work");
     mkdirSync(bin);
     mkdirSync(work);
-    // `corral` on PATH is the built CLI under the runtime under test.
-    writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
-    chmodSync(path.join(bin, "corral"), 0o755);
+    // `corral` on PATH is what a user's install runs: under Node, the bin
+    // (dist/corral, the native client, which hands what the agent does not
+    // serve to the JavaScript CLI); CORRALTEST_DOOR=js, Deno and Bun: the
+    // JavaScript CLI under the runtime under test.
+    if (runtime === "node" && process.env.CORRALTEST_DOOR !== "js") {
+      symlinkSync(path.join(repoRoot, "dist", "corral"), path.join(bin, "corral"));
+    } else {
+      writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
+      chmodSync(path.join(bin, "corral"), 0o755);
+    }
     const runId = `${process.pid}-${name}-${Date.now()}`;
     const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
@@ -153,6 +160,8 @@ function scriptTest(name: string): void {
       CORRAL_AGENT_IDLE: "5m",
       CORRAL_SOCKET: "",
       CORRAL_REPO: repoRoot,
+      // The native client hands over to the JavaScript CLI under this Node.
+      CORRAL_JS_RUNTIME: process.execPath,
       SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
       SCRIPT_TMP: work,
       SCRIPT_SKIPS: path.join(root, "skips"),

@@ -33,7 +33,7 @@ corral pty wait sh --after "$at" --text 'never printed' --timeout 60s 2>err.txt
 status=$?
 set -e
 assert_eq "$status" 1 "a wait on an exited session ends with status 1"
-assert_contains "$(cat err.txt)" "exited (status 3)"
+assert_contains "$(cat err.txt)" "exited (exit 3)"
 assert_eq "$(corral pty wait sh --text 'never printed' --exit --timeout 60s)" "exit"
 # Output written before the exit still counts.
 assert_eq "$(corral pty wait sh --after "$at" --text beta --timeout 5s)" "text"

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral, corralCommand, runtime } from "../support/corral-cli.ts";
-import { CORRAL_VERSION } from "../../cli/version.ts";
+import { CORRAL_VERSION } from "../../cli/shared/version.ts";
 
 test(`corral --version under ${runtime}`, async () => {
   const result = await corral(["--version"]);

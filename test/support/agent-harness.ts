@@ -60,7 +60,7 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
   return agent;
 }
 
-/** Records of guardians (lib/supervise/guardian/records.ts) still in the state dir. */
+/** Records of guardians (lib/supervise/guardian-records.ts) still in the state dir. */
 export function guardianRecordsLeft(stateDir: string): boolean {
   try {
     return readdirSync(path.join(stateDir, "guardians")).some((name) => name.endsWith(".json"));

@@ -5,7 +5,7 @@
 // process to start (a quarter to a half second each on a loaded machine).
 // What a user runs end to end stays tested through corral-cli.ts.
 import { Writable } from "node:stream";
-import type { CorralProcess } from "../../cli/context.ts";
+import type { CorralProcess } from "../../cli/shared/context.ts";
 import { runCommandLine } from "../../cli/run-app.ts";
 
 export interface InProcessResult {

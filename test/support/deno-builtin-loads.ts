@@ -1,6 +1,6 @@
 // A Deno preload (`deno run --preload`) for test/cli/deno-builtins.test.ts:
 // appends each Node module that Deno's hot bundles load for real (through
-// process.getBuiltinModule, cli/hot/deno-builtins/deferred.ts) to the file
+// process.getBuiltinModule, lib/runtime/deno/builtins/deferred.ts) to the file
 // named by $CORRAL_TEST_BUILTIN_LOADS, one name a line; and each global whose
 // first touch makes Deno load a Node module (Buffer: node:buffer; the Node
 // timers: node:timers), as "global NAME".

@@ -1,18 +1,18 @@
 // Run under Deno by test/cli/hot/deno-builtins.test.ts: each call Deno's
 // hot bundles answer without node:fs or node:process
-// (cli/hot/deno-builtins/) made both ways, the stand-in's and the real
+// (lib/runtime/deno/builtins/) made both ways, the stand-in's and the real
 // module's, and compared. Prints one JSON object: { failures: [...] }.
 import * as realFs from "node:fs";
 import realProcess from "node:process";
 import { spawnSync } from "node:child_process";
 import path from "node:path";
-import { ownFs } from "../../cli/hot/deno-builtins/fs.ts";
-import { ownProcess } from "../../cli/hot/deno-builtins/process.ts";
-import { ownUrl } from "../../cli/hot/deno-builtins/url.ts";
+import { ownFs } from "../../lib/runtime/deno/builtins/fs.ts";
+import { ownProcess } from "../../lib/runtime/deno/builtins/process.ts";
+import { ownUrl } from "../../lib/runtime/deno/builtins/url.ts";
 import * as realUrl from "node:url";
 import realOs from "node:os";
-import { ownPath } from "../../cli/hot/deno-builtins/path.ts";
-import { ownOs } from "../../cli/hot/deno-builtins/os.ts";
+import { ownPath } from "../../lib/runtime/deno/builtins/path.ts";
+import { ownOs } from "../../lib/runtime/deno/builtins/os.ts";
 
 const dir = realProcess.argv[2]!;
 const failures: string[] = [];

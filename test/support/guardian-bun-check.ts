@@ -1,12 +1,12 @@
 // Run under Bun by test/lib/native/guardian-spawn-bun.test.ts: a guardian
 // over its inherited connection started through Bun's own API
-// (lib/native/guardian-spawn-bun.ts), driven as run and collect drive it.
+// (lib/runtime/bun/guardian-spawn.ts), driven as run and collect drive it.
 // argv: the guardian binary, a scratch dir. Prints one JSON object:
 // { checks: { name: true | "what went wrong" } }.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import type { Guardian } from "../../lib/native/guardian-client.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import type { Guardian } from "../../lib/supervise/guardian/client.ts";
 
 const [binary, dir] = process.argv.slice(2) as [string, string];
 const checks: Record<string, true | string> = {};
@@ -118,7 +118,7 @@ await check("a guardian that exits before its welcome is reported with its statu
   writeFileSync(fake, '#!/bin/sh\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake });
   const message = await g.ready.then(() => "ready", (e: Error) => e.message);
-  expect(/the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/.test(message), message);
+  expect(/the guardian exited with status 2 before it was ready: corral-guardian: cannot do that here/.test(message), message);
 });
 
 await check("a guardian that cannot be started says which and why", async () => {

@@ -1,6 +1,6 @@
 // Run under Deno by test/lib/native/guardian-spawn-deno.test.ts: a guardian
-// started as run and collect start it under Deno (lib/native/
-// guardian-spawn-deno.ts: Deno.Command, and the one connection it makes to
+// started as run and collect start it under Deno (lib/runtime/
+// deno/guardian-spawn.ts: Deno.Command, and the one connection it makes to
 // our private listener, --owner-connect), driven as run and collect drive it.
 // argv: the guardian binary, a scratch dir. $TMPDIR is a directory of the
 // scratch dir, so that what the listener leaves behind can be seen.
@@ -8,8 +8,8 @@
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import type { Guardian } from "../../lib/native/guardian-client.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import type { Guardian } from "../../lib/supervise/guardian/client.ts";
 
 const [binary, dir] = process.argv.slice(2) as [string, string];
 const checks: Record<string, true | string> = {};
@@ -146,7 +146,7 @@ await check("a guardian that exits before it connects is reported with its statu
   writeFileSync(fake, '#!/bin/sh\necho $$ > "$0.pid"\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake });
   const message = await g.ready.then(() => "ready", (e: Error) => e.message);
-  expect(/^the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here$/.test(message), message);
+  expect(/^the guardian exited with status 2 before it was ready: corral-guardian: cannot do that here$/.test(message), message);
   const [pid] = (await until(() => pidsIn(`${fake}.pid`, 1), "the fake guardian's pid")) as [number];
   expect(!alive(pid), "the fake guardian is gone");
 });
@@ -154,7 +154,7 @@ await check("a guardian that exits before it connects is reported with its statu
 await check("a guardian refusing its arguments says why, in one error", async () => {
   const g = spawnGuardian({ argv: ["true"], mode: "pty", captureStdout: true }, { binary });
   const message = await g.ready.then(() => "ready", (e: Error) => e.message);
-  expect(/^the guardian exited before it was ready \(status 2\): corral-guardian: /.test(message), message);
+  expect(/^the guardian exited with status 2 before it was ready: corral-guardian: /.test(message), message);
 });
 
 await check("a guardian that cannot be started says which and why, in one error, and nothing is left", async () => {

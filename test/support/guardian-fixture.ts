@@ -7,9 +7,9 @@ import os from "node:os";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import { repoRoot } from "./corral-cli.ts";
-import type { Guardian } from "../../lib/native/guardian-client.ts";
-import { spawnGuardian } from "../../lib/native/guardian-launch.ts";
-import type { GuardianLaunch } from "../../lib/native/guardian-protocol.ts";
+import type { Guardian } from "../../lib/supervise/guardian/client.ts";
+import { spawnGuardian } from "../../lib/supervise/guardian/launch.ts";
+import type { GuardianLaunch } from "../../lib/supervise/guardian/protocol.ts";
 
 /**
  * Builds native/ (plain and sanitizer) once per test file; returns both

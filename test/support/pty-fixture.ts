@@ -6,7 +6,7 @@
 // expects the timeout says so with `waitMayTimeout`.
 import type { TestContext } from "node:test";
 import type { PtyBackendName } from "../../lib/supervise/handle.ts";
-import { availablePtyBackends } from "../../lib/supervise/pty-backend-choice.ts";
+import { availablePtyBackends } from "../../lib/supervise/start.ts";
 import { PtySession, type PtySessionSpec } from "../../lib/pty/session.ts";
 import type { WaitCondition, WaitResult } from "../../lib/pty/session-wait.ts";
 

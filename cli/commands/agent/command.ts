@@ -112,5 +112,18 @@ export const agentRun = buildCommand<AgentRunFlags, [], CorralContext>({
 
 export const agentRoutes = buildRouteMap<string, CorralContext>({
   routes: { start: agentStart, stop: agentStop, restart: agentRestart, status: agentStatus, run: agentRun },
-  docs: { brief: "The background agent that keeps terminal sessions", hideRoute: { run: true } },
+  docs: {
+    brief: "The background agent that keeps terminal sessions",
+    fullDescription: [
+      "The background agent that keeps terminal sessions and jobs. Any command that needs it",
+      "starts it, and it exits by itself once nothing runs and it has been idle for",
+      "agent.idle-timeout (default 5m). These commands start, inspect, stop and replace it.",
+      "",
+      "Examples:",
+      "  corral agent status",
+      "  corral agent stop --keep",
+      "  corral agent restart",
+    ].join("\n"),
+    hideRoute: { run: true },
+  },
 });

@@ -2,7 +2,7 @@
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
@@ -12,6 +12,7 @@ import type { StopRunning } from "../../../lib/agent/protocol/agent-fields.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
+import { DEFAULT_WAIT_TIMEOUT_MS } from "../../../lib/core/defaults.ts";
 
 export interface AgentFlags extends SocketFlag {
   readonly json: boolean;
@@ -227,22 +228,24 @@ export async function agentRunAction(this: CorralContext, flags: AgentRunFlags):
     const socket = chosenSocket(this, flags);
     // Guardians of sessions and jobs wait this long for a new agent once this one is gone (issue 11).
     const orphanWaitMs = config.agent.orphanWaitMs === "off" ? undefined : config.agent.orphanWaitMs;
-    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }] = await Promise.all([
+    const [{ runAgent }, { ptySessionFactory }, { adoptLeftGuardians }, { commandLineDoor }] = await Promise.all([
       import("../../../lib/agent/server/agent-main.ts"),
       import("../../../lib/agent/server/pty-sessions.ts"),
       import("../../../lib/agent/server/adoption/adopt.ts"),
+      import("./command-line-door.ts"),
     ]);
     status = await runAgent({
       socket,
       idleTimeoutMs,
       openSession: ptySessionFactory(path.dirname(socket), config.guardian, orphanWaitMs),
       adopt: adoptLeftGuardians,
+      ...(this.runCommandLine !== undefined ? { commandLines: commandLineDoor(this.runCommandLine) } : {}),
       defaults: {
         cols: config.terminal.cols,
         rows: config.terminal.rows,
         term: config.terminal.term,
         scrollback: DEFAULT_SCROLLBACK,
-        waitTimeoutMs: 60_000,
+        waitTimeoutMs: DEFAULT_WAIT_TIMEOUT_MS,
         closeGraceMs: config.graceMs,
         guardian: config.guardian,
         ...(orphanWaitMs !== undefined ? { orphanWaitMs } : {}),

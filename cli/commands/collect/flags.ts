@@ -1,6 +1,6 @@
 // The flags of `corral collect`: the child flags it shares with `run`, the
 // job flags (--tty, --job), and its capture limits and format.
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 import { commandPositional, type RunFlags, runFlagParameters } from "../../shared/child/flags.ts";
 import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
 export { collectJobFlagParameters, commandPositional, runFlagParameters };

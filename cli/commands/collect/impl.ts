@@ -8,15 +8,14 @@ import { closeCollectStores, type CollectStores, openCollectStores, type TeeDesc
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts";
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
-import { spillsNatively } from "../../../lib/supervise/backend-choice.ts";
-import { currentRuntime } from "../../../lib/runtime/self-command.ts";
+import { chooseSupervisor, decideCapture } from "../../../lib/supervise/decide.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -40,35 +39,25 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   const factsTarget = checkFactsTarget(flags.facts, flags.live);
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
-  const native = spillsNatively(config.guardian, env);
-  // --live under the guardian: it writes every byte to our own stdout/stderr
-  // itself (tee, native/capture.c), so the stream never passes through
-  // JavaScript and memory stays bounded whatever the volume. Without a
-  // descriptor to hand down (an in-process caller's streams), or without the
-  // guardian, JavaScript tees (TeeSink). On Deno (its child_process does not
-  // pass a descriptor number in `stdio` past the third) the guardian gets
-  // them as its own fd 1 and 2 (lib/native/guardian-launch.ts), which works
-  // only when they are our fd 1 and 2; other descriptors, JavaScript tees.
-  const handed = flags.live && native ? teeDescriptors(stdout, stderr, flags.merge) : null;
-  const tee = handed !== null && currentRuntime() === "deno" && (handed.stdout !== 1 || (handed.stderr ?? 2) !== 2) ? null : handed;
-  // Under the guardian the spill file is written by it (no copy through
-  // JavaScript); a JavaScript tee needs to see every byte, so it takes the pipe.
-  const external = flags.spill !== undefined && (!flags.live || tee !== null) && native;
-  // Unless JavaScript tees, nobody needs the bytes as they come: the guardian
-  // may keep head, tail and line counts itself (native/capture.c); the
-  // heartbeat and the status line read its progress events.
+  // Who keeps the output, the guardian or JavaScript: the one decision (lib/supervise/decide.ts).
+  const capture = decideCapture({
+    guardian: underGuardian(config.guardian, env),
+    live: flags.live,
+    spill: flags.spill !== undefined,
+    handed: flags.live ? teeDescriptors(stdout, stderr, flags.merge) : null,
+  });
+  const { tee, jsTee, externalSpill: external, nativeCapture } = capture;
   const statusLine = stderr.isTTY === true && !flags.live;
-  const nativeCapture = !flags.live || tee !== null;
   const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture, tee });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;
   const group = flags.group === undefined ? null : groupMarkers(flags.group, env);
   if (group !== null) await writeAll(markerStream, [encode(group.start)]);
-  const jsTee = flags.live && tee === null;
   const outSink = jsTee ? new TeeSink(stores.stdout, stdout) : stores.stdout;
   const errSink = stores.stderr === null ? null : jsTee ? new TeeSink(stores.stderr, stderr) : stores.stderr;
   const prepared = {
     ...checked,
+    explain: flags.explain ? [...checked.explain, `output: ${capture.why}`] : checked.explain,
     spec: {
       ...checked.spec,
       stdin: "inherit" as const,
@@ -122,4 +111,13 @@ function teeDescriptors(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, 
 
 function storeList(stores: CollectStores): BoundedStore[] {
   return stores.stderr === null ? [stores.stdout] : [stores.stdout, stores.stderr];
+}
+
+/** True when the pipe tree will run under the guardian (false also when the decision would refuse: run says why). */
+function underGuardian(configured: Parameters<typeof chooseSupervisor>[0]["guardian"], env: Readonly<Record<string, string | undefined>>): boolean {
+  try {
+    return chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: configured ?? "auto", env }).supervisor === "guardian";
+  } catch {
+    return false;
+  }
 }

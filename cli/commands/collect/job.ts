@@ -8,7 +8,7 @@ import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.t
 import { dieIfKilledBy, FORWARDED_SIGNALS } from "../../shared/signal-death.ts";
 import { Buffer } from "node:buffer";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { reachAgent, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import type { CollectFlags } from "./flags.ts";

@@ -5,6 +5,7 @@ import { closeSync, constants, openSync } from "node:fs";
 import { BoundedStore, SpillError } from "../../../lib/output/bounded-store.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { errorLine } from "../../shared/error-line.ts";
+import type { TeeDescriptors } from "../../../lib/supervise/decide.ts";
 
 /** The store(s) of one `collect` run. */
 export interface CollectStores {
@@ -26,11 +27,8 @@ export interface StoreLimits {
   readonly tee?: TeeDescriptors | null;
 }
 
-/** corral's own stdout and stderr descriptors (stderr null with --merge). */
-export interface TeeDescriptors {
-  readonly stdout: number;
-  readonly stderr: number | null;
-}
+/** corral's own stdout and stderr descriptors (stderr null with --merge): the capture decision's (lib/supervise/decide.ts). */
+export type { TeeDescriptors } from "../../../lib/supervise/decide.ts";
 
 /** Opens the stores; an unusable spill path is a usage error (exit 2). */
 export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {

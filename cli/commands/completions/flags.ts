@@ -1,6 +1,6 @@
 // The flags of `corral completions`, apart from the definition so the
 // implementation imports them without the definition.
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 import { ID_KINDS, type IdKind } from "./ids.ts";
 export { ID_KINDS };
 

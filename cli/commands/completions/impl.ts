@@ -2,7 +2,7 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CommandContext, RouteMap } from "@stricli/core";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { type CompletionsFlags, type Shell, SHELLS } from "./flags.ts";
 import { listIds } from "./ids.ts";
 import { ExitStatus, UsageError } from "../../shared/exit-status.ts";
@@ -14,11 +14,12 @@ export const SCRIPT_FILES: Readonly<Record<Shell, string>> = {
   fish: "corral.fish",
 };
 
-/** The completion script for a shell, from the live command registry. */
-export async function completionScript(shell: Shell): Promise<string> {
-  // Imported here, not at the top: `--ids` (run on every TAB) needs neither the whole
+/** The completion script for a shell, from the live command registry (handed down in the context). */
+export async function completionScript(shell: Shell, commandTable: CorralContext["commandTable"]): Promise<string> {
+  // Loaded here, not before: `--ids` (run on every TAB) needs neither the whole
   // table nor the generators.
-  const rootRoutes = await (await import("../../registry.ts")).loadRoutes();
+  if (commandTable === undefined) throw new Error("the completion scripts need the whole command table, and this entry did not load it");
+  const rootRoutes = await commandTable();
   const { completionModel } = await import("./model.ts");
   const model = completionModel(rootRoutes as unknown as RouteMap<CommandContext>);
   if (shell === "bash") return (await import("./bash.ts")).bashScript(model);
@@ -48,7 +49,7 @@ export async function completions(
     for (const [name, file] of Object.entries(SCRIPT_FILES) as [Shell, string][]) {
       const target = path.join(flags.write, file);
       try {
-        await writeFile(target, await completionScript(name));
+        await writeFile(target, await completionScript(name, this.commandTable));
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
         throw new Error(`cannot write ${target} (${code}); give an existing, writable directory to --write`);
@@ -59,6 +60,6 @@ export async function completions(
     return;
   }
   if (shell === undefined) throw new UsageError("name a shell: corral completions bash|zsh|fish (or --write DIR)");
-  this.process.stdout.write(await completionScript(shell));
+  this.process.stdout.write(await completionScript(shell, this.commandTable));
   this.process.exitCode = ExitStatus.ok;
 }

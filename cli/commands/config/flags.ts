@@ -1,6 +1,6 @@
 // The flags of `corral config`, apart from the definition so the lazily
 // loaded implementation imports types only.
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 
 /** Flags of `corral config`. */
 export interface ConfigFlags {

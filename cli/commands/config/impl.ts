@@ -3,7 +3,7 @@ import { stringify } from "yaml";
 import { ConfigError, configLocation, loadConfigFile } from "../../../lib/config/load.ts";
 import { configToFileShape } from "../../../lib/config/file-shape.ts";
 import type { ConfigFlags } from "./flags.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 
 /** Prints the effective config as YAML (default), JSON, or only its path. */

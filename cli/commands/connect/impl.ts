@@ -4,7 +4,7 @@
 import process from "node:process";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";

@@ -71,7 +71,20 @@ export const jobsWaitCommand = buildCommand<JobsWaitFlags, string[], CorralConte
 export const jobsRoutes = buildRouteMap<"list" | "wait", CorralContext>({
   routes: { list: jobsCommand, wait: jobsWaitCommand },
   defaultCommand: "list",
-  docs: { brief: "List jobs (corral jobs), or wait for them to end (corral jobs wait)" },
+  docs: {
+    brief: "List jobs (corral jobs), or wait for them to end (corral jobs wait)",
+    fullDescription: [
+      "Jobs are commands the agent runs for you (corral run --bg, corral run --tty), with a",
+      "bounded copy of their output. corral jobs (or corral jobs list) lists them; corral jobs",
+      "wait waits for them to end. corral fg, bg, reap and collect --job act on them.",
+      "",
+      "Examples:",
+      "  corral run --bg --name unit -- npm test",
+      "  corral jobs",
+      "  corral jobs wait unit",
+      "  corral collect --job unit --tail-lines 50",
+    ].join("\n"),
+  },
 });
 
 /** `corral fg`: this terminal to a job, then SIGCONT. */

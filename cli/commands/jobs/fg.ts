@@ -1,7 +1,7 @@
 // `corral fg` and `corral bg`. fg hands this terminal to the job (see
 // cli/shared/jobs/hold.ts); bg continues a stopped job with no terminal. A malformed id
 // is refused here before the agent is asked (exit 2).
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
 import type { FgFlags } from "./flags.ts";

@@ -1,7 +1,7 @@
 // The flags of `jobs`, `jobs wait`, `fg`, `bg` and `reap`, apart from the
 // definitions so the lazily loaded actions import types only.
 import type { SocketFlag } from "../../shared/socket-flag.ts";
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { parseDurationFlag } from "../../shared/flag-parsers.ts";
 

@@ -1,7 +1,7 @@
 // `corral jobs`: the agent's job table, as rows or JSON. Never starts the
 // agent: with none running there are no jobs (but what a dead agent left
 // behind is named, with the way to clean it up).
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, withAgent } from "../../shared/agent-reach.ts";
 import { lostNotes, orphansNote } from "./orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";

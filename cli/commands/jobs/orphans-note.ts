@@ -3,7 +3,7 @@
 // only `corral reap` cleans up. Saying nothing would hide them.
 import path from "node:path";
 import process from "node:process";
-import { readRecords } from "../../../lib/supervise/guardian/records.ts";
+import { readRecords } from "../../../lib/supervise/guardian-records.ts";
 import { stillRuns } from "../../../lib/proc/identity.ts";
 
 /** One stderr line naming what a dead agent left, or null when nothing is left. */

@@ -3,12 +3,12 @@
 // without doing so. Never starts an agent. Exit 1 when a receipt is uncertain.
 // --json: {jobs, sessions, orphans}, jobs and sessions in their common shapes.
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { ReapedJob, ReapedSession } from "../../../lib/agent/protocol/messages.ts";

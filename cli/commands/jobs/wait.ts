@@ -1,7 +1,7 @@
 // `corral jobs wait [ID...]`: what a CI script does after starting steps in
 // parallel with `run --bg` (pueue #434 asks the same of pueue): block until
 // they end, one line each as it ends, and one status for the lot.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
 import { ExitStatus, UsageError } from "../../shared/exit-status.ts";
 import type { JobsWaitFlags } from "./flags.ts";

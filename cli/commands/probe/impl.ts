@@ -1,23 +1,31 @@
-// The body of `corral probe`: gathers the report (lib/native/capabilities.ts
+// The body of `corral probe`: gathers the report (lib/supervise/guardian/capabilities.ts
 // does the guardian part), prints it as text or JSON, and sets the status:
 // 0 when the guardian is in use and a PTY can be allocated, 3 when corral
 // works on its fallbacks (degraded: the report lists what is lost and the
 // absolute command that fixes it), 1 when no process can run here.
 import { spawnSync } from "node:child_process";
-import { existsSync, lstatSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readSync } from "node:fs";
+import path from "node:path";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { ProbeFlags } from "./flags.ts";
-import { CORRAL_VERSION } from "../../version.ts";
-import { probeGuardian, type GuardianReport } from "../../../lib/native/capabilities.ts";
-import { locateGuardian, packageRoot, type GuardianSource } from "../../../lib/native/guardian-binary.ts";
-import { buildForPackage, findCompiler } from "../../../lib/native/guardian-build.ts";
-import { type Guarantee, guaranteesLostWithoutGuardian } from "../../../lib/native/guarantees.ts";
-import { currentRuntime } from "../../../lib/runtime/self-command.ts";
+import { CORRAL_VERSION } from "../../shared/version.ts";
+import {
+  buildForPackage,
+  findCompiler,
+  type Guarantee,
+  type GuardianReport,
+  type GuardianSource,
+  guaranteesLostWithoutGuardian,
+  locateGuardian,
+  packageRoot,
+  probeGuardian,
+} from "../../../lib/supervise/guardian-setup.ts";
+import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
-import { guardianMode } from "../../../lib/supervise/backend-choice.ts";
+import { guardianMode } from "../../../lib/supervise/decide.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -53,23 +61,19 @@ export interface ProbeReport {
   readonly fix: string | null;
   /** Whether a C compiler (needed by the fix) is on PATH. */
   readonly compiler: string | null;
+  /** The `corral` command's first door (cli/native-client-install.ts): the native client, or the JavaScript CLI for every command. */
+  readonly client: { readonly native: boolean; readonly path: string | null; readonly forced: "js" | "native" | null };
 }
 
 /** probe's exit statuses (README "Exit statuses"). */
 export const ProbeStatus = { ok: 0, unusable: 1, degraded: 3 } as const;
 
-function runtimeVersion(name: string): string {
-  if (name === "deno") return (globalThis as { Deno?: { version: { deno: string } } }).Deno?.version.deno ?? "?";
-  if (name === "bun") return process.versions.bun ?? "?";
-  return process.versions.node;
-}
-
 type NodePtyModule = typeof import("@lydell/node-pty");
 
 /** node-pty loads, and (when `tryPty`) really opens a PTY running `true`. */
-async function checkNodePty(tryPty: boolean, runtime: string): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
-  // Its addon loads under Bun, but its sessions die at once (lib/supervise/pty-backend-choice.ts).
-  if (runtime === "bun") return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
+async function checkNodePty(tryPty: boolean, runtime: RuntimeTraits): Promise<{ loadable: boolean; why: string | null; ptyOk: boolean }> {
+  // Its addon loads under Bun, but its sessions die at once (lib/runtime/traits.ts).
+  if (!runtime.nodePtySessions) return { loadable: false, why: "node-pty does not work under Bun (terminal sessions need the guardian)", ptyOk: false };
   let mod: NodePtyModule;
   try {
     const m = (await import("@lydell/node-pty")) as NodePtyModule & { default?: NodePtyModule };
@@ -126,7 +130,7 @@ async function guardianTurnedOff(env: Readonly<Record<string, string | undefined
 
 /** Gathers the whole report. */
 export async function gatherProbe(env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport> {
-  const runtime = currentRuntime();
+  const runtime = runtimeTraits();
   // Like any command that needs it, probe builds a missing guardian when a
   // compiler is here (npm ran no install script: git installs, --ignore-scripts).
   const found = probeGuardian(locateGuardian(env));
@@ -143,7 +147,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
   const binary = guardian.binary;
   return {
     corral: CORRAL_VERSION,
-    runtime: { name: runtime, version: runtimeVersion(runtime) },
+    runtime: { name: runtime.name, version: runtime.version },
     platform: `${process.platform} ${process.arch}`,
     guardian: {
       built: guardian.binary.built,
@@ -163,7 +167,29 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     lost: guardian.usable ? [] : guaranteesLostWithoutGuardian(runtime, nodePty.ptyOk),
     fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
+    client: nativeClient(env),
   };
+}
+
+/** Whether dist/corral, what an install links as `corral`, is the native client (an ELF file) or a link to the JavaScript CLI. */
+function nativeClient(env: Readonly<Record<string, string | undefined>>): ProbeReport["client"] {
+  const forced = env.CORRAL_CLIENT === "js" || env.CORRAL_CLIENT === "native" ? env.CORRAL_CLIENT : null;
+  const root = packageRoot();
+  const bin = root === null ? null : path.join(root, "dist", "corral");
+  if (bin === null) return { native: false, path: null, forced };
+  try {
+    if (lstatSync(bin).isSymbolicLink()) return { native: false, path: bin, forced };
+    const head = new Uint8Array(4);
+    const fd = openSync(bin, "r");
+    try {
+      readSync(fd, head, 0, 4, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return { native: head[0] === 0x7f && head[1] === 0x45 && head[2] === 0x4c && head[3] === 0x46, path: bin, forced };
+  } catch {
+    return { native: false, path: null, forced };
+  }
 }
 
 /** The report as text, one fact a line. */
@@ -176,6 +202,10 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
   lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
   lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
+  const door = r.client.native
+    ? `native        ${r.client.path} (session and job commands are answered by the agent without a JavaScript start)`
+    : "JavaScript    every command starts the JavaScript CLI (the native client was not built: no C compiler at install?)";
+  lines.push(`client        ${door}${r.client.forced !== null ? `; CORRAL_CLIENT=${r.client.forced} in force` : ""}`);
   lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);

@@ -3,10 +3,10 @@
 // agent gone, SIGTERM/SIGHUP, an exception); window size changes follow
 // (the one terminal hold, cli/shared/terminal-hold.ts, as run --tty and fg).
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { SocketOnly } from "./flags.ts";
 import { withAgent } from "../../shared/agent-reach.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
 

@@ -277,5 +277,19 @@ export const ptyRoutes = buildRouteMap<string, CorralContext>({
     record: ptyRecord,
     view: ptyView,
   },
-  docs: { brief: "Terminal sessions kept by the agent: open, type, read the screen, wait" },
+  docs: {
+    brief: "Terminal sessions kept by the agent: open, type, read the screen, wait",
+    fullDescription: [
+      "Terminal sessions kept by the agent: a program on a terminal that outlives the command",
+      "that opened it. Open one, type text and keys into it, wait for what it prints, read its",
+      "screen as a person would see it, and close it (its whole process tree goes). Sessions",
+      "are named by id or --name everywhere; corral pty COMMAND --help says more.",
+      "",
+      "Examples:",
+      "  corral pty open --name py -- python3",
+      "  corral pty send py 'print(6*7)' --key Enter --wait-regex '^42$'",
+      "  corral pty screen py",
+      "  corral pty close py",
+    ].join("\n"),
+  },
 });

@@ -1,11 +1,11 @@
 // `corral pty resize`, `close` and `list`: the small session controls.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { chosenSocket, replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { lostNotes } from "../jobs/orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
-import { describeExit } from "../../shared/exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 
 /** Resizes a session (values clamped to 1..1000); the size as COLS ROWS or --cols/--rows; --json: {session}. */
 export async function ptyResizeAction(

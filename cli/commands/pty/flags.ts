@@ -3,7 +3,7 @@
 // parsed by the shared flag parsers; other values stay strings until
 // the action checks them (one-line messages, exit 2).
 import type { SocketFlag } from "../../shared/socket-flag.ts";
-export type { CorralContext } from "../../context.ts";
+export type { CorralContext } from "../../shared/context.ts";
 export { socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
 export { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";

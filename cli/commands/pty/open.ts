@@ -3,7 +3,7 @@
 // agent to start the program.
 import process from "node:process";
 import path from "node:path";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { OpenFlags } from "./flags.ts";
 import { envFlag } from "../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";

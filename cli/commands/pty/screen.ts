@@ -1,7 +1,7 @@
 // `corral pty screen`: the rows as text, with escapes (--ansi), as a picture
 // (--svg, --html), or the whole snapshot as JSON.
 import { writeFileSync } from "node:fs";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { ScreenFlags } from "./flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";

@@ -9,7 +9,7 @@
 // the same call (DESIGN.md 4.8).
 import { Buffer } from "node:buffer";
 import process from "node:process";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { SendFlags } from "./flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";

@@ -3,9 +3,10 @@
 // printed back the same way.
 import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
 import { UsageError } from "../../shared/exit-status.ts";
+import { DEFAULT_WAIT_TIMEOUT_MS } from "../../../lib/core/defaults.ts";
 
-/** The timeout when none is given: long enough for slow programs, short enough to notice a hang. */
-export const DEFAULT_WAIT_TIMEOUT_MS = 60_000;
+/** The timeout when none is given (lib/core/defaults.ts). */
+export { DEFAULT_WAIT_TIMEOUT_MS };
 
 /** What the flags of one command say to wait for. */
 export interface ConditionFlags {

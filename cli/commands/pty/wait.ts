@@ -1,6 +1,6 @@
 // `corral pty wait`: blocks until a condition holds; prints which fired;
 // exit 124 when --timeout passes first.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { WaitFlags } from "./flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";

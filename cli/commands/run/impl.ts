@@ -1,5 +1,5 @@
 // `corral run` itself: prepare, start, forward signals, wait, report.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";

@@ -4,7 +4,7 @@
 // --facts: written when a --tty job ends (as `run` writes it); refused with
 // --bg, which returns before the job ends (collect --job %N --follow --facts
 // FILE waits for the end and writes them).
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../../shared/context.ts";
 import { reachAgent, reportFailure } from "../../shared/agent-reach.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";
 import { prepareJob } from "../../shared/jobs/request.ts";

@@ -3,7 +3,7 @@
 // naming the flag, exit 2; an `--env` value, maybe a secret, is never echoed
 // back); the rest is checked in cli/shared/child/spawn-spec.ts.
 import type { TypedFlagParameter, TypedPositionalParameters } from "@stricli/core";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import type { EnvAssignment } from "../../../lib/env/assignment.ts";
 import { parseDurationFlag, parseEnvFlag } from "../flag-parsers.ts";
 

@@ -6,7 +6,7 @@ import type { CorralConfig } from "../../../lib/config/schema.ts";
 import { ConfigError, loadConfig } from "../../../lib/config/load.ts";
 import { buildChildEnv } from "../../../lib/env/child-env.ts";
 import type { SpawnSpec } from "../../../lib/supervise/spec.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "./flags.ts";
 

@@ -3,9 +3,10 @@
 // signals to corral are forwarded, and pids that could not be confirmed gone
 // are named rather than guessed about.
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
-import { chooseSupervisor, startPipeTree } from "../../../lib/supervise/start.ts";
+import { chooseSupervisor } from "../../../lib/supervise/decide.ts";
+import { startPipeTree } from "../../../lib/supervise/start.ts";
 import type { SupervisionResult } from "../../../lib/supervise/backend.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";
 import { errorLine } from "../error-line.ts";

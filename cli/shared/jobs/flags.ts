@@ -1,7 +1,7 @@
 // The job flags `run` and `collect` gain (issue 5). Values stay strings until the lazily loaded
 // action checks them (one line naming the flag, exit 2).
 import type { TypedFlagParameter } from "@stricli/core";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { socketFlag, type SocketFlag } from "../socket-flag.ts";
 import { recordFlagDefs, type RecordFlagValues } from "../record/flags.ts";
 import { parseOffsetFlag, parseSizeFlag } from "../flag-parsers.ts";

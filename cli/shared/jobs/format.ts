@@ -1,7 +1,7 @@
 // How jobs read in a terminal: shell-like rows (`[1]+  running ...`), the
-// `[N]+  Stopped  CMD` line after Ctrl-Z (exits in words: cli/shared/exit-words.ts).
+// `[N]+  Stopped  CMD` line after Ctrl-Z (exits in words: lib/core/exit-words.ts).
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
-import { describeExit } from "../exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 
 /** The command as one line (arguments with spaces quoted). */
 export function commandLine(argv: readonly string[]): string {

@@ -1,14 +1,14 @@
 // The foreground part shared by `run --tty` and `fg`: connect, hand this
 // terminal over, send the request that attaches, wait for the job to stop
 // or end, give the terminal back, and say what happened.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
 import { JobTerminal } from "./terminal.ts";
 import { stoppedLine } from "./format.ts";
-import { describeExit } from "../exit-words.ts";
+import { describeExit } from "../../../lib/core/exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
 
 /** How a hold ended: the exit status (the job's, 148 when stopped), and the job when it ended while held. */

@@ -1,6 +1,6 @@
 // With no agent running there is no job: `fg`, `bg`, `jobs wait ID` and
 // `collect --job` answer as for an unknown id (exit 1), in one wording.
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { ExitStatus } from "../exit-status.ts";
 
 /** With no agent there is no job: the same status as an unknown id. */

@@ -5,7 +5,7 @@
 import path from "node:path";
 import process from "node:process";
 import type { JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
-import type { CorralContext } from "../../context.ts";
+import type { CorralContext } from "../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "../child/flags.ts";
 import type { RecordFlagValues } from "../record/flags.ts";

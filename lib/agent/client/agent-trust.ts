@@ -81,7 +81,7 @@ function listenersAt(socket: string): string[] | null {
 function canonical(file: string): string {
   // A listener whose directory is gone (an agent whose state dir was removed)
   // is not resolved: a realpath that fails loads the real node:fs under
-  // Deno's stand-in (cli/hot/deno-builtins/fs.ts), for nothing.
+  // Deno's stand-in (lib/runtime/deno/builtins/fs.ts), for nothing.
   if (!existsSync(path.dirname(file))) return file;
   try {
     return path.join(realpathSync(path.dirname(file)), path.basename(file));

@@ -12,6 +12,7 @@ import { clearStaleSocket, AgentRunningError } from "./socket-probe.ts";
 import { ensureStateDir } from "./state-dir.ts";
 import { AgentUnavailableError } from "./agent-unavailable.ts";
 import { verifyAgentSocket } from "./agent-trust.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /** Longest the whole start (lock wait + agent boot) may take. */
 const START_DEADLINE_MS = 20_000;
@@ -54,7 +55,7 @@ export async function connectOrStart(options: ConnectOptions): Promise<AgentClie
     const { spawnAgent } = await import("./agent-spawn.ts");
     const child = spawnAgent(options.socket, paths.log, options.env ?? process.env);
     let exited: string | null = null;
-    child.once("exit", (code, signal) => (exited = `exited with ${signal ?? `status ${code}`}`));
+    child.once("exit", (code, signal) => (exited = describeEnd({ code, signal })));
     while (Date.now() < deadline) {
       const client = await tryOpen(options.socket);
       if (client) return client;

@@ -3,7 +3,7 @@
 // (`jobs`, `pty list`, `wait`) starts one, which re-adopts them, so the
 // sessions and jobs show up again after a crash on the next command.
 import process from "node:process";
-import { readRecords } from "../../supervise/guardian/records.ts";
+import { readRecords } from "../../supervise/guardian-records.ts";
 import { stillRuns } from "../../proc/identity.ts";
 
 /** True when `stateDir` holds a record of a live adoptable guardian whose agent is gone. */

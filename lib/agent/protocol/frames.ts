@@ -15,6 +15,8 @@ export const Tag = {
   json: 1,
   /** Raw terminal bytes, only on a connection switched to attach mode. */
   bytes: 2,
+  /** A served command line's output (command-line op): body[0] is the descriptor, 1 or 2, then the bytes. */
+  output: 3,
 } as const;
 
 const utf8 = new TextEncoder();
@@ -28,6 +30,14 @@ export function jsonFrame(message: object): Uint8Array {
 /** Raw terminal bytes (attach mode only). */
 export function bytesFrame(bytes: Uint8Array): Uint8Array {
   return encodeFrame(Tag.bytes, bytes);
+}
+
+/** Output of a command line the agent runs for the native client: one frame per chunk. */
+export function outputFrame(fd: 1 | 2, bytes: Uint8Array): Uint8Array {
+  const body = new Uint8Array(bytes.length + 1);
+  body[0] = fd;
+  body.set(bytes, 1);
+  return encodeFrame(Tag.output, body);
 }
 
 /** What a client sends on an attached connection: only the table's attached messages. */

@@ -7,6 +7,7 @@
 // the agent sends unprompted are in the two tables below it.
 //
 // Bump PROTOCOL_VERSION (version.ts) if anything here changes.
+// Longer than 300 lines because the table is one object: split, its operations would be described in two places.
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { JobInfo, JobReadReply, ReapedJob } from "./job-messages.ts";
 import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
@@ -212,6 +213,18 @@ export const OPERATIONS = {
     fields: { all: optional(boolean()), graceMs: optional(millis()) },
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
+  "command-line": operation({
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output",
+    fields: {
+      argv: argv(),
+      cwd: absolutePath(),
+      env: environment(),
+      columns: optional(integer(1, 10_000)),
+      stdoutTty: optional(boolean()),
+      stderrTty: optional(boolean()),
+    },
+    reply: reply<{ readonly status: number }>(),
+  }),
 } as const;
 
 /** The signals a client forwards to its job: SIGTSTP stops it, the others end its tree with that signal first. */
@@ -284,6 +297,7 @@ export type JobReadRequest = RequestOf<"job-read">;
 export type FgRequest = RequestOf<"fg">;
 export type BgRequest = RequestOf<"bg">;
 export type ReapRequest = RequestOf<"reap">;
+export type CommandLineRequest = RequestOf<"command-line">;
 /** The conditions of a wait; the first one met wins. */
 export type WaitConditions = Fields<typeof WAIT_CONDITIONS>;
 export type AttachResizeMessage = AttachedMessageOf<"attach-resize">;

@@ -6,6 +6,7 @@ import type { SessionRegistry } from "./session-registry.ts";
 import type { JobTable } from "../../jobs/job-table.ts";
 import type { AgentBudgets } from "./agent-budgets.ts";
 import type { GuardianMode } from "../../config/schema.ts";
+import type { CommandLineDoor } from "./command-line-door.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -41,6 +42,8 @@ export interface AgentContext {
   touch(): void;
   /** One line to the agent's log; never an environment value or a full command line. */
   log(line: string): void;
+  /** Command lines the agent runs for the native client; absent: it serves none. */
+  readonly commandLines?: CommandLineDoor;
 }
 
 /** Terminal sizes are clamped, not refused (DESIGN.md 4.4). */

@@ -8,6 +8,7 @@ import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import { AgentServer } from "./server.ts";
 import type { SessionFactory } from "./session-port.ts";
+import type { CommandLineDoor } from "./command-line-door.ts";
 import { checkSocketPath, ensureStateDir } from "../client/state-dir.ts";
 
 export interface AgentRunOptions {
@@ -17,6 +18,8 @@ export interface AgentRunOptions {
   readonly openSession: SessionFactory;
   /** Re-adopts what a previous agent left (lib/agent/adoption), before the socket accepts anyone. */
   readonly adopt?: (ctx: AgentContext) => Promise<unknown>;
+  /** Command lines served for the native client (command-line-door.ts). */
+  readonly commandLines?: CommandLineDoor;
 }
 
 /** Runs the agent in this process until it stops; returns the exit status. */

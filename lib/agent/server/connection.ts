@@ -11,7 +11,8 @@
 // next request wait (and its socket paused) until it does.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { eventFrame, FrameDecoder, FrameError, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
+import { eventFrame, FrameDecoder, FrameError, frameJson, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
+import type { CommandOutput } from "./command-line-door.ts";
 import type { AgentContext } from "./agent-context.ts";
 import { AgentError, MAX_FRAME_BYTES, PROTOCOL_VERSION, Tag, type AttachExitEvent, type Envelope } from "../protocol/messages.ts";
 import { allowedBeforeHello, parseRequest, requestId } from "../protocol/validation.ts";
@@ -23,6 +24,8 @@ import type { AttachMode } from "./job-terminal.ts";
 import type { PendingFrameLedger } from "./agent-budgets.ts";
 import { fdExhaustionMessage } from "./fd-exhaustion.ts";
 
+/** Largest output frame of a served command line (the frame limit is far above it). */
+const OUTPUT_CHUNK = 64 * 1024;
 /** Requests one connection runs before the others get a turn. */
 const REQUESTS_PER_TURN = 8;
 /** Parsed requests waiting on one connection before its socket is paused (resumed below the half). */
@@ -211,6 +214,15 @@ export class AgentConnection {
       `send a hello with protocol ${PROTOCOL_VERSION} before "${request.op}" (a client of another version: corral agent stop, then retry)`,
     );
   }
+
+  /** A served command line's stdout and stderr, as output frames of at most OUTPUT_CHUNK bytes. */
+  readonly output: CommandOutput = {
+    write: (fd, bytes) => {
+      for (let at = 0; at < bytes.length; at += OUTPUT_CHUNK) this.#write(outputFrame(fd, bytes.subarray(at, at + OUTPUT_CHUNK)));
+      return this.#unsentOk();
+    },
+    drained: () => this.#repliesTaken(),
+  };
 
   /** AttachTarget: the switch happens after the attach reply is written. */
   attachTo(entry: SessionEntry): void {

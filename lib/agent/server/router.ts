@@ -23,10 +23,12 @@ import { handleBg } from "./handlers/bg.ts";
 import { handleReap } from "./handlers/reap.ts";
 import { handleRecord } from "./handlers/record.ts";
 import { handleWatch } from "./handlers/watch.ts";
+import { handleCommandLine } from "./handlers/command-line.ts";
+import type { CommandOutput } from "./command-line-door.ts";
 
 /** Per-request facts from the connection: who asked, and for how long. */
 export interface RequestScope {
-  readonly connection: AttachTarget & JobTerminalTarget;
+  readonly connection: AttachTarget & JobTerminalTarget & { readonly output: CommandOutput };
   readonly signal: AbortSignal;
 }
 
@@ -54,6 +56,7 @@ export const ROUTES: { readonly [O in Op]: Handler<O> } = {
   fg: (ctx, request, scope) => handleFg(ctx, request, scope.connection),
   bg: (ctx, request) => handleBg(ctx, request),
   reap: (ctx, request) => handleReap(ctx, request),
+  "command-line": (ctx, request, scope) => handleCommandLine(ctx, request, scope.connection.output, scope.signal),
 };
 
 /** Runs one validated request; throws AgentError for a failed one. */

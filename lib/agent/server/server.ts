@@ -7,6 +7,7 @@ import path from "node:path";
 import { writeFileSync, rmSync, readFileSync } from "node:fs";
 import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
+import type { CommandLineDoor } from "./command-line-door.ts";
 import { agentPaths } from "../client/agent-paths.ts";
 import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
@@ -35,6 +36,8 @@ export interface AgentServerOptions {
   readonly adopt?: (ctx: AgentContext) => Promise<unknown>;
   /** Overrides of the global memory budgets (tests use small ones). */
   readonly budgets?: Partial<AgentBudgets>;
+  /** Command lines served for the native client (command-line-door.ts). */
+  readonly commandLines?: CommandLineDoor;
 }
 
 /** A running agent; `stopped` settles once every session is closed. */
@@ -70,6 +73,7 @@ export class AgentServer {
       requestStop: (keep = false) => setImmediate(() => void this.stop(keep ? "asked to stop, keeping what runs for the next agent" : "asked to stop", keep)),
       touch: () => (this.#lastActivity = Date.now()),
       log: (line) => this.#log(line),
+      ...(options.commandLines !== undefined ? { commandLines: options.commandLines } : {}),
     };
     this.#ctx = ctx;
     this.#server = net.createServer((socket) => {

@@ -5,8 +5,8 @@
 // supervised process.
 import { PassThrough, type Readable } from "node:stream";
 import type { ByteSink, StdioChoice } from "../spec.ts";
-import type { Guardian } from "../../native/guardian-client.ts";
-import type { StdioChoice as GuardianStdio } from "../../native/guardian-protocol.ts";
+import type { Guardian } from "./client.ts";
+import type { StdioChoice as GuardianStdio } from "./protocol.ts";
 /**
  * A sink whose spill file someone else writes (BoundedStore opened with
  * externalSpill): collect's fast path. The guardian makes that file the

@@ -5,20 +5,21 @@
 // `reap` can find it if this agent dies; it lingers a while without its
 // owner, then cleans up by itself.
 import process from "node:process";
-import { GuardianError, type Guardian } from "../../native/guardian-client.ts";
-import { spawnGuardian } from "../../native/guardian-launch.ts";
-import { exitFactsOf } from "../../native/guardian-facts.ts";
-import type { ExitedEvent, StartedEvent } from "../../native/guardian-protocol.ts";
+import { GuardianError, type Guardian } from "./client.ts";
+import { spawnGuardian } from "./launch.ts";
+import { exitFactsOf } from "./facts.ts";
+import type { ExitedEvent, StartedEvent } from "./protocol.ts";
 import type { ExitFacts, SupervisorLoss } from "../../core/exit-facts.ts";
-import { describeOrphanedTree, terminateOrphanedTree } from "./orphaned-tree.ts";
+import { describeOrphanedTree, terminateOrphanedTree } from "../orphaned-tree.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { type JobFacts, removeRecord, writeRecord } from "./records.ts";
+import { type JobFacts, removeRecord, writeRecord } from "../guardian-records.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
 import { locateJobShim } from "./job-shim.ts";
 import { identityOf } from "../../proc/identity.ts";
 import { receiptOfCensus, uncertain } from "../receipts.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -212,16 +213,14 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunc
 /**
  * The guardian died (SIGKILL, OOM) with the tree in its care: the agent
  * terminates what it can still identify from the child's recorded identity
- * (lib/supervise/guardian/orphaned-tree.ts), and the loss is the job's own fact.
+ * (lib/supervise/orphaned-tree.ts), and the loss is the job's own fact.
  */
 async function afterLoss(guardian: Guardian, graceMs: number): Promise<{ loss: SupervisorLoss; receipt: Receipt; forced: boolean }> {
   const how = await Promise.race([
     guardian.processExit ?? Promise.resolve(undefined),
     new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 2000)),
   ]);
-  const cause = how === undefined
-    ? "stopped answering"
-    : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+  const cause = describeEnd(how);
   const child = guardian.child;
   if (child === undefined) {
     return { loss: { pid: guardian.pid, cause, cleanup: "its child was never reported started" }, receipt: uncertain(`the guardian ${cause} before it reported its child`), forced: false };

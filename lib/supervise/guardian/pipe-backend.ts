@@ -9,22 +9,22 @@
 // guardian is in guardian-stdio.ts.
 import { constants as osConstants } from "node:os";
 import { Writable, type Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
+import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult, TerminateOptions } from "../backend.ts";
 import { SpawnError } from "../spawn-error.ts";
-import type { TerminateOptions } from "../process-group/terminate.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { exitFactsOf } from "../../native/guardian-facts.ts";
-import type { Guardian } from "../../native/guardian-client.ts";
-import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "../../native/guardian-protocol.ts";
+import { exitFactsOf } from "./facts.ts";
+import type { Guardian } from "./client.ts";
+import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "./protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
-import type { OrphanedTreeReport } from "./orphaned-tree.ts";
+import type { OrphanedTreeReport } from "../orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
+import { describeEnd } from "../../core/exit-words.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
 export function guardianSpawnBackend(binary: string): SpawnBackend {
@@ -60,7 +60,7 @@ async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Prom
   };
   // Loaded here, not at the top: the client pulls in node:net, which
   // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("../../native/guardian-launch.ts");
+  const { spawnGuardian } = await import("./launch.ts");
   const startedAt = monotonicMs();
   // No socket: the guardian speaks over the socket pair it inherits (nothing
   // reconnects to a run's guardian), so nothing is made in /tmp and a corral
@@ -211,7 +211,7 @@ class GuardianProcess implements SupervisedProcess {
   async #endStuck(graceMs: number): Promise<void> {
     const child = this.guardian.child;
     if (child !== undefined) {
-      const { terminateOrphanedTree } = await import("./orphaned-tree.ts");
+      const { terminateOrphanedTree } = await import("../orphaned-tree.ts");
       this.#stuckCleanup = await terminateOrphanedTree(child, graceMs, this.guardian.pid);
     }
     this.guardian.process?.kill("SIGKILL");
@@ -312,7 +312,7 @@ class GuardianProcess implements SupervisedProcess {
     this.guardian.detach();
     for (const route of Object.values(this.#routes)) route.end();
     const child = this.guardian.child;
-    const { terminateOrphanedTree, describeOrphanedTree } = await import("./orphaned-tree.ts");
+    const { terminateOrphanedTree, describeOrphanedTree } = await import("../orphaned-tree.ts");
     // A guardian still alive (on its way out, or stuck) still parents what it adopted.
     const found = child === undefined
       ? { terminated: [], forced: false, left: [], procUnreadable: false }
@@ -328,11 +328,7 @@ class GuardianProcess implements SupervisedProcess {
       this.#unresponsive = true;
       this.guardian.process?.kill("SIGKILL");
     }
-    const cause = this.#unresponsive
-      ? "stopped answering (corral killed it)"
-      : how === undefined
-      ? "stopped answering"
-      : how.signal !== null ? `was killed by ${how.signal}` : `exited with status ${how.code ?? "unknown"}`;
+    const cause = this.#unresponsive ? "stopped answering (corral killed it)" : describeEnd(how);
     const known = exited ?? { code: null, signal: null, core: false };
     const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
     return {

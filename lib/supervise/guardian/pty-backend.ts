@@ -3,11 +3,11 @@
 // the exit (nothing lost), is the subreaper of everything the program starts
 // (setsid and double-fork included) and terminates by census with receipts.
 import { mkdtempSync, rmSync } from "node:fs";
-import { socketBaseDir } from "../../native/socket-base-dir.ts";
+import { socketBaseDir } from "../../runtime/socket-base-dir.ts";
 import path from "node:path";
-import { locateGuardian, missingGuardian } from "../../native/guardian-binary.ts";
-import { type Guardian, GuardianError } from "../../native/guardian-client.ts";
-import { spawnGuardian } from "../../native/guardian-launch.ts";
+import { locateGuardian, missingGuardian } from "./binary.ts";
+import { type Guardian, GuardianError } from "./client.ts";
+import { spawnGuardian } from "./launch.ts";
 import { signalName } from "../../runtime/signals.ts";
 import type {
   GuardianLink,

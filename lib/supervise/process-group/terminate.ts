@@ -4,6 +4,7 @@
 // when the group is gone, or names the pids it could not confirm gone.
 import { signalGroup } from "../runtime-quirks.ts";
 import { groupMembers, waitGroupGone } from "./members.ts";
+import type { TerminateOptions } from "../backend.ts";
 
 /** How long SIGKILL may take to show in /proc before a pid is called uncertain. */
 const KILL_CONFIRM_MS = 10_000;
@@ -20,11 +21,7 @@ export interface GroupSweep {
   readonly left: readonly number[];
 }
 
-export interface TerminateOptions {
-  readonly graceMs: number;
-  /** The first signal; SIGTERM unless one received by corral is being forwarded. */
-  readonly signal?: NodeJS.Signals;
-}
+export type { TerminateOptions } from "../backend.ts";
 
 /** Terminates every member of group `pgid`; see the file comment for the steps. */
 export async function terminateGroup(pgid: number, options: TerminateOptions): Promise<GroupSweep> {

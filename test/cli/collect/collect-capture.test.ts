@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { corral } from "../../support/corral-cli.ts";
 import { corralInProcess } from "../../support/corral-in-process.ts";
-import { locateGuardian } from "../../../lib/native/guardian-binary.ts";
+import { locateGuardian } from "../../../lib/supervise/guardian/binary.ts";
 
 const guardian = locateGuardian(process.env);
 const skip = guardian.built ? false : `no guardian built (${guardian.why}): nothing to compare`;

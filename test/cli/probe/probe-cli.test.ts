@@ -7,7 +7,7 @@ import net from "node:net";
 import path from "node:path";
 import { corral } from "../../support/corral-cli.ts";
 import { tempDir } from "../../support/guardian-fixture.ts";
-import { parseProbeOutput } from "../../../lib/native/capabilities.ts";
+import { parseProbeOutput } from "../../../lib/supervise/guardian/capabilities.ts";
 
 test("probe without a guardian: degraded (status 3), lists what is lost, falls back to node-pty", { timeout: 120_000 }, async (t) => {
   const dir = tempDir(t);

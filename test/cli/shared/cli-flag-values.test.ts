@@ -6,7 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { run, type RouteMap } from "@stricli/core";
 import { buildApp } from "../../../cli/app.ts";
-import type { CorralContext, CorralProcess } from "../../../cli/context.ts";
+import type { CorralContext, CorralProcess } from "../../../cli/shared/context.ts";
 import { COMMANDS, loadRoutes } from "../../../cli/registry.ts";
 import { UsageError } from "../../../cli/shared/exit-status.ts";
 import { parseDurationFlag, parseIntFlag, parseLineCountFlag, parseOffsetFlag, parseSizeFlag } from "../../../cli/shared/flag-parsers.ts";

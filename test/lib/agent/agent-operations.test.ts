@@ -45,6 +45,7 @@ const EXAMPLES: { readonly [O in Op]: Record<string, unknown> } = {
   fg: { job: "%1", cols: 80, rows: 24 },
   bg: { job: "%1" },
   reap: { all: true, graceMs: 1 },
+  "command-line": { argv: ["jobs"], cwd: "/", env: { A: "1" }, columns: 80, stdoutTty: false, stderrTty: true },
 };
 
 /** Wrong for every kind of field: not a number, string, boolean, array, nor an object with what it needs. */

@@ -14,7 +14,7 @@ import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 import { encodeFrame, FrameDecoder } from "../../../lib/core/frame.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/messages.ts";
-import { locateGuardian } from "../../../lib/native/guardian-binary.ts";
+import { locateGuardian } from "../../../lib/supervise/guardian/binary.ts";
 
 /** Pids of live `agent run` processes serving this socket. */
 function agentsOn(socket: string): number[] {

@@ -1,10 +1,10 @@
-// lib/native/event-listeners.ts stands in for node:events in the guardian
+// lib/runtime/event-listeners.ts stands in for node:events in the guardian
 // wrappers of Bun and Deno: each rule a Guardian relies on is checked against
 // Node's own EventEmitter, side by side.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
-import { EventListeners } from "../../../lib/native/event-listeners.ts";
+import { EventListeners } from "../../../lib/runtime/event-listeners.ts";
 
 type Emitter = Pick<EventEmitter, "on" | "once" | "off" | "emit" | "listenerCount">;
 const both = (): [string, Emitter][] => [["ours", new EventListeners() as unknown as Emitter], ["node:events", new EventEmitter()]];

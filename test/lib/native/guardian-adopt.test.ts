@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { buildGuardian, collectOutput, python, startGuardian, tempDir } from "../../support/guardian-fixture.ts";
-import { connectGuardian } from "../../../lib/native/guardian-launch.ts";
-import type { Guardian } from "../../../lib/native/guardian-client.ts";
-import type { WelcomeEvent } from "../../../lib/native/guardian-protocol.ts";
+import { connectGuardian } from "../../../lib/supervise/guardian/launch.ts";
+import type { Guardian } from "../../../lib/supervise/guardian/client.ts";
+import type { WelcomeEvent } from "../../../lib/supervise/guardian/protocol.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 

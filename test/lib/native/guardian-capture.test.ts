@@ -12,7 +12,7 @@ import { closeSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { TestContext } from "node:test";
 import { buildGuardian, collectOutput, startGuardian, tempDir } from "../../support/guardian-fixture.ts";
-import type { GuardianLaunch, ProgressEvent, SpilledEvent } from "../../../lib/native/guardian-protocol.ts";
+import type { GuardianLaunch, ProgressEvent, SpilledEvent } from "../../../lib/supervise/guardian/protocol.ts";
 
 const bin = buildGuardian();
 

@@ -12,8 +12,8 @@ import { createServer, type Socket as NetSocket } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { FrameDecoder } from "../../../lib/core/frame.ts";
-import { spawnGuardian } from "../../../lib/native/guardian-launch.ts";
-import { Ev } from "../../../lib/native/guardian-protocol.ts";
+import { spawnGuardian } from "../../../lib/supervise/guardian/launch.ts";
+import { Ev } from "../../../lib/supervise/guardian/protocol.ts";
 import { buildGuardian, python, tempDir } from "../../support/guardian-fixture.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
@@ -73,7 +73,7 @@ test("--owner-fd: a guardian that exits before its welcome is reported with its 
   const fake = path.join(tempDir(t), "fake-guardian");
   writeFileSync(fake, '#!/bin/sh\necho "corral-guardian: cannot do that here" >&2\nexit 2\n', { mode: 0o755 });
   const g = spawnGuardian({ argv: ["true"], mode: "pipe", stderr: "pipe" }, { binary: fake, env });
-  await assert.rejects(g.ready, /the guardian exited before it was ready \(status 2\): corral-guardian: cannot do that here/);
+  await assert.rejects(g.ready, /the guardian exited with status 2 before it was ready: corral-guardian: cannot do that here/);
   await g.processExit;
 });
 
@@ -138,7 +138,7 @@ test("--owner-connect: no token; the child starts at once; the connection closin
   const pidFile = path.join(dir, "tree.pids");
   const accepted = new Promise<NetSocket>((resolve) => {
     const server = createServer((conn) => {
-      server.close(); // exactly one connection, as guardian-spawn-deno.ts takes it
+      server.close(); // exactly one connection, as lib/runtime/deno/guardian-spawn.ts takes it
       resolve(conn);
     });
     server.listen(socketPath);

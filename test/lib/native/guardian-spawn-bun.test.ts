@@ -1,5 +1,5 @@
 // Under Bun, run and collect start their guardian with Bun.spawn and speak
-// to it over Bun's own socket (lib/native/guardian-spawn-bun.ts). The same
+// to it over Bun's own socket (lib/runtime/bun/guardian-spawn.ts). The same
 // guardian, driven as run and collect drive it, must behave as it does
 // through node:child_process (guardian-owner-fd.test.ts): output and exit
 // status, input at the child's pace, the tree ended when the owner goes,

@@ -1,6 +1,6 @@
 // Under Deno, run and collect start their guardian with Deno.Command, and
 // the guardian connects to a listener of ours in a private directory
-// (lib/native/guardian-spawn-deno.ts, `--owner-connect`). The same guardian,
+// (lib/runtime/deno/guardian-spawn.ts, `--owner-connect`). The same guardian,
 // driven as run and collect drive it, must behave as it does through
 // node:child_process (guardian-owner-fd.test.ts): output, exit status and
 // signal, input at the child's pace, the whole tree ended when the owner

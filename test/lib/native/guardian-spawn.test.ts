@@ -12,7 +12,7 @@ import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 import { supervise } from "../../../lib/supervise/supervise.ts";
 import { guardianSpawnBackend } from "../../../lib/supervise/guardian/pipe-backend.ts";
-import { chooseSpawnBackend, GuardianUnavailableError } from "../../../lib/supervise/backend-choice.ts";
+import { chooseSupervisor, decideBackend, GuardianUnavailableError } from "../../../lib/supervise/decide.ts";
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
 import type { ByteSink } from "../../../lib/supervise/spec.ts";
 
@@ -69,11 +69,13 @@ test("guardian backend: a piped stdin reaches the child; a missing program is a 
 });
 
 test("backend choice: config key and $CORRAL_GUARDIAN", { timeout: 120_000 }, () => {
-  assert.equal(chooseSpawnBackend("auto", { CORRAL_GUARDIAN_BIN: bin.plain }).backend.name, "guardian");
-  assert.equal(chooseSpawnBackend("auto", { CORRAL_GUARDIAN_BIN: bin.plain, CORRAL_GUARDIAN: "never" }).backend.name, "process-group");
-  assert.equal(chooseSpawnBackend("never", { CORRAL_GUARDIAN_BIN: bin.plain }).backend.name, "process-group");
-  assert.equal(chooseSpawnBackend("auto", { CORRAL_GUARDIAN_BIN: "/nonexistent" }).backend.name, "process-group");
-  assert.throws(() => chooseSpawnBackend("always", { CORRAL_GUARDIAN_BIN: "/nonexistent" }), GuardianUnavailableError);
-  assert.throws(() => chooseSpawnBackend("auto", { CORRAL_GUARDIAN: "sometimes" }), /auto, always or never/);
+  const pipe = (guardian: "auto" | "always" | "never", env: Record<string, string>) => chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian, env }).supervisor;
+  assert.equal(pipe("auto", { CORRAL_GUARDIAN_BIN: bin.plain }), "guardian");
+  assert.equal(pipe("auto", { CORRAL_GUARDIAN_BIN: bin.plain, CORRAL_GUARDIAN: "never" }), "process-group");
+  assert.equal(pipe("never", { CORRAL_GUARDIAN_BIN: bin.plain }), "process-group");
+  assert.equal(pipe("auto", { CORRAL_GUARDIAN_BIN: "/nonexistent" }), "process-group");
+  assert.throws(() => decideBackend("always", { CORRAL_GUARDIAN_BIN: "/nonexistent" }), GuardianUnavailableError);
+  assert.throws(() => pipe("always", { CORRAL_GUARDIAN_BIN: "/nonexistent" }), /guardian: always, but/);
+  assert.throws(() => pipe("auto", { CORRAL_GUARDIAN: "sometimes" }), /auto, always or never/);
   assert.ok(existsSync(bin.plain));
 });

@@ -74,7 +74,7 @@ test("the owner is SIGKILLed mid-run: the guardian still terminates the tree", {
   const pidfile = path.join(dir, "escapee.pid");
   const lock = path.join(dir, "lock");
   const ownerScript = path.join(dir, "owner.mts");
-  const client = path.join(repoRoot, "lib", "native", "guardian-launch.ts");
+  const client = path.join(repoRoot, "lib", "supervise", "guardian", "launch.ts");
   const { writeFileSync } = await import("node:fs");
   writeFileSync(ownerScript, `
 import { spawnGuardian } from ${JSON.stringify(client)};

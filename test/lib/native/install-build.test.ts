@@ -1,4 +1,4 @@
-// The build on first need (lib/native/guardian-build.ts), on a copy of the
+// The build on first need (lib/supervise/guardian/build.ts), on a copy of the
 // package without native/build (what `npm install --ignore-scripts` leaves):
 // concurrent first calls build once under the lock and all get the guardian;
 // nothing half-written is left; a failed compile is remembered, not retried

@@ -1,4 +1,4 @@
-// lib/supervise/guardian/orphaned-tree.ts: what corral terminates itself when a tree's
+// lib/supervise/orphaned-tree.ts: what corral terminates itself when a tree's
 // guardian is gone. The child's group, its descendants (a setsid escapee
 // whose parent lives) go; a stranger holding an id the record names, or a
 // process started before the child, is never signalled (negative control).
@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { terminateOrphanedTree, type OrphanedChild } from "../../../lib/supervise/guardian/orphaned-tree.ts";
+import { terminateOrphanedTree, type OrphanedChild } from "../../../lib/supervise/orphaned-tree.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 

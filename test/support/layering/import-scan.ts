@@ -84,6 +84,15 @@ export function globalUses(source: string, names: ReadonlySet<string>): { name: 
   });
 }
 
+/**
+ * The tokens of `source` outside comments and template text, for rules that
+ * look for a pattern of code (house.ts): words, punctuation, and string
+ * literals written in double quotes ('Deno' is `"Deno"`).
+ */
+export function tokenWords(source: string): { text: string; line: number }[] {
+  return tokenize(source).map((t) => ({ text: t.kind === "string" ? JSON.stringify(t.text) : t.text, line: t.line }));
+}
+
 /** Words, string literals and punctuation; comments, numbers' dots, templates and regexes are consumed. */
 function tokenize(source: string): Token[] {
   const tokens: Token[] = [];

@@ -1,13 +1,16 @@
 // The house layering rules (DESIGN.md section 3), checked on the source tree
 // so that they are enforced by `npm run lint` rather than remembered:
-// no import cycle between folders, lib/ never imports cli/, a file over 300
-// lines says why in its opening comment, a command's command.ts imports
-// only its own flags and the shared flag parsers, and the agent's protocol
-// folder loads no runtime API (runtime-free.ts).
+// no import cycle between folders (only a folder and its direct subfolders,
+// a router and its handlers/, may import each other), lib/ never imports cli/, a file over 300 lines says why in its
+// opening comment, a command's command.ts imports only its own flags and the
+// shared flag parsers, the agent's protocol folder loads no runtime API
+// (runtime-free.ts), and the floors, the runtime seam and the supervisor's
+// backend folders (house.ts).
 import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { importsOf } from "./import-scan.ts";
 import { runtimeUses } from "./runtime-free.ts";
+import { backendFolders, type Edge, folderRanks, runtimeSeam, type SourceFile } from "./house.ts";
 
 /** The folders whose imports the rules cover, relative to the repository root. */
 export const SOURCE_ROOTS = ["lib", "cli"] as const;
@@ -21,26 +24,20 @@ export const COMMANDS_DIR = "cli/commands";
 /** The shared flag value parsers a command.ts may use: this file, or any file in this folder. */
 export const SHARED_FLAG_PARSERS = "cli/shared/flag-parsers";
 
-export type RuleName = "folder-cycle" | "lib-imports-cli" | "long-file" | "command-imports" | "runtime-api";
+export type RuleName =
+  | "folder-cycle"
+  | "lib-imports-cli"
+  | "long-file"
+  | "command-imports"
+  | "runtime-api"
+  | "folder-rank"
+  | "runtime-seam"
+  | "backend-folder";
 
 export interface Violation {
   readonly rule: RuleName;
   /** `file:line` (or the folders of a cycle) and what is wrong, in one line. */
   readonly message: string;
-}
-
-interface SourceFile {
-  /** Posix path relative to the root, e.g. "lib/supervise/spec.ts". */
-  readonly file: string;
-  readonly text: string;
-}
-
-interface Edge {
-  readonly file: string;
-  readonly line: number;
-  /** The imported file, posix path relative to the root. */
-  readonly target: string;
-  readonly dynamic: boolean;
 }
 
 /** Every violation in the tree at `root`, rule by rule; empty when it is clean. */
@@ -53,6 +50,9 @@ export function checkLayers(root: string): Violation[] {
     ...longFiles([...files, ...sourceFiles(root, TEST_ROOT)]),
     ...commandImports(edges),
     ...runtimeApis(files),
+    ...folderRanks(edges),
+    ...runtimeSeam(files, edges),
+    ...backendFolders(edges),
   ];
 }
 
@@ -88,8 +88,14 @@ const inside = (file: string, dir: string) => file === dir || file.startsWith(`$
 
 /**
  * Folders are the nodes; a file's import of a file in another folder is an
- * arrow. A folder and the folders inside it count as one place (a router may
- * import its handlers/ and they its types), as in the target layout.
+ * arrow, a type import too. A folder inside another is a place of its own,
+ * with one allowance: a folder and its direct subfolders may import each
+ * other (a router imports its handlers/, they its types), so a knot made of
+ * one folder, some of its direct subfolders and arrows between the folder and
+ * each of them only passes. Any other cycle is caught, one that reaches a
+ * subfolder's subfolder (cli -> cli/commands/completions -> cli) or leaves
+ * the folder (lib/output -> lib/supervise -> lib/supervise/process-group ->
+ * lib/output) included.
  */
 function folderCycles(edges: readonly Edge[]): Violation[] {
   const arrows = new Map<string, Map<string, Edge>>();
@@ -97,12 +103,12 @@ function folderCycles(edges: readonly Edge[]): Violation[] {
     const from = path.posix.dirname(edge.file);
     const to = path.posix.dirname(edge.target);
     if (!SOURCE_ROOTS.some((r) => inside(to, r))) continue;
-    if (inside(from, to) || inside(to, from)) continue;
+    if (from === to) continue;
     if (!arrows.has(from)) arrows.set(from, new Map());
     const out = arrows.get(from) as Map<string, Edge>;
     if (!out.has(to)) out.set(to, edge);
   }
-  return stronglyConnected(arrows).map((knot) => {
+  return stronglyConnected(arrows).filter((knot) => !folderWithSubfolders(knot, arrows)).map((knot) => {
     const cycle = shortestCycle(knot, arrows);
     const why = cycle.slice(1).map((to, k) => {
       const edge = arrows.get(cycle[k] as string)?.get(to) as Edge;
@@ -115,6 +121,13 @@ function folderCycles(edges: readonly Edge[]): Violation[] {
         "move what both sides need into a folder both may import",
     };
   });
+}
+
+/** True when `knot` is one folder and direct subfolders of it, each arrow in it between the folder and a subfolder. */
+function folderWithSubfolders(knot: readonly string[], arrows: ReadonlyMap<string, ReadonlyMap<string, Edge>>): boolean {
+  const parent = knot.find((f) => knot.every((g) => g === f || path.posix.dirname(g) === f));
+  if (parent === undefined) return false;
+  return knot.every((from) => [...(arrows.get(from)?.keys() ?? [])].every((to) => !knot.includes(to) || from === parent || to === parent));
 }
 
 /** Tarjan's algorithm: the sets of two or more folders that all reach each other. */

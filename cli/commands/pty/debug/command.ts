@@ -48,7 +48,7 @@ export const ptyView = buildCommand<ViewFlags, [string], CorralContext>({
   parameters: {
     flags: {
       port: { ...opt, parse: parseIntFlag("--port", 0, 65535), placeholder: "n", brief: "Port to listen on (default: a free one)" },
-      listen: { ...opt, placeholder: "address", brief: "Address to listen on (default 127.0.0.1; others expose the session: see README)" },
+      listen: { ...opt, placeholder: "address", brief: "Address to listen on (default 127.0.0.1; any other shows the session to the network)" },
       socket: socketFlag,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },

@@ -1,5 +1,5 @@
 // `corral pty record`: starts (or stops) the recording of an open session.
-import type { CorralContext } from "../../../context.ts";
+import type { CorralContext } from "../../../shared/context.ts";
 import type { RecordFlags } from "../flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";

@@ -5,7 +5,9 @@
 import process from "node:process";
 import path from "node:path";
 import { createRequire } from "node:module";
-import type { CorralContext } from "../../../context.ts";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { CorralContext } from "../../../shared/context.ts";
 import type { ViewFlags } from "../flags.ts";
 import { reachAgent, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";
@@ -15,8 +17,23 @@ import type { WebSocketPeer } from "../../../../lib/view/websocket.ts";
 const MAX_PAGE_BACKLOG = 8 * 1024 * 1024;
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
-/** Where @xterm/xterm's browser files are: they are served, never fetched from a CDN. */
+/**
+ * Where xterm.js's browser files are: they are served, never fetched from a
+ * CDN. The build copies them into dist/view/ (cli/build-view-assets.mjs), so
+ * an install carries them without depending on @xterm/xterm; this file runs
+ * from dist/chunks/, dist/hot/ or (from source) cli/commands/pty/debug/, so
+ * dist/view/ is looked for upwards. A checkout that was never built serves
+ * them from the devDependency.
+ */
 function xtermFiles(): { js: string; css: string } {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 6; up++) {
+    for (const candidate of [path.join(dir, "view"), path.join(dir, "dist", "view")]) {
+      const js = path.join(candidate, "xterm.js");
+      if (existsSync(js)) return { js, css: path.join(candidate, "xterm.css") };
+    }
+    dir = path.dirname(dir);
+  }
   const require = createRequire(import.meta.url);
   const js = require.resolve("@xterm/xterm");
   return { js, css: path.join(path.dirname(js), "..", "css", "xterm.css") };

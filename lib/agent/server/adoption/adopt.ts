@@ -6,13 +6,13 @@
 // A guardian that is gone or does not answer is never silently dropped: its
 // record is kept, marked lost with the reason, for `reap` and `agent status`.
 import process from "node:process";
-import { type GuardianRecord, readRecords, writeRecord } from "../../../supervise/guardian/records.ts";
+import { type GuardianRecord, readRecords, writeRecord } from "../../../supervise/guardian-records.ts";
 import { identityOf, stillRuns } from "../../../proc/identity.ts";
-import { adoptedGuardianHandle } from "../../../supervise/guardian/pty-backend.ts";
+import { adoptedGuardianHandle } from "../../../supervise/adoption.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";
 import { adoptPtySession } from "../pty-sessions.ts";
-import { forgetAtExit } from "./session-record.ts";
+import { forgetAtExit } from "../session-record.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
 import { adoptJob } from "./job-adopt.ts";
 

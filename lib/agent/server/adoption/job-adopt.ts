@@ -9,9 +9,9 @@
 import { statSync } from "node:fs";
 import process from "node:process";
 import { BoundedStore } from "../../../output/bounded-store.ts";
-import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian/records.ts";
+import { type GuardianRecord, writeRecord, removeRecord } from "../../../supervise/guardian-records.ts";
 import { identityOf } from "../../../proc/identity.ts";
-import { adoptGuardianJob } from "../../../supervise/guardian/job-tree.ts";
+import { adoptGuardianJob } from "../../../supervise/adoption.ts";
 import { Job } from "../../../jobs/job.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
 import type { AgentContext } from "../agent-context.ts";

@@ -2,10 +2,8 @@
 // socket and the token; the guardian is verified (pid and start time in
 // /proc, then the pid and the child it reports) before anything is trusted,
 // and its raw tail is gathered in full before the caller rebuilds.
-import { connectGuardian } from "../../../native/guardian-launch.ts";
-import type { Guardian } from "../../../native/guardian-client.ts";
-import type { AdoptFacts, StreamId, WelcomeEvent } from "../../../native/guardian-protocol.ts";
-import type { GuardianRecord } from "../../../supervise/guardian/records.ts";
+import { connectGuardian, type AdoptFacts, type Guardian, type StreamId, type WelcomeEvent } from "../../../supervise/reconnect.ts";
+import type { GuardianRecord } from "../../../supervise/guardian-records.ts";
 import { stillRuns } from "../../../proc/identity.ts";
 
 /** How long a guardian may take to answer its token and send its tail. */

@@ -3,7 +3,7 @@
 import process from "node:process";
 import type { AgentContext } from "../agent-context.ts";
 import { PROTOCOL_VERSION, type ReplyBodies } from "../../protocol/messages.ts";
-import { currentRuntime } from "../../../runtime/self-command.ts";
+import { runtimeTraits } from "../../../runtime/traits.ts";
 
 /** The agent's pid, uptime, protocol, sessions and memory. */
 export function handleAgentStatus(ctx: AgentContext): ReplyBodies["agent-status"] {
@@ -16,6 +16,6 @@ export function handleAgentStatus(ctx: AgentContext): ReplyBodies["agent-status"
     alive: ctx.registry.aliveCount(),
     memory: { rss: memory.rss, heapUsed: memory.heapUsed },
     socket: ctx.socket,
-    runtime: currentRuntime(),
+    runtime: runtimeTraits().name,
   };
 }

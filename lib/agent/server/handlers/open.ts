@@ -5,7 +5,8 @@ import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { OpenRequest, ReplyBodies } from "../../protocol/messages.ts";
 import { checkScreenCells } from "../agent-budgets.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
-import { recordSession } from "../adoption/session-record.ts";
+import { recordSession } from "../session-record.ts";
+import { describeExit } from "../../../core/exit-words.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
 export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promise<ReplyBodies["open"]> {
@@ -32,8 +33,7 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   // The program's name only: arguments may carry secrets.
   ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
   session.onExit((exit) => {
-    const how = exit === null ? "unknown" : exit.signal ?? `status ${exit.code}`;
-    ctx.log(`session ${entry.id} ended: ${how}`);
+    ctx.log(`session ${entry.id} ended: ${describeExit(exit)}`);
   });
   return { session: ctx.registry.info(entry) };
 }

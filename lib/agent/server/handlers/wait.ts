@@ -4,14 +4,8 @@ import type { AgentContext } from "../agent-context.ts";
 import { AgentError, type ReplyBodies, type WaitConditions, type WaitReply, type WaitRequest } from "../../protocol/messages.ts";
 import { screenView } from "../screen-view.ts";
 import type { SessionEntry } from "../session-registry.ts";
-import { formatMs } from "../format-ms.ts";
-import type { ExitFacts } from "../../../core/exit-facts.ts";
-
-/** "status 3", "killed by SIGSEGV": for the one-line message. */
-function describeExit(exit: ExitFacts | null): string {
-  if (exit === null) return "status unknown";
-  return exit.signal !== null ? `killed by ${exit.signal}` : `status ${exit.code}`;
-}
+import { formatDuration } from "../../../core/duration.ts";
+import { describeExit } from "../../../core/exit-words.ts";
 
 /** Waits; on timeout throws AgentError timeout (the CLI exits 124). */
 export function handleWait(ctx: AgentContext, request: WaitRequest, signal?: AbortSignal): Promise<ReplyBodies["wait"]> {
@@ -49,7 +43,7 @@ export async function waitOn(
     ...(signal !== undefined ? { signal } : {}),
   });
   if (outcome.fired === "timeout") {
-    throw new AgentError("timeout", `no condition was met within ${formatMs(timeoutMs)} on session ${entry.id}`);
+    throw new AgentError("timeout", `no condition was met within ${formatDuration(timeoutMs)} on session ${entry.id}`);
   }
   if (outcome.fired === "exit" && conditions.exit !== true) {
     throw new AgentError(

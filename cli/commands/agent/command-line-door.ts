@@ -1,0 +1,94 @@
+// The commands the agent runs for the native client (native/client/), with
+// the very code the JavaScript CLI runs: the same command table, against a
+// context whose stdout, stderr, environment and terminal width are the
+// client's, so help, errors, JSON and exit statuses are byte-identical
+// through both doors (test/cli/native-client/ compares them). Served: the
+// commands the agent can answer alone (a session's send, screen, wait,
+// list, resize, close, exec; jobs and their waits; collect --job; reap;
+// agent status; --version and --help). Everything else, and any command
+// line whose meaning depends on the caller's process (a relative path the
+// agent would resolve against its own directory, --stdin), is refused
+// before any output: the client then execs the JavaScript CLI.
+import { Writable } from "node:stream";
+import tty from "node:tty";
+import type { CommandLineDoor, CommandOutput } from "../../../lib/agent/server/command-line-door.ts";
+import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
+import type { CorralProcess } from "../../shared/context.ts";
+
+/** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
+const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
+/** Flags whose value is a file the command opens in the caller's directory, or input the client does not forward. */
+const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--stdin", "--cast"]);
+
+/** How a command line is run over the whole command table (CorralContext.runCommandLine). */
+type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
+
+/** The door the agent is started with (cli/commands/agent/impl.ts). */
+export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor {
+  return { refusal, run: (request, output, signal) => run(runCommandLine, request, output, signal) };
+}
+
+function refusal(request: CommandLineRequest): string | null {
+  for (const name of ["CORRAL_SOCKET", "CORRAL_STATE_DIR"]) {
+    const value = request.env[name];
+    // Resolved against the caller's directory by the JavaScript CLI; the agent has another.
+    if (value !== undefined && value !== "" && !value.startsWith("/")) return `a relative ${name}`;
+  }
+  const argv = request.argv;
+  const [first, second] = argv;
+  const words = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
+  if (words.some((word) => CALLER_FLAGS.has(word.split("=")[0] as string))) return "a flag that names a file or reads stdin";
+  const socketAt = words.findIndex((word) => word === "--socket" || word.startsWith("--socket="));
+  if (socketAt >= 0) {
+    const value = words[socketAt]!.startsWith("--socket=") ? words[socketAt]!.slice(9) : (words[socketAt + 1] ?? "");
+    if (!value.startsWith("/")) return "a relative --socket";
+  }
+  if (argv.length === 1 && (first === "--version" || first === "-v" || first === "--help" || first === "-h")) return null;
+  if (first === "pty" && (second === undefined || !UNSERVED_PTY.has(second))) return null;
+  if (first === "jobs" || first === "reap") return null;
+  if (first === "agent" && (second === "status" || second === "--help" || second === "-h")) return null;
+  if (first === "collect" && words.some((word) => word === "--job" || word.startsWith("--job="))) return null;
+  return `corral ${first ?? ""} is run by the JavaScript CLI`;
+}
+
+async function run(runCommandLine: RunCommandLine, request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number> {
+  const stdout = clientStream(1, output, request.stdoutTty === true, request);
+  const stderr = clientStream(2, output, request.stderrTty === true, request);
+  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
+  const status = await runCommandLine(request.argv, corralProcess);
+  await Promise.all([finished(stdout), finished(stderr)]);
+  return status;
+}
+
+/** A stream that looks to the command like the client's descriptor: a terminal of its width, or not. */
+function clientStream(fd: 1 | 2, output: CommandOutput, isTerminal: boolean, request: CommandLineRequest): NodeJS.WriteStream {
+  const stream = new Writable({
+    write(chunk: Uint8Array | string, _encoding, done) {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      if (output.write(fd, bytes)) done();
+      else void output.drained().then(() => done());
+    },
+  });
+  const facts = stream as unknown as { isTTY: boolean; columns?: number; rows?: number; fd: number; getColorDepth: (env?: object) => number; hasColors: (count?: number) => boolean };
+  facts.fd = fd;
+  facts.isTTY = isTerminal;
+  facts.getColorDepth = () => 1;
+  facts.hasColors = () => false;
+  if (isTerminal) {
+    if (request.columns !== undefined) facts.columns = request.columns;
+    // Node's own answer for a terminal under the client's environment (TERM, COLORTERM, NO_COLOR, ...).
+    facts.getColorDepth = (env?: object) => tty.WriteStream.prototype.getColorDepth.call(stream, (env ?? request.env) as NodeJS.ProcessEnv);
+    facts.hasColors = (count = 16) => 2 ** facts.getColorDepth() >= count;
+  }
+  return stream as unknown as NodeJS.WriteStream;
+}
+
+function finished(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => {
+    const writable = stream as unknown as Writable;
+    if (writable.writableFinished) return resolve();
+    writable.once("finish", () => resolve());
+    writable.once("error", () => resolve());
+    if (!writable.writableEnded) writable.end();
+  });
+}

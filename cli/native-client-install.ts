@@ -1,0 +1,68 @@
+// The `corral` command a package install links (package.json "bin":
+// dist/corral): the native client when this machine could build it
+// (native/client/corral-client.c says why it exists), otherwise a link to
+// the JavaScript CLI beside it (dist/corral.cjs, whose `#!/usr/bin/env node`
+// runs it as before; Node resolves the link, so it finds its bundles). Placed by the build
+// (`npm run build:native`) and again by npm's install script, because a
+// tarball may carry a client built for another machine: the install builds
+// its own or falls back to the link, and either way the same command works.
+import { spawnSync } from "node:child_process";
+import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import path from "node:path";
+import process from "node:process";
+
+
+// As the guardian's install build: no -Werror, a newer compiler's new warning must not cost the fast door.
+const FLAGS = ["-std=c11", "-O2", "-Wall", "-Wextra"];
+
+export type LauncherKind = "native" | "javascript";
+
+/** Builds the client into native/build when it is not there, then places dist/corral; says which. */
+export function placeLauncher(root: string, build = true): { readonly kind: LauncherKind; readonly why?: string } {
+  const client = path.join(root, "native", "build", "corral-client");
+  let why: string | undefined;
+  if (!executable(client) && build) why = compileClient(root, client);
+  const target = path.join(root, "dist", "corral");
+  const temp = `${target}.${process.pid}.tmp`;
+  mkdirSync(path.dirname(target), { recursive: true });
+  if (executable(client)) {
+    copyFileSync(client, temp);
+    chmodSync(temp, 0o755);
+    renameSync(temp, target);
+    return { kind: "native" };
+  }
+  symlinkSync("corral.cjs", temp);
+  renameSync(temp, target);
+  return { kind: "javascript", why: why ?? "the native client is not built" };
+}
+
+/** Compiles native/client/*.c; returns why not when it could not. */
+function compileClient(root: string, output: string): string | undefined {
+  const dir = path.join(root, "native", "client");
+  if (!existsSync(dir)) return "the native client's sources are not in this copy";
+  const sources = readdirSync(dir).filter((f) => f.endsWith(".c")).sort().map((f) => path.join(dir, f));
+  const compilers = [process.env.CC, "cc", "gcc", "clang"].filter((c): c is string => c !== undefined && c !== "");
+  mkdirSync(path.dirname(output), { recursive: true });
+  const temp = `${output}.${process.pid}.tmp`;
+  let last = "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
+  for (const cc of compilers) {
+    const result = spawnSync(cc, [...FLAGS, "-o", temp, ...sources], { encoding: "utf8" });
+    if (result.error !== undefined) continue;
+    if (result.status === 0) {
+      renameSync(temp, output);
+      return undefined;
+    }
+    rmSync(temp, { force: true });
+    last = `${cc} failed: ${(result.stderr ?? "").split("\n")[0]}`;
+  }
+  return last;
+}
+
+function executable(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,22 @@
+// The agent's side of the native client's door (native/client/): the agent
+// runs a corral command line for a client that did not want to pay a
+// JavaScript runtime's start. What a command line does is the CLI's to know
+// (lib/ never imports cli/), so the CLI that starts the agent hands it this
+// door (cli/commands/agent/command-line-door.ts); an agent without one
+// serves nothing and every client takes the JavaScript door.
+import type { CommandLineRequest } from "../protocol/operations.ts";
+
+/** Where a served command's output goes: output frames on the client's connection. */
+export interface CommandOutput {
+  /** Writes to the client's stdout (1) or stderr (2); false when the caller should wait for `drained`. */
+  write(fd: 1 | 2, bytes: Uint8Array): boolean;
+  /** Settles when the connection has taken what was written (or closed). */
+  drained(): Promise<void>;
+}
+
+export interface CommandLineDoor {
+  /** Null when the agent runs this command line; otherwise why not (the client hands it over). */
+  refusal(request: CommandLineRequest): string | null;
+  /** Runs it; returns the exit status. `signal` aborts when the client goes away. */
+  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number>;
+}

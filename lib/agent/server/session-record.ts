@@ -1,0 +1,36 @@
+// Every session the agent opens on an adoptable guardian is written down in
+// the state dir (0600, beside the jobs' records): what a new agent needs to
+// find the guardian again and rebuild the session under the same id and
+// name (issue 11). The size and the output position are not recorded: the
+// guardian itself reports them when it is re-adopted, so they are never stale.
+import process from "node:process";
+import type { GuardianLink } from "../../supervise/handle.ts";
+import { removeRecord, writeRecord, type GuardianRecord } from "../../supervise/guardian-records.ts";
+import { identityOf } from "../../proc/identity.ts";
+import type { SessionEntry } from "./session-registry.ts";
+
+/** Writes the session's record and forgets it once the session's program has ended and the session closed. */
+export function recordSession(stateDir: string, entry: SessionEntry, link: GuardianLink, term: string): void {
+  const guardian = identityOf(link.guardianPid);
+  const owner = identityOf(process.pid);
+  if (guardian === undefined || owner === undefined) return;
+  const record: GuardianRecord = {
+    guardian,
+    owner,
+    child: link.child,
+    socket: link.socket,
+    token: link.token,
+    argv: entry.session.argv,
+    job: null,
+    recordedAt: Date.now(),
+    adoptable: true,
+    session: { id: entry.id, name: entry.name, scrollback: entry.scrollback, term, createdAt: entry.session.startedAt },
+  };
+  writeRecord(stateDir, record);
+  forgetAtExit(stateDir, entry, link.guardianPid);
+}
+
+/** The exit facts are the agent's once the program ended: the guardian will not wait for anyone else. */
+export function forgetAtExit(stateDir: string, entry: SessionEntry, guardianPid: number): void {
+  entry.session.onExit(() => removeRecord(stateDir, guardianPid));
+}

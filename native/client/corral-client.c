@@ -1,0 +1,321 @@
+/*
+ * corral's native client: the first thing the `corral` command runs.
+ *
+ * Why: a script that drives a terminal makes thousands of corral calls, and
+ * each call of the JavaScript CLI pays a runtime's start (tens of ms) before
+ * any work, while the agent answers in well under a millisecond. Like
+ * tmux's client, emacsclient or nailgun, this small program hands its
+ * argv, working directory, environment and terminal facts to the
+ * long-running agent, which runs the very same command code
+ * (cli/commands/agent/command-line-door.ts) and streams back its stdout and
+ * stderr, then the exit status. One behaviour, two doors: whatever the
+ * agent does not serve (run, collect of a command, attach, no agent yet, an
+ * agent of another protocol, a socket that is not provably ours) is handed
+ * to the JavaScript CLI by exec(3) with the same argv, before anything was
+ * written, so it says what it always says.
+ *
+ * Trust (the same checks as lib/agent/client/agent-trust.ts, plus the
+ * kernel's word): the socket's directory is ours and closed to group and
+ * others, the socket is a socket owned by us, and SO_PEERCRED names our uid
+ * as the listener's. Otherwise nothing is sent.
+ *
+ * Wire (lib/agent/protocol/frames.ts): 4-byte big-endian length, one tag
+ * byte, body. Tag 1: JSON. Tag 3: command output, body[0] is the fd (1, 2).
+ *
+ * Man pages: unix(7) (SO_PEERCRED), connect(2), execv(3), readlink(2),
+ * isatty(3), ioctl_tty(2) (TIOCGWINSZ).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "client-protocol.h"
+#include "json-out.h"
+
+extern char **environ;
+
+static int g_argc;
+static char **g_argv;
+
+/* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
+static void hand_over(void) {
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "corral: cannot find the JavaScript CLI (/proc/self/exe: %s)\n", strerror(errno));
+        exit(125);
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash == NULL) exit(125);
+    slash[1] = '\0';
+    char script[PATH_MAX + 16];
+    snprintf(script, sizeof script, "%scorral.cjs", self);
+    const char *runtime = getenv("CORRAL_JS_RUNTIME");
+    if (runtime == NULL || runtime[0] == '\0') runtime = "node";
+    char **args = calloc((size_t)g_argc + 2, sizeof *args);
+    if (args == NULL) exit(125);
+    args[0] = (char *)runtime;
+    args[1] = script;
+    for (int i = 1; i < g_argc; i++) args[i + 1] = g_argv[i];
+    execvp(runtime, args);
+    fprintf(stderr, "corral: cannot start the JavaScript CLI (%s %s): %s\n", runtime, script, strerror(errno));
+    exit(125);
+}
+
+/* Where the agent listens: --socket, else $CORRAL_SOCKET, else the state dir (state-dir.ts). */
+static int socket_path(char *out, size_t size) {
+    const char *chosen = NULL;
+    for (int i = 1; i < g_argc; i++) {
+        if (strcmp(g_argv[i], "--") == 0) break;
+        if (strcmp(g_argv[i], "--socket") == 0 && i + 1 < g_argc) chosen = g_argv[i + 1];
+        else if (strncmp(g_argv[i], "--socket=", 9) == 0) chosen = g_argv[i] + 9;
+    }
+    const char *env_socket = getenv("CORRAL_SOCKET");
+    const char *state = getenv("CORRAL_STATE_DIR");
+    const char *runtime_dir = getenv("XDG_RUNTIME_DIR");
+    char base[PATH_MAX];
+    if (chosen != NULL && chosen[0] != '\0') snprintf(base, sizeof base, "%s", chosen);
+    else if (env_socket != NULL && env_socket[0] != '\0') snprintf(base, sizeof base, "%s", env_socket);
+    else if (state != NULL && state[0] != '\0') snprintf(base, sizeof base, "%s/agent.sock", state);
+    else if (runtime_dir != NULL && runtime_dir[0] != '\0') snprintf(base, sizeof base, "%s/corral/agent.sock", runtime_dir);
+    else snprintf(base, sizeof base, "/tmp/corral-%u/agent.sock", (unsigned)getuid());
+    if (base[0] == '/') return snprintf(out, size, "%s", base) < (int)size ? 0 : -1;
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL) return -1;
+    return snprintf(out, size, "%s/%s", cwd, base) < (int)size ? 0 : -1;
+}
+
+/* The checks of agent-trust.ts: a directory of ours closed to others, a socket of ours, a listener of our uid. */
+static int connect_trusted(const char *path) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == NULL) return -1;
+    if (slash == dir) slash[1] = '\0';
+    else *slash = '\0';
+    struct stat st;
+    uid_t uid = getuid();
+    if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != uid || (st.st_mode & 077) != 0) return -1;
+    if (lstat(path, &st) != 0 || !S_ISSOCK(st.st_mode) || st.st_uid != uid) return -1;
+    struct sockaddr_un addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sun_family = AF_UNIX;
+    if (strlen(path) >= sizeof addr.sun_path) return -1;
+    memcpy(addr.sun_path, path, strlen(path));
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return -1;
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0 || cred.uid != uid) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static int write_all(int fd, const void *data, size_t size) {
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+/* The request: a hello and the command line, sent together (the agent answers in order). */
+static int send_request(int fd) {
+    struct json_out j;
+    json_init(&j);
+    json_raw(&j, "{\"id\":1,\"op\":\"hello\",\"version\":");
+    json_uint(&j, CORRAL_PROTOCOL_VERSION);
+    json_raw(&j, "}");
+    size_t hello_end = j.len;
+    json_raw(&j, "{\"id\":2,\"op\":\"command-line\",\"argv\":[");
+    for (int i = 1; i < g_argc; i++) {
+        if (i > 1) json_raw(&j, ",");
+        if (json_string(&j, g_argv[i]) != 0) return -2; /* not UTF-8: the JavaScript CLI takes it */
+    }
+    json_raw(&j, "],\"cwd\":");
+    char cwd[PATH_MAX];
+    if (getcwd(cwd, sizeof cwd) == NULL || json_string(&j, cwd) != 0) return -2;
+    json_raw(&j, ",\"env\":{");
+    int first = 1;
+    for (char **e = environ; *e != NULL; e++) {
+        const char *eq = strchr(*e, '=');
+        if (eq == NULL || eq == *e) continue;
+        size_t mark = j.len;
+        if (!first) json_raw(&j, ",");
+        if (json_string_n(&j, *e, (size_t)(eq - *e)) != 0 || (json_raw(&j, ":"), json_string(&j, eq + 1)) != 0) {
+            j.len = mark; /* a variable that is not UTF-8 stays behind, as no served command reads one */
+            continue;
+        }
+        first = 0;
+    }
+    json_raw(&j, "}");
+    struct winsize ws;
+    int out_tty = isatty(1), err_tty = isatty(2);
+    int term = out_tty ? 1 : err_tty ? 2 : -1;
+    if (term > 0 && ioctl(term, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        json_raw(&j, ",\"columns\":");
+        json_uint(&j, ws.ws_col);
+    }
+    json_raw(&j, out_tty ? ",\"stdoutTty\":true" : ",\"stdoutTty\":false");
+    json_raw(&j, err_tty ? ",\"stderrTty\":true}" : ",\"stderrTty\":false}");
+    if (j.failed) return -1;
+    size_t req_len = j.len - hello_end;
+    if (req_len + 1 > CORRAL_MAX_FRAME_BYTES) return -2;
+    unsigned char *wire = malloc(j.len + 10);
+    if (wire == NULL) return -1;
+    size_t at = 0;
+    size_t parts[2][2] = {{0, hello_end}, {hello_end, req_len}};
+    for (int k = 0; k < 2; k++) {
+        uint32_t n = (uint32_t)parts[k][1] + 1;
+        wire[at++] = (unsigned char)(n >> 24);
+        wire[at++] = (unsigned char)(n >> 16);
+        wire[at++] = (unsigned char)(n >> 8);
+        wire[at++] = (unsigned char)n;
+        wire[at++] = CORRAL_TAG_JSON;
+        memcpy(wire + at, j.buf + parts[k][0], parts[k][1]);
+        at += parts[k][1];
+    }
+    int rc = write_all(fd, wire, at);
+    free(wire);
+    json_free(&j);
+    return rc;
+}
+
+/* Reads exactly `size` bytes; 0 at a clean end of stream before the first byte, -1 on error or a torn frame. */
+static int read_exact(int fd, unsigned char *buf, size_t size) {
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, buf + got, size - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n < 0) return -1;
+        if (n == 0) return got == 0 ? 0 : -1;
+        got += (size_t)n;
+    }
+    return 1;
+}
+
+/* `"key":NUMBER` in a compact JSON object written by JSON.stringify; -1 when absent. */
+static long json_number_field(const char *json, const char *key) {
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"%s\":", key);
+    const char *at = strstr(json, needle);
+    if (at == NULL) return -1;
+    return strtol(at + strlen(needle), NULL, 10);
+}
+
+/* Prints a failure the agent reported after output began (nothing can be handed over then). */
+static void report_failure(const char *json) {
+    const char *at = strstr(json, "\"message\":\"");
+    fputs("corral: the agent failed while serving this command", stderr);
+    if (at != NULL) {
+        at += 11;
+        fputs(": ", stderr);
+        for (; *at != '\0' && *at != '"'; at++) {
+            if (*at == '\\' && at[1] != '\0') at++;
+            fputc(*at, stderr);
+        }
+    }
+    fputc('\n', stderr);
+}
+
+int main(int argc, char **argv) {
+    g_argc = argc;
+    g_argv = argv;
+    const char *door = getenv("CORRAL_CLIENT");
+    int native_only = door != NULL && strcmp(door, "native") == 0;
+    if (argc < 2 || (door != NULL && strcmp(door, "js") == 0)) hand_over();
+    char path[PATH_MAX];
+    int fd = socket_path(path, sizeof path) == 0 ? connect_trusted(path) : -1;
+    if (fd < 0) {
+        if (native_only) {
+            fprintf(stderr, "corral: CORRAL_CLIENT=native: no agent of yours answers at %s\n", path);
+            return 125;
+        }
+        hand_over();
+    }
+    int sent = send_request(fd);
+    if (sent != 0) {
+        if (native_only) {
+            fprintf(stderr, "corral: CORRAL_CLIENT=native: this command line cannot be sent to the agent\n");
+            return 125;
+        }
+        close(fd);
+        hand_over();
+    }
+    int greeted = 0, wrote = 0;
+    unsigned char head[5];
+    for (;;) {
+        int r = read_exact(fd, head, 4);
+        if (r <= 0) break;
+        uint32_t n = ((uint32_t)head[0] << 24) | ((uint32_t)head[1] << 16) | ((uint32_t)head[2] << 8) | head[3];
+        if (n == 0 || n > CORRAL_MAX_FRAME_BYTES + 1) break;
+        unsigned char *body = malloc((size_t)n + 1);
+        if (body == NULL || read_exact(fd, body, n) != 1) {
+            free(body);
+            break;
+        }
+        body[n] = '\0';
+        unsigned tag = body[0];
+        if (tag == CORRAL_TAG_OUTPUT && n >= 2) {
+            int out = body[1] == 2 ? 2 : 1;
+            wrote = 1;
+            if (write_all(out, body + 2, n - 2) != 0 && errno == EPIPE) {
+                free(body);
+                return 141; /* as a shell reports a writer killed by SIGPIPE */
+            }
+        } else if (tag == CORRAL_TAG_JSON) {
+            const char *json = (const char *)body + 1;
+            long id = json_number_field(json, "id");
+            int ok = strstr(json, "\"ok\":true") != NULL;
+            if (id == 1) {
+                if (!ok && !native_only) hand_over(); /* another protocol: the JavaScript CLI says what it always says */
+                if (!ok) {
+                    fprintf(stderr, "corral: CORRAL_CLIENT=native: the agent refused the hello (another protocol version?)\n");
+                    return 125;
+                }
+                greeted = 1;
+            } else if (id == 2) {
+                if (ok) {
+                    long status = json_number_field(json, "status");
+                    free(body);
+                    return status < 0 || status > 255 ? 125 : (int)status;
+                }
+                if (!wrote && !native_only) hand_over();
+                if (native_only && !wrote && strstr(json, "\"code\":\"not_served\"") != NULL) {
+                    fprintf(stderr, "corral: CORRAL_CLIENT=native: the agent does not serve this command; unset CORRAL_CLIENT to let the JavaScript CLI run it\n");
+                    free(body);
+                    return 125;
+                }
+                report_failure(json);
+                free(body);
+                return 125;
+            }
+        }
+        free(body);
+    }
+    /* The connection ended before the reply. Before the hello nothing ran: the JavaScript CLI retries (the agent was stopping). */
+    if (!greeted && !wrote && !native_only) hand_over();
+    fprintf(stderr, "corral: the agent closed the connection before the command finished (did it stop?); see corral agent status\n");
+    return 125;
+}

@@ -1,0 +1,181 @@
+// The two doors (native/client/corral-client.c, cli/commands/agent/
+// command-line-door.ts): every command the agent serves answers through the
+// native client exactly as through the JavaScript CLI, stdout, stderr and
+// status byte for byte, error paths included; what it does not serve is
+// handed over with the same argv; a listener that is not provably ours
+// gets nothing. CORRAL_CLIENT=native makes the client fail instead of
+// handing over, so an equal answer proves the agent served it.
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
+import { repoRoot } from "../../support/corral-cli.ts";
+import { createLocalUser, localUsersUnavailable, removeLocalUser } from "../../support/local-users.ts";
+import { scratchDir } from "../../support/scratch-dir.ts";
+import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
+import { MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
+
+const BIN = path.join(repoRoot, "dist", "corral");
+
+interface Answer {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `dist/corral ARGS` (the bin a user's install runs) through one door. */
+function bin(args: readonly string[], env: Record<string, string>, options: { uid?: number; gid?: number; cwd?: string } = {}): Promise<Answer> {
+  const child = spawn(BIN, args, {
+    env: { ...process.env, CORRAL_JS_RUNTIME: process.execPath, ...env },
+    cwd: options.cwd ?? repoRoot,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (c: Buffer) => out.push(c));
+  child.stderr.on("data", (c: Buffer) => err.push(c));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`corral ${args.join(" ")} still running after 60 s`));
+    }, 60_000);
+    child.on("error", reject);
+    child.on("close", (status) => {
+      clearTimeout(timer);
+      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+    });
+  });
+}
+
+let agent: PrivateAgent;
+before(async () => {
+  agent = privateAgent("doors");
+  await agent.ok(["pty", "open", "--name", "sh", "--", "sh", "-c", "echo shown; exec cat"]);
+  await agent.ok(["pty", "wait", "sh", "--text", "shown"]);
+  await agent.ok(["run", "--bg", "--name", "gen", "--", "sh", "-c", "seq 1 5"]);
+  await agent.ok(["jobs", "wait", "gen"]);
+});
+after(async () => {
+  await agent.stop();
+});
+
+test("every served command line answers the same through both doors, errors included", async () => {
+  const { hash } = (JSON.parse(await agent.ok(["pty", "screen", "sh", "--json"])) as { screen: { hash: string } }).screen;
+  const lines: string[][] = [
+    ["--version"],
+    ["--help"],
+    ["pty", "--help"],
+    ["pty", "screen", "--help"],
+    ["jobs", "--help"],
+    ["agent", "--help"],
+    ["pty", "screen", "sh"],
+    ["pty", "screen", "sh", "--json", "--since", hash],
+    ["pty", "screen", "sh", "--ansi"],
+    ["pty", "screen", "nosuch"],
+    ["pty", "screen"],
+    ["pty", "screen", "sh", "--bogus"],
+    ["pty", "wait", "sh", "--text", "shown"],
+    ["pty", "wait", "sh", "--text", "shown", "--json"],
+    ["pty", "wait", "sh", "--text", "never-there", "--timeout", "200ms"],
+    ["pty", "wait", "sh", "--timeout", "soon"],
+    ["pty", "wait", "nosuch", "--text", "x"],
+    ["pty", "send", "nosuch", "x"],
+    ["pty", "send", "sh", "--key", "NoSuchKey"],
+    ["pty", "resize", "nosuch", "80", "24"],
+    ["pty", "close", "nosuch"],
+    ["pty", "nosuch"],
+    ["pty"],
+    ["-v"],
+    ["jobs"],
+    ["jobs", "--json"],
+    ["jobs", "wait", "gen"],
+    ["jobs", "wait", "%99"],
+    ["collect", "--job", "gen"],
+    ["collect", "--job", "gen", "--tail-lines", "2"],
+    ["collect", "--job", "%99"],
+    ["reap", "--help"],
+  ];
+  for (const line of lines) {
+    const js = await bin(line, { ...agent.env, CORRAL_CLIENT: "js" });
+    const native = await bin(line, { ...agent.env, CORRAL_CLIENT: "native" });
+    assert.deepEqual(native, js, `corral ${line.join(" ")}: the native door answered otherwise`);
+  }
+});
+
+test("a served command's effects are the JavaScript CLI's: send, then the screen shows it", async () => {
+  const sent = await bin(["pty", "send", "sh", "typed-natively", "--key", "Enter", "--wait-text", "typed-natively", "--json"], { ...agent.env, CORRAL_CLIENT: "native" });
+  assert.equal(sent.status, 0, sent.stderr);
+  assert.equal(typeof (JSON.parse(sent.stdout) as { at: unknown }).at, "number");
+  const screen = await bin(["pty", "screen", "sh"], { ...agent.env, CORRAL_CLIENT: "native" });
+  assert.match(screen.stdout, /typed-natively/);
+});
+
+test("what the agent does not serve is handed to the JavaScript CLI with the same argv", async () => {
+  const handed = await bin(["run", "--", "sh", "-c", "echo 'a b'; echo err >&2; exit 3"], agent.env);
+  assert.deepEqual(handed, { status: 3, stdout: "a b\n", stderr: "err\n" });
+  const refused = await bin(["run", "--", "true"], { ...agent.env, CORRAL_CLIENT: "native" });
+  assert.equal(refused.status, 125);
+  assert.match(refused.stderr, /^corral: CORRAL_CLIENT=native: the agent does not serve this command; unset CORRAL_CLIENT/);
+  // A file named relative to the caller's directory is the caller's: handed over, written there.
+  const dir = scratchDir(undefined, "corral-doors-svg-");
+  const svg = await bin(["pty", "screen", "sh", "--svg", "s.svg"], agent.env, { cwd: dir });
+  assert.equal(svg.status, 0, svg.stderr);
+  assert.match(readFileSync(path.join(dir, "s.svg"), "utf8"), /<svg/);
+});
+
+test("without an agent the JavaScript CLI answers, as it always does", async (t) => {
+  const stateDir = path.join(scratchDir(t, "corral-doors-none-"), "state");
+  const env = { CORRAL_STATE_DIR: stateDir, CORRAL_SOCKET: "" };
+  // Some commands start the agent to answer: whatever runs here is stopped after.
+  t.after(async () => void (await bin(["agent", "stop", "--force"], { ...env, CORRAL_CLIENT: "js" })));
+  const native = await bin(["jobs"], { ...env, CORRAL_CLIENT: "native" });
+  assert.equal(native.status, 125);
+  assert.match(native.stderr, /CORRAL_CLIENT=native: no agent of yours answers at /);
+  const door = await bin(["jobs", "--json"], env);
+  const js = await bin(["jobs", "--json"], { ...env, CORRAL_CLIENT: "js" });
+  assert.deepEqual(door, js);
+  assert.equal(door.status, 0, door.stderr);
+});
+
+test("the C client speaks the protocol version and framing of lib/agent/protocol", () => {
+  const header = readFileSync(path.join(repoRoot, "native", "client", "client-protocol.h"), "utf8");
+  const define = (name: string) => /^#define (\w+) (.+)$/gm.exec(header.slice(header.indexOf(`#define ${name} `)))?.[2]?.trim();
+  assert.equal(Number(define("CORRAL_PROTOCOL_VERSION")), PROTOCOL_VERSION, "bump native/client/client-protocol.h with version.ts");
+  assert.equal(define("CORRAL_MAX_FRAME_BYTES"), "(8u * 1024u * 1024u)");
+  assert.equal(8 * 1024 * 1024, MAX_FRAME_BYTES);
+  assert.equal(Number(define("CORRAL_TAG_JSON")), Tag.json);
+  assert.equal(Number(define("CORRAL_TAG_OUTPUT")), Tag.output);
+});
+
+test("a listener that another user planted at a socket of ours is sent nothing", async (t) => {
+  const why = localUsersUnavailable();
+  if (why !== null) return t.skip(why);
+  const user = await createLocalUser("door");
+  t.after(() => removeLocalUser(user));
+  // The second user must be able to run the bin from this checkout.
+  const reach = spawnSync(BIN, ["--version"], { uid: user.uid, gid: user.gid, env: { PATH: process.env.PATH, CORRAL_CLIENT: "js", CORRAL_JS_RUNTIME: process.execPath } });
+  if (reach.status !== 0) return t.skip(`the second user cannot run ${BIN} (a checkout it cannot read): ${String(reach.stderr).trim()}`);
+  // The user's own state dir, 0700; root (another uid) listens in it and gives the socket file to the user.
+  const stateDir = path.join(user.home, "state");
+  mkdirSync(stateDir);
+  chownSync(stateDir, user.uid, user.gid);
+  chmodSync(stateDir, 0o700);
+  const socket = path.join(stateDir, "agent.sock");
+  let received = 0;
+  let connections = 0;
+  const planted = net.createServer((conn) => {
+    connections++;
+    conn.on("data", (chunk) => (received += chunk.length));
+  });
+  await new Promise<void>((resolve) => planted.listen(socket, resolve));
+  t.after(() => planted.close());
+  chownSync(socket, user.uid, user.gid);
+  const answer = await bin(["pty", "list"], { CORRAL_STATE_DIR: stateDir, CORRAL_SOCKET: "", HOME: user.home }, { uid: user.uid, gid: user.gid, cwd: user.home });
+  assert.notEqual(answer.status, 0, "a planted agent must be refused");
+  assert.match(answer.stderr, /refusing the agent socket/);
+  assert.equal(received, 0, `the planted listener received ${received} bytes over ${connections} connections`);
+});
