@@ -127,10 +127,13 @@ export const mutants: readonly Mutant[] = [
     tests: { files: ["test/cli/collect/collect-cli.test.ts"], namePattern: "spill" },
   },
   {
-    name: "agent-spill-merge-drops-byte",
+    name: "agent-spill-drops-bytes",
     guarantee: "spill byte-exact",
-    bug: "the agent's spill writer (jobs, the client's own collect) loses a byte each time it merges a copied chunk into the one queued before",
-    mutations: [{ file: "lib/output/spill-file.ts", from: "this.#queue[last] = slab.buf.subarray(prev.byteOffset, start + n);", to: "this.#queue[last] = slab.buf.subarray(prev.byteOffset + 1, start + n);" }],
+    bug: "the agent's spill writer (jobs, the client's own collect) drops the first byte of each chunk it queues",
+    mutations: [
+      { file: "lib/output/spill-file.ts", from: "    this.#queue.push(chunk);\n", to: "    this.#queue.push(chunk.subarray(1));\n" },
+      { file: "lib/output/spill-file.ts", from: "        this.#queue.push(slab.buf.subarray(start, start + n));\n", to: "        this.#queue.push(slab.buf.subarray(start + 1, start + n));\n" },
+    ],
     tests: { files: ["test/lib/output/output-spill.test.ts", "test/cli/jobs/jobs-cli.test.ts"], namePattern: "spill" },
   },
   {
