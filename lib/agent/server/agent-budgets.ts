@@ -15,7 +15,8 @@ export interface AgentBudgets {
 }
 
 export const DEFAULT_BUDGETS: AgentBudgets = {
-  pendingFrameBytes: 64 * 1024 * 1024,
+  // Four frames of the largest size at once; counted by declared size (lib/core/frame.ts).
+  pendingFrameBytes: 32 * 1024 * 1024,
   unsentReplyBytes: 4 * 1024 * 1024,
   // One session at the largest size (1000x1000, scrollback 10,000: 11M cells,
   // about 160 MB) still fits beside thousands of 80x24 ones.
