@@ -2,6 +2,8 @@
 // every byte the PTY produced. Reads wait on xterm's write callback, never a
 // sleep. An idle screen whose history is small drops its emulator and
 // rebuilds it by replay when it is needed again (screen-history.ts).
+// Longer than 300 lines because dropping, rebuilding and trimming the
+// emulator (for idleness and for the agent's screen budget) share its private state.
 import type { IMarker, Terminal } from "@xterm/headless";
 import { Emulator, type TerminalClass, loadTerminal } from "./screen-emulator.ts";
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
@@ -58,6 +60,7 @@ export class Screen {
   #parsedListeners = new Set<() => void>();
   #paused = false;
   #lastActive = Date.now();
+  #trimmed = 0;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
   /** The stream's end not yet matched as a query, as latin1: a query may come in pieces. */
@@ -188,6 +191,58 @@ export class Screen {
   /** The emulator is in memory (false while an idle screen is kept as its history). */
   get hydrated(): boolean {
     return this.#emulator !== undefined;
+  }
+
+  /**
+   * Terminal cells held in memory now: every line of the normal buffer
+   * (scrollback included) and the alternate screen while it shows; none while
+   * the emulator is dropped. What the agent's screen budget charges.
+   */
+  cellsHeld(): number {
+    const term = this.#emulator?.term;
+    if (term === undefined) return 0;
+    return term.cols * (term.buffer.normal.length + (term.buffer.active.type === "alternate" ? term.rows : 0));
+  }
+
+  /** When this screen last had output, a read or a wait (ms since the epoch). */
+  get lastActive(): number {
+    return this.#lastActive;
+  }
+
+  /** Scrollback lines dropped so far to give memory back (the agent's budget), oldest first. */
+  get scrollbackTrimmed(): number {
+    return this.#trimmed;
+  }
+
+  /**
+   * Gives memory back when the agent's screen budget is short: an idle
+   * emulator that its history can rebuild is dropped (nothing is lost);
+   * otherwise the oldest scrollback lines go, about `cells` worth, and are
+   * counted in scrollbackTrimmed (only when `mayTrim`). Returns the cells freed.
+   */
+  relieve(cells: number, mayTrim = true): number {
+    const emulator = this.#emulator;
+    if (emulator === undefined || cells <= 0) return 0;
+    const before = this.cellsHeld();
+    const busy = !this.isSettled || this.#waiters.length > 0 || this.#parsedListeners.size > 0 || this.#replaying;
+    if (this.#history.valid && !busy) {
+      clearTimeout(this.#idleTimer);
+      this.#idleTimer = undefined;
+      this.#emulator = undefined;
+      emulator.dispose();
+      return before;
+    }
+    if (!mayTrim) return 0;
+    const term = emulator.term;
+    const held = term.buffer.normal.length - term.rows;
+    if (held <= 0) return 0;
+    const drop = Math.min(held, Math.ceil(cells / term.cols));
+    // xterm drops the oldest lines when its scrollback shrinks; the limit is put back for what comes next.
+    const limit = term.options.scrollback ?? this.scrollback;
+    term.options.scrollback = held - drop;
+    term.options.scrollback = limit;
+    this.#trimmed += drop;
+    return before - this.cellsHeld();
   }
 
   /** Called after each parsed chunk; returns an unsubscribe function. */

@@ -10,7 +10,12 @@ export interface AgentBudgets {
   readonly pendingFrameBytes: number;
   /** Reply bytes one connection has not taken yet; past it that connection's next request waits until its client reads (backpressure, no error). */
   readonly unsentReplyBytes: number;
-  /** Terminal cells, cols x (rows + scrollback), across every session held (exited ones too, until reaped); past it `open` and `resize` are refused. */
+  /**
+   * Terminal cells the screens hold, visible rows and the scrollback lines they
+   * keep, across every session held (exited ones too, until reaped). Past it the
+   * least active give memory back (screen-pressure.ts); `open` and `resize` are
+   * refused only when that is not enough.
+   */
   readonly screenCells: number;
 }
 
