@@ -53,8 +53,10 @@ export function applyMutation(dir: string, m: Mutation): string | null {
 /** Rebuilds what the mutations touched; the failing build's output, or null. */
 export function rebuild(dir: string, kinds: ReadonlySet<Rebuild>): string | null {
   const steps: string[][] = [];
-  if (kinds.has("ts")) steps.push(["npm", "run", "--silent", "build:ts"]);
-  if (kinds.has("native")) steps.push(["make", "-s", "-C", "native"]);
+  // The whole build for TypeScript: build:ts empties dist/, and build:native puts back what it
+  // holds besides the bundles (the native client as dist/corral, which the script tests run).
+  if (kinds.has("ts")) steps.push(["npm", "run", "--silent", "build"]);
+  else if (kinds.has("native")) steps.push(["make", "-s", "-C", "native"]);
   for (const [cmd, ...args] of steps) {
     const r = spawnSync(cmd!, args, { cwd: dir, encoding: "utf8" });
     if (r.status !== 0) return `${[cmd, ...args].join(" ")} failed:\n${r.stdout}${r.stderr}`;
