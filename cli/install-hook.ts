@@ -3,24 +3,14 @@
 // this copy's native/build with the system C compiler. It never fails the
 // install: without a compiler it says so in one line, and corral runs on
 // its fallbacks (`corral probe` lists what that loses).
-import { accessSync, constants } from "node:fs";
 import path from "node:path";
 import process from "node:process";
-import { compileGuardian, packageRoot } from "../lib/supervise/guardian-setup.ts";
+import { compileGuardian, executable, packageRoot } from "../lib/supervise/guardian-setup.ts";
 import { placeLauncher } from "./native-client-install.ts";
-
-function built(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const root = packageRoot();
 // A source checkout that already ran make keeps its build (make decides when to rebuild).
-if (root !== null && !built(path.join(root, "native", "build", "corral-guardian"))) {
+if (root !== null && !executable(path.join(root, "native", "build", "corral-guardian"))) {
   const result = compileGuardian(path.join(root, "native"), path.join(root, "native", "build"));
   if (result.ok) {
     process.stdout.write(`corral: built the guardian: ${result.guardian}\n`);

@@ -7,9 +7,10 @@
 // tarball may carry a client built for another machine: the install builds
 // its own or falls back to the link, and either way the same command works.
 import { spawnSync } from "node:child_process";
-import { accessSync, chmodSync, constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
+import { executable, findCompiler } from "../lib/supervise/guardian-setup.ts";
 
 
 // As the guardian's install build: no -Werror, a newer compiler's new warning must not cost the fast door.
@@ -36,33 +37,20 @@ export function placeLauncher(root: string, build = true): { readonly kind: Laun
   return { kind: "javascript", why: why ?? "the native client is not built" };
 }
 
-/** Compiles native/client/*.c; returns why not when it could not. */
+/** Compiles native/client/*.c with the compiler the guardian's build would use; returns why not when it could not. */
 function compileClient(root: string, output: string): string | undefined {
   const dir = path.join(root, "native", "client");
   if (!existsSync(dir)) return "the native client's sources are not in this copy";
+  const cc = findCompiler(process.env);
+  if (cc === null) return "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
   const sources = readdirSync(dir).filter((f) => f.endsWith(".c")).sort().map((f) => path.join(dir, f));
-  const compilers = [process.env.CC, "cc", "gcc", "clang"].filter((c): c is string => c !== undefined && c !== "");
   mkdirSync(path.dirname(output), { recursive: true });
   const temp = `${output}.${process.pid}.tmp`;
-  let last = "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
-  for (const cc of compilers) {
-    const result = spawnSync(cc, [...FLAGS, "-o", temp, ...sources], { encoding: "utf8" });
-    if (result.error !== undefined) continue;
-    if (result.status === 0) {
-      renameSync(temp, output);
-      return undefined;
-    }
-    rmSync(temp, { force: true });
-    last = `${cc} failed: ${(result.stderr ?? "").split("\n")[0]}`;
+  const result = spawnSync(cc, [...FLAGS, "-o", temp, ...sources], { encoding: "utf8" });
+  if (result.status === 0) {
+    renameSync(temp, output);
+    return undefined;
   }
-  return last;
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  rmSync(temp, { force: true });
+  return `${cc} failed: ${(result.stderr ?? String(result.error ?? "")).split("\n")[0]}`;
 }

@@ -24,6 +24,7 @@ export const COMMANDS: Readonly<Record<string, () => Promise<CommandTarget>>> = 
   connect: async () => (await import("./commands/connect/command.ts")).connectCommand,
   completions: async () => (await import("./commands/completions/command.ts")).completionsCommand,
   config: async () => (await import("./commands/config/command.ts")).configCommand,
+  mcp: async () => (await import("./commands/mcp/command.ts")).mcpCommand,
 };
 
 /**

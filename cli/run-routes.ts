@@ -9,6 +9,7 @@ import type { CorralContext, CorralProcess } from "./shared/context.ts";
 import { lazyStdio } from "./lazy-stdio.ts";
 import { ExitStatus } from "./shared/exit-status.ts";
 import { dieOfSignal } from "./shared/signal-death.ts";
+import { asksForJson, watchForJsonFailure } from "./shared/json-failure.ts";
 
 /** Runs the command in `args` over `routes` and sets process.exitCode. */
 export async function runAppOver(routes: RouteMap<CorralContext>, args: readonly string[], commandTable?: CommandTable, runOther?: RunCommandLine): Promise<void> {
@@ -58,6 +59,16 @@ export async function runCommandLineOver(
     ...(commandTable !== undefined ? { commandTable } : {}),
     ...(runOther !== undefined ? { runCommandLine: runOther } : {}),
   });
+  if (args.length === 0) {
+    // Bare `corral`: a script that forgot its subcommand must not succeed.
+    // The help goes to stderr (stdout stays empty for whoever reads it) and
+    // the status is a usage error's.
+    const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
+    const toStderr: CorralProcess = { ...corralProcess, stdout: helpStream(corralProcess.stderr, helpWidth(corralProcess.env, corralProcess.stderr)) };
+    await run(buildApp(routes), ["--help"], context(toStderr));
+    corralProcess.stderr.write("corral: no command given; see the list above (corral --help prints it on stdout)\n");
+    return ExitStatus.usage;
+  }
   if (helpAsked(routes, args)) {
     // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
     const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
@@ -65,10 +76,17 @@ export async function runCommandLineOver(
     await run(buildApp(routes), args, context(helped));
     if (helped.exitCode !== undefined) corralProcess.exitCode = helped.exitCode;
     if (helped.dieOf !== undefined) corralProcess.dieOf = helped.dieOf;
-  } else {
-    await run(buildApp(routes), args, context(corralProcess));
+    return statusOf(corralProcess);
   }
+  const json = asksForJson(args) ? watchForJsonFailure(corralProcess) : null;
+  await run(buildApp(routes), args, context(json?.process ?? corralProcess));
+  const status = statusOf(corralProcess);
+  json?.finish(status);
+  return status;
+}
 
+/** corral's exit status from what the command set. */
+function statusOf(corralProcess: CorralProcess): number {
   // stricli reports its own failures as negative codes: a bad flag or value,
   // an unknown command. corral's contract (DESIGN.md 4.1) calls those usage
   // errors, status 2; any other negative code is corral's own failure.

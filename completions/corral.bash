@@ -7,7 +7,7 @@
 
 _corral_children() {
   case "$1" in
-    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' ;;
+    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
     "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
@@ -17,10 +17,10 @@ _corral_children() {
 _corral_flags() {
   case "$1" in
     "") printf '%s\n' '--help' '-h' '--version' '-v' ;;
-    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--no-scrub' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
-    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--no-scrub' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
+    "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--quiet' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
+    "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--quiet' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--help' '-h' ;;
     "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
@@ -45,6 +45,7 @@ _corral_flags() {
     "connect") printf '%s\n' '--socket' '--help' '-h' ;;
     "completions") printf '%s\n' '--ids' '--write' '--help' '-h' ;;
     "config") printf '%s\n' '--json' '--path' '--help' '-h' ;;
+    "mcp") printf '%s\n' '--allow' '--budget' '--max-line' '--no-scrub' '--read-only' '--scrub' '--socket' '--wait-cap' '--help' '-h' ;;
   esac
 }
 
@@ -89,6 +90,10 @@ _corral_value_kind() {
     "pty open --scrollback") echo 'any:n' ;;
     "pty open --socket") echo 'file' ;;
     "pty open --term") echo 'any:term' ;;
+    "pty open --timeout") echo 'any:dur' ;;
+    "pty open --wait-regex") echo 'any:re' ;;
+    "pty open --wait-stable") echo 'any:dur' ;;
+    "pty open --wait-text") echo 'any:str' ;;
     "pty send --key") echo 'any:name' ;;
     "pty send --socket") echo 'file' ;;
     "pty send --timeout") echo 'any:dur' ;;
@@ -132,6 +137,11 @@ _corral_value_kind() {
     "connect --socket") echo 'file' ;;
     "completions --ids") echo 'enum:sessions jobs' ;;
     "completions --write") echo 'dir' ;;
+    "mcp --allow") echo 'any:glob' ;;
+    "mcp --budget") echo 'any:chars' ;;
+    "mcp --max-line") echo 'any:chars' ;;
+    "mcp --socket") echo 'file' ;;
+    "mcp --wait-cap") echo 'any:dur' ;;
   esac
 }
 

@@ -13,6 +13,8 @@ import { checkSocketPath, socketPath, StateDirError } from "../../lib/agent/clie
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
+import { noteFailure } from "./json-failure.ts";
+import { CorralError } from "../../lib/core/corral-error.ts";
 
 // Re-exported for callers written before socket-flag.ts; definitions should
 // import from ./socket-flag.ts to keep start-up light.
@@ -58,6 +60,7 @@ export function reportFailure(ctx: CorralContext, error: unknown): void {
   }
   ctx.process.stderr.write(errorLine(message));
   ctx.process.exitCode = status;
+  noteFailure(ctx.process, error instanceof CorralError ? error.code : status === ExitStatus.usage ? "bad_request" : "internal", message);
 }
 
 /** Runs `body` with a greeted client; every failure becomes one line and a status. */
@@ -97,6 +100,18 @@ export async function withAgent(
   } finally {
     client?.close();
   }
+}
+
+/**
+ * withAgent's options for a command about one session: with no agent
+ * running there is no session, so none is started just to say so.
+ */
+export function sessionOnly(ctx: CorralContext, session: string): { start: false; whenAbsent: () => void } {
+  return {
+    start: false,
+    whenAbsent: () =>
+      reportFailure(ctx, new AgentError("unknown_session", `no session "${session}" (no agent is running, so there are no sessions); corral pty open starts one`)),
+  };
 }
 
 /**

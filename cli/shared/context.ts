@@ -15,6 +15,10 @@ export interface CorralProcess {
    * as GNU timeout does, so a shell loop around corral stops on Ctrl-C.
    */
   dieOf?: NodeJS.Signals;
+  /** The code and message of a failure, when the command knows them: the --json error object says them (cli/shared/json-failure.ts). */
+  failure?: { readonly code: string; readonly message: string };
+  /** The command printed its --json object somewhere else than stdout (collect --live --json: stderr). */
+  jsonElsewhere?: boolean;
   /** A command the agent runs for the native client: aborts when that client has gone. */
   readonly callerGone?: AbortSignal;
 }

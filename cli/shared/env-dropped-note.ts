@@ -1,10 +1,10 @@
-// The one stderr line that explains a failure scrubbing may have caused
-// (DESIGN.md 4.7): when the command failed and variables were left out of its
-// environment, name them (names only: values never leave lib/env) and say how
-// to pass them. Not after --explain (it listed them already), a timeout, or a
-// signal corral forwarded: those failures are not the environment's doing.
-import type { ExitFacts } from "../../lib/core/exit-facts.ts";
-import { exitStatusOf } from "../../lib/runtime/signals.ts";
+// The one stderr line that says corral withheld variables from a command
+// (DESIGN.md 4.7, 4.10): said when the command starts, before any error of
+// its own (a tool's confusing auth failure reads differently after it).
+// Names only: values never leave lib/env. corral's own `CORRAL_*` settings
+// are never passed on and are not credentials: they are not named here.
+// `--quiet` (or the config key `quiet`) silences it; `envDropped` in the
+// facts of `collect --json` keeps the names either way.
 import type { CorralContext } from "./context.ts";
 
 /**
@@ -15,14 +15,16 @@ export function credentialNames(dropped: readonly string[]): readonly string[] {
   return dropped.filter((name) => !/^CORRAL_/i.test(name));
 }
 
-/** Writes the note when it applies. */
-export function noteDroppedEnv(context: CorralContext, facts: ExitFacts, allDropped: readonly string[], explained: boolean): void {
+/** `corral: withheld A, B from the command (credential-shaped; ...)`, or "" when nothing was withheld. */
+export function withheldLine(allDropped: readonly string[], how = "--keep-env NAME or --no-scrub"): string {
   const dropped = credentialNames(allDropped);
-  if (dropped.length === 0 || explained || facts.timedOut || context.process.dieOf !== undefined) return;
-  const status = exitStatusOf(facts);
-  if (status === 0) return;
-  const what = dropped.length === 1 ? "1 variable was" : `${dropped.length} variables were`;
-  context.process.stderr.write(
-    `corral: the command exited ${status}; ${what} not passed to it (credential-shaped): ${dropped.join(", ")}; --keep-env NAME passes one, --no-scrub all\n`,
-  );
+  if (dropped.length === 0) return "";
+  const them = dropped.length === 1 ? "passes it" : "passes them";
+  return `corral: withheld ${dropped.join(", ")} from the command (credential-shaped; ${how} ${them})\n`;
+}
+
+/** Writes the line unless quiet; `how`: the flags that pass them, for commands other than run and collect. */
+export function announceWithheld(context: CorralContext, allDropped: readonly string[], quiet: boolean, how?: string): void {
+  const line = withheldLine(allDropped, how);
+  if (line !== "" && !quiet) context.process.stderr.write(line);
 }

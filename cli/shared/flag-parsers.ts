@@ -109,7 +109,9 @@ export const parseClampedDimensionFlag = (flag: string) => (text: string): numbe
   if (!/^\s*\d{1,15}\s*$/.test(text)) {
     throw new UsageError(`${flag} must be a whole number (sizes are clamped to 1-1000), not "${text.slice(0, 40)}"`);
   }
-  return Math.min(1000, Math.max(1, Number(text)));
+  // 0 is no size at all (a mistake, not a wish for the smallest): refused as pty open refuses it.
+  if (Number(text) === 0) throw new UsageError(`${flag} must be at least 1 (sizes are 1-1000), not 0`);
+  return Math.min(1000, Number(text));
 };
 
 /** stricli `parse` for `--env NAME=VALUE`. */

@@ -13,6 +13,8 @@ export function configToFileShape(config: CorralConfig): Record<string, unknown>
     "head-bytes": formatSize(config.headBytes),
     env: { scrub: [...config.env.scrub], keep: [...config.env.keep] },
     guardian: config.guardian,
+    scrub: config.scrub,
+    quiet: config.quiet,
     heartbeat: typeof config.heartbeat === "number" ? formatDuration(config.heartbeat) : config.heartbeat,
     terminal: { ...config.terminal },
     agent: {

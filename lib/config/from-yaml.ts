@@ -18,7 +18,7 @@ import {
 } from "./yaml-fields.ts";
 
 /** Top-level keys, in the order `corral config` prints them. */
-export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "heartbeat", "terminal", "agent"] as const;
+export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "scrub", "quiet", "heartbeat", "terminal", "agent"] as const;
 const ENV_KEYS = ["scrub", "scrub-extra", "keep", "keep-extra"] as const;
 const TERMINAL_KEYS = ["cols", "rows", "term"] as const;
 const AGENT_KEYS = ["idle-timeout", "orphan-wait"] as const;
@@ -69,6 +69,10 @@ export function configFromYaml(text: string, file: string): CorralConfig {
         break;
       case "guardian":
         out.guardian = readChoice(src, entry, GUARDIAN_MODES);
+        break;
+      case "scrub":
+      case "quiet":
+        out[entry.key as "scrub" | "quiet"] = readChoice(src, entry, ["true", "false"]) === "true";
         break;
       case "heartbeat": {
         const word = entry.value !== null && isScalar(entry.value) ? String(entry.value.value) : "";

@@ -30,6 +30,10 @@ export interface CorralConfig {
     readonly keep: readonly string[];
   };
   readonly guardian: GuardianMode;
+  /** Whether `run`/`collect` withhold credential-shaped variables unless told otherwise (--scrub/--no-scrub). */
+  readonly scrub: boolean;
+  /** Whether corral's own decisions (withheld variables, a timeout, a forced kill) go unsaid on stderr (--quiet). */
+  readonly quiet: boolean;
   /**
    * `collect --heartbeat` when the flag is not given: a period in ms, "off",
    * or "auto" (off, but every 5 minutes when $CI is set, as CI systems do).
@@ -54,6 +58,8 @@ export const DEFAULT_CONFIG: CorralConfig = {
   headBytes: DEFAULT_HEAD_BYTES,
   env: { scrub: DEFAULT_SCRUB_PATTERNS, keep: DEFAULT_SCRUB_EXCEPTIONS },
   guardian: "auto",
+  scrub: true,
+  quiet: false,
   heartbeat: "auto",
   terminal: { cols: DEFAULT_COLS, rows: DEFAULT_ROWS, term: DEFAULT_TERM },
   agent: { idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, orphanWaitMs: "off" },

@@ -18,6 +18,17 @@ export interface ExitFacts {
   /** Every output pipe reached EOF (false when a descendant kept one open). */
   readonly outputComplete: boolean;
   /**
+   * With `timedOut`: how many processes were in the tree when corral's
+   * timeout fired (each got SIGTERM). Absent otherwise.
+   */
+  readonly signalled?: number;
+  /**
+   * Processes that outlived the command holding its output open, which
+   * corral waited the grace for and then terminated: pid and argv. Absent
+   * when there were none.
+   */
+  readonly survivors?: readonly { readonly pid: number; readonly argv: readonly string[] }[];
+  /**
    * Present only when the supervisor (the guardian) died before it could
    * report: then code and signal are null unless its exit was already known,
    * and corral terminated what it could still identify itself.

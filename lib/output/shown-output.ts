@@ -76,8 +76,11 @@ export function showOutput(snapshot: RetainedSnapshot, limits: ShowLimits): Show
     restStart = snapshot.bytes - rest.length;
     restStartsLine = snapshot.tailAtLineStart;
   }
-  if (rest.length > limits.tailBytes) {
-    const cut = rest.length - limits.tailBytes;
+  // With nothing elided, bytes the head gave up to end on a line belong to
+  // the tail: a stream that fits head plus tail is shown whole.
+  const tailRoom = limits.tailBytes + (snapshot.elided === 0 && headCutBy === "bytes" ? window.length - head.length : 0);
+  if (rest.length > tailRoom) {
+    const cut = rest.length - tailRoom;
     restStartsLine = rest[cut - 1] === LF;
     rest = rest.subarray(cut);
     restStart += cut;

@@ -3,6 +3,13 @@
 // contained: no fonts, scripts or images from elsewhere. Every character is
 // placed at its cell's x, so the grid stays a grid whatever monospace font
 // the viewer has (and wide characters take their two cells).
+// Browsers collapse runs of spaces in SVG text before they place characters
+// at the listed x positions unless the <text> itself says xml:space=
+// "preserve" (Chromium does not inherit it from a <g>, librsvg does): every
+// character after a double space slid one position along the list, columns
+// slipped, the cursor sat on the wrong letter. So each <text> says it, and
+// white-space:pre too; the spaces stay real spaces, so the picture's text
+// can still be searched and copied.
 import { DEFAULT_BG, DEFAULT_FG, paintOf } from "./screen-palette.ts";
 import { caption, escapeXml, placeCells, type ScreenPicture } from "./screen-picture.ts";
 
@@ -42,7 +49,7 @@ export function screenSvg(picture: ScreenPicture): string {
           text += point;
         }
       }
-      const attrs = [`x="${xs.join(" ")}"`, `y="${px(y + baseline)}"`, `fill="${paint.fg}"`];
+      const attrs = [`xml:space="preserve"`, `style="white-space:pre"`, `x="${xs.join(" ")}"`, `y="${px(y + baseline)}"`, `fill="${paint.fg}"`];
       if (run.bold) attrs.push(`font-weight="bold"`);
       if (run.italic) attrs.push(`font-style="italic"`);
       if (run.dim) attrs.push(`opacity="0.5"`);

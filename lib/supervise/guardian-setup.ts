@@ -4,5 +4,5 @@
 // backend, through the supervisor (the layering's backend-folder rule).
 export { probeGuardian, type GuardianReport } from "./guardian/capabilities.ts";
 export { locateGuardian, packageRoot, type GuardianSource } from "./guardian/binary.ts";
-export { buildForPackage, compileGuardian, findCompiler } from "./guardian/build.ts";
+export { buildForPackage, compileGuardian, executable, findCompiler } from "./guardian/build.ts";
 export { type Guarantee, guaranteesLostWithoutGuardian } from "./guardian/guarantees.ts";

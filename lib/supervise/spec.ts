@@ -33,4 +33,10 @@ export interface SpawnSpec {
   readonly signal?: AbortSignal;
   /** Do not terminate what the child leaves running in its group when it exits. */
   readonly leaveRunning?: boolean;
+  /**
+   * Called once, as soon as the child's exit is known and before what it
+   * left running is swept: the one moment a caller can still see (and name)
+   * the survivors the sweep is about to end (`corral mcp`'s run).
+   */
+  readonly onChildExit?: (pid: number) => void;
 }

@@ -156,3 +156,36 @@ test("every connect reply has the shape of the command of the same name", async 
     check(kind, body);
   });
 });
+
+test("every command with --json prints the error object on stdout when it fails, with its usual status", async () => {
+  const cases: [readonly string[], number, string][] = [
+    [["collect", "--json", "--", "/nonexistent/corral-test"], 127, "command_not_found"],
+    [["collect", "--json", "--timeout", "soon", "--", "true"], 2, "bad_request"],
+    [["collect", "--json", "--no-such-flag", "--", "true"], 2, "bad_request"],
+    [["pty", "wait", "--json", "nosuch", "--text", "x"], 1, "unknown_session"],
+    [["pty", "screen", "--json", "nosuch"], 1, "unknown_session"],
+    [["pty", "send", "--json", "nosuch", "x"], 1, "unknown_session"],
+    [["jobs", "--json", "--bogus"], 2, "bad_request"],
+  ];
+  for (const [args, status, code] of cases) {
+    // pty commands reach the agent: a CLI child (in-process must never start one).
+    const r = args[0] === "pty" ? await agent.run(args) : await run(args);
+    assert.equal(r.code, status, `corral ${args.join(" ")}: ${r.stderr}`);
+    const value = checkOutput("error", r.stdout.toString("utf8"));
+    assert.deepEqual([value.ok, (value.error as { code: string }).code], [false, code], args.join(" "));
+  }
+  // A command that ran and failed keeps its own object (its exit facts), with no ok: false.
+  const ran = await run(["collect", "--json", "--", "sh", "-c", "exit 3"]);
+  assert.equal(ran.code, 3);
+  const report = checkOutput("collect", ran.stdout.toString("utf8"));
+  assert.notEqual(report.ok, false);
+});
+
+test("the error schema's codes are the codes corral has (and failed, a command's failure without one)", async () => {
+  const { EXIT_STATUS_OF_CODE } = await import("../../lib/core/corral-error.ts");
+  const schema = JSON.parse(readFileSync(path.join(SCHEMAS, "commands.schema.json"), "utf8")) as {
+    definitions: { error: { properties: { error: { properties: { code: { enum: string[] } } } } } };
+  };
+  const codes = schema.definitions.error.properties.error.properties.code.enum;
+  assert.deepEqual([...codes].sort(), [...Object.keys(EXIT_STATUS_OF_CODE), "failed"].sort());
+});

@@ -11,7 +11,7 @@ beats_in() { grep -c '^corral: heartbeat: ' "$1" || true; }
 corral collect --heartbeat 1s -- sh -c 'echo compiling; until [ "$(grep -c "^corral: heartbeat: " err.txt)" -ge 2 ]; do sleep 0.1; done' >out.txt 2>err.txt
 beats=$(beats_in err.txt)
 ((beats >= 2)) || fail "expected two heartbeats or more, got $beats: $(cat err.txt)"
-assert_contains "$(head -n 1 err.txt)" "bytes, 1 lines so far; last line: compiling"
+assert_contains "$(head -n 1 err.txt)" "bytes, 1 line so far; last line: compiling"
 assert_eq "$(cat out.txt)" "compiling"
 
 # Before any output the line says so, rather than quoting an empty last line.

@@ -2,7 +2,7 @@
 # would use them: run --tty writes the facts when the command ends; run --bg
 # refuses --facts (it returns at once) and collect --job --follow --facts is
 # the way to get a background job's facts; a failing run --tty / collect --tty
-# names the variables it did not pass (names only), collect --tty --json
+# names the variables it withholds (names only), collect --tty --json
 # carries them as envDropped.
 . "$SCRIPT_LIB"
 export GITHUB_TOKEN="ghp_notforchildren" AWS_REGION="eu-west-1"
@@ -15,7 +15,7 @@ set -e
 assert_eq "$status" 4
 assert_eq "$(jq -r '"\(.code) \(.signal) \(.timedOut)"' tty.json)" "4 null false"
 assert_contains "$(cat note.txt)" "GITHUB_TOKEN" "run --tty names what it did not pass"
-assert_contains "$(cat note.txt)" "--keep-env NAME passes one"
+assert_contains "$(cat note.txt)" "--keep-env NAME or --no-scrub passes it"
 if grep -q -e ghp_notforchildren -e AWS_REGION note.txt; then fail "a value, or a name that was passed, is in the note"; fi
 
 # --bg returns before the job ends: --facts is refused, and nothing starts.

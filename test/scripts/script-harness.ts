@@ -129,67 +129,92 @@ export function scriptTests(shard: number): void {
   for (const name of shardScripts(shard)) scriptTest(name);
 }
 
+/**
+ * The scripts named, once more through the JavaScript CLI as the `corral` on
+ * PATH (the other shards run them through the bin, the native client), so
+ * both doors stay tested end to end.
+ */
+export function scriptTestsThroughJavaScript(names: readonly string[]): void {
+  for (const name of names) scriptTest(name, "js");
+}
+
 /** The reason a skipped script gave (its last `SKIP: ...` line). */
 function skipReason(output: string): string {
   const lines = [...output.matchAll(/^SKIP: (.*)$/gm)];
   return lines.at(-1)?.[1] ?? "the script skipped without saying why";
 }
 
-function scriptTest(name: string): void {
-  test(`script ${name}`, async (t) => {
-    const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "")}-`));
-    const bin = path.join(root, "bin");
-    const work = path.join(root, "work");
-    mkdirSync(bin);
-    mkdirSync(work);
-    // `corral` on PATH is what a user's install runs: under Node, the bin
-    // (dist/corral, the native client, which hands what the agent does not
-    // serve to the JavaScript CLI); CORRALTEST_DOOR=js, Deno and Bun: the
-    // JavaScript CLI under the runtime under test.
-    if (runtime === "node" && process.env.CORRALTEST_DOOR !== "js") {
-      symlinkSync(path.join(repoRoot, "dist", "corral"), path.join(bin, "corral"));
-    } else {
-      writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
-      chmodSync(path.join(bin, "corral"), 0o755);
-    }
-    const runId = `${process.pid}-${name}-${Date.now()}`;
-    const env: Record<string, string> = {
-      ...(process.env as Record<string, string>),
-      PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
-      CORRAL_STATE_DIR: path.join(root, "state"),
-      CORRAL_AGENT_IDLE: "5m",
-      CORRAL_SOCKET: "",
-      CORRAL_REPO: repoRoot,
-      // The native client hands over to the JavaScript CLI under this Node.
-      CORRAL_JS_RUNTIME: process.execPath,
-      SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
-      SCRIPT_TMP: work,
-      SCRIPT_SKIPS: path.join(root, "skips"),
-      TMPDIR: work,
-      [SCRIPT_MARKER]: runId,
-    };
-    delete env.TMUX;
-    delete env.CI;
-    let result: ScriptResult;
-    try {
-      result = await runScript(path.join(scriptsDir, name), env, work);
-    } finally {
-      await stopAgent(env, work);
-    }
-    const leftovers = await leftoverProcesses(runId);
-    const partsSkipped = existsSync(env.SCRIPT_SKIPS!) ? readFileSync(env.SCRIPT_SKIPS!, "utf8").split("\n").filter((l) => l !== "") : [];
-    rmSync(root, { recursive: true, force: true });
-    const skipped = result.code === SKIP_STATUS && leftovers.length === 0;
-    if (skipped) t.skip(skipReason(result.output));
-    for (const reason of partsSkipped) await t.test(reason, { skip: reason }, () => {});
-    if (skipped) return;
-    if (result.code !== 0 || leftovers.length > 0) {
-      const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
-      throw new Error(
-        `script ${name} exited ${result.code ?? result.signal}` +
-          (left ? `\nleft running:\n${left}` : "") +
-          `\n--- output (last 64 KiB) ---\n${result.output}`,
-      );
-    }
+function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
+  test(`script ${name}${door === "js" ? " (JavaScript CLI)" : ""}`, async (t) => {
+    const ran = await runUserScript(name, path.join(scriptsDir, name), door);
+    if (ran.skipped !== null) t.skip(ran.skipped);
+    for (const reason of ran.partsSkipped) await t.test(reason, { skip: reason }, () => {});
   });
+}
+
+/** What a script that passed skipped: all of it (its reason), or parts (skip_part's reasons). */
+export interface ScriptSkips {
+  readonly skipped: string | null;
+  readonly partsSkipped: readonly string[];
+}
+
+/**
+ * Runs `file` as a user script (see the file comment): corral on PATH, a
+ * private state dir, a scratch working directory; throws with its output
+ * when it fails or leaves a process running. test/docs-examples.test.ts
+ * runs the docs' runnable blocks through it too.
+ */
+export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<ScriptSkips> {
+  const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "").replace(/[^A-Za-z0-9_.-]+/g, "_")}-`));
+  const bin = path.join(root, "bin");
+  const work = path.join(root, "work");
+  mkdirSync(bin);
+  mkdirSync(work);
+  // `corral` on PATH is what a user's install runs: under Node, the bin
+  // (dist/corral, the native client, which hands what the agent does not
+  // serve to the JavaScript CLI); CORRALTEST_DOOR=js, Deno and Bun: the
+  // JavaScript CLI under the runtime under test.
+  if (runtime === "node" && door === "bin") {
+    symlinkSync(path.join(repoRoot, "dist", "corral"), path.join(bin, "corral"));
+  } else {
+    writeFileSync(path.join(bin, "corral"), `#!/bin/sh\nexec ${corralCommand().map(shellQuote).join(" ")} "$@"\n`);
+    chmodSync(path.join(bin, "corral"), 0o755);
+  }
+  const runId = `${process.pid}-${name}-${Date.now()}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    CORRAL_STATE_DIR: path.join(root, "state"),
+    CORRAL_AGENT_IDLE: "5m",
+    CORRAL_SOCKET: "",
+    CORRAL_REPO: repoRoot,
+    // The native client hands over to the JavaScript CLI under this Node.
+    CORRAL_JS_RUNTIME: process.execPath,
+    SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
+    SCRIPT_TMP: work,
+    SCRIPT_SKIPS: path.join(root, "skips"),
+    TMPDIR: work,
+    [SCRIPT_MARKER]: runId,
+  };
+  delete env.TMUX;
+  delete env.CI;
+  let result: ScriptResult;
+  try {
+    result = await runScript(file, env, work);
+  } finally {
+    await stopAgent(env, work);
+  }
+  const leftovers = await leftoverProcesses(runId);
+  const partsSkipped = existsSync(env.SCRIPT_SKIPS!) ? readFileSync(env.SCRIPT_SKIPS!, "utf8").split("\n").filter((l) => l !== "") : [];
+  rmSync(root, { recursive: true, force: true });
+  if (result.code === SKIP_STATUS && leftovers.length === 0) return { skipped: skipReason(result.output), partsSkipped };
+  if (result.code !== 0 || leftovers.length > 0) {
+    const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
+    throw new Error(
+      `script ${name} exited ${result.code ?? result.signal}` +
+        (left ? `\nleft running:\n${left}` : "") +
+        `\n--- output (last 64 KiB) ---\n${result.output}`,
+    );
+  }
+  return { skipped: null, partsSkipped };
 }

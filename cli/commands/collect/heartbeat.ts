@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { formatDuration } from "../../../lib/core/duration.ts";
 import { startBackgroundTicker } from "../../../lib/runtime/timer.ts";
+import { countLineFeeds } from "../../../lib/output/line-feeds.ts";
 
 /** What `--heartbeat` defaults to when $CI is set and neither flag nor config says otherwise. */
 export const CI_HEARTBEAT_MS = 5 * 60_000;
@@ -27,11 +28,51 @@ export interface HeartbeatOptions {
   readonly stderr: NodeJS.WriteStream;
 }
 
-/** Progress of the stores: bytes, lines (null when another writer spills and nobody counted yet), last line. */
+/** Progress of the stores: bytes, lines, last line. */
 interface Progress {
   readonly bytes: number;
-  readonly lines: number | null;
+  readonly lines: number;
   readonly lastLine: string;
+}
+
+/** "1 line", "2 lines". */
+export function linesWord(n: number): string {
+  return n === 1 ? "1 line" : `${n} lines`;
+}
+
+/**
+ * Lines of a spill file another writer (the guardian) is writing: only the
+ * bytes added since the last look are read, so each byte is counted once.
+ */
+class SpillLineCount {
+  #offset = 0;
+  #lineFeeds = 0;
+  #endsInLf = true;
+  readonly #buffer = new Uint8Array(1024 * 1024);
+
+  constructor(readonly path: string) {}
+
+  /** Lines so far (an unterminated last line counts), after reading up to `size`. */
+  linesUpTo(size: number): number {
+    if (size > this.#offset) {
+      let fd: number | undefined;
+      try {
+        fd = openSync(this.path, "r");
+        while (this.#offset < size) {
+          const n = readSync(fd, this.#buffer, 0, Math.min(this.#buffer.length, size - this.#offset), this.#offset);
+          if (n <= 0) break;
+          this.#lineFeeds += countLineFeeds(this.#buffer.subarray(0, n));
+          this.#endsInLf = this.#buffer[n - 1] === 0x0a;
+          this.#offset += n;
+        }
+      } catch {
+        // Not there yet, or gone: the count stands.
+      } finally {
+        if (fd !== undefined) closeSync(fd);
+      }
+    }
+    return this.#lineFeeds + (this.#offset > 0 && !this.#endsInLf ? 1 : 0);
+  }
 }
 
 /** Watches the stores while the command runs; stop() before the report. */
@@ -44,6 +85,7 @@ export class Heartbeat {
   #statusShown = false;
   #lastStatusAt = 0;
   #lastStatusBytes = 0;
+  readonly #spillLines = new Map<string, SpillLineCount>();
 
   constructor(readonly stores: readonly BoundedStore[], readonly options: HeartbeatOptions) {
     if (options.everyMs === undefined && !options.status) return;
@@ -59,12 +101,15 @@ export class Heartbeat {
 
   #tick(): void {
     const now = performance.now();
-    const progress = progressOf(this.stores, this.options.everyMs !== undefined);
+    const every = this.options.everyMs;
+    // A spill file another writer fills is read to count its lines only when a line is due.
+    const beatDue = every !== undefined && now - (this.options.live ? Math.max(this.#lastActivityAt, this.#lastBeatAt) : this.#lastBeatAt) >= every;
+    const statusDue = this.options.status && now - this.#lastStatusAt >= STATUS_EVERY_MS;
+    const progress = progressOf(this.stores, every !== undefined, beatDue || statusDue ? this.#spillLines : null);
     if (progress.bytes !== this.#lastBytes) {
       this.#lastBytes = progress.bytes;
       this.#lastActivityAt = now;
     }
-    const every = this.options.everyMs;
     if (every !== undefined) {
       const since = this.options.live ? Math.max(this.#lastActivityAt, this.#lastBeatAt) : this.#lastBeatAt;
       if (now - since >= every) {
@@ -78,7 +123,7 @@ export class Heartbeat {
       const rate = seconds > 0 ? (progress.bytes - this.#lastStatusBytes) / seconds : 0;
       this.#lastStatusAt = now;
       this.#lastStatusBytes = progress.bytes;
-      const lines = progress.lines === null ? "" : `, ${progress.lines} lines`;
+      const lines = `, ${linesWord(progress.lines)}`;
       this.options.stderr.write(`\r\x1b[Kcorral: ${elapsed(now - this.#startedAt)}, ${progress.bytes} bytes${lines}, ${humanRate(rate)}`);
       this.#statusShown = true;
     }
@@ -93,7 +138,7 @@ export class Heartbeat {
 
 /** `corral: heartbeat: 3s elapsed, 1234 bytes, 56 lines so far; last line: ...` (`no output yet` before any byte). */
 export function heartbeatLine(elapsedMs: number, progress: Progress): string {
-  const lines = progress.lines === null ? "" : `, ${progress.lines} lines`;
+  const lines = `, ${linesWord(progress.lines)}`;
   // "last line: " with nothing after it reads like a lost line; say that nothing came.
   const last = progress.bytes === 0 ? "no output yet" : `last line: ${progress.lastLine}`;
   return `corral: heartbeat: ${elapsed(elapsedMs)} elapsed, ${progress.bytes} bytes${lines} so far; ${last}`;
@@ -110,23 +155,27 @@ function humanRate(bytesPerSecond: number): string {
   return `${Math.round(bytesPerSecond)} B/s`;
 }
 
-function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean): Progress {
+function progressOf(stores: readonly BoundedStore[], wantLastLine: boolean, spillLines: Map<string, SpillLineCount> | null): Progress {
   let bytes = 0;
-  let lines: number | null = 0;
+  let lines = 0;
   let last: Uint8Array = new Uint8Array(0);
   for (const store of stores) {
     if (store.spillIsExternal && store.spillPath !== null) {
       // The guardian writes the spill file itself: its size is the progress.
       const fromFile = fileProgress(store.spillPath, wantLastLine);
       bytes += fromFile.bytes;
-      lines = null;
+      if (spillLines !== null) {
+        let counter = spillLines.get(store.spillPath);
+        if (counter === undefined) spillLines.set(store.spillPath, counter = new SpillLineCount(store.spillPath));
+        lines += counter.linesUpTo(fromFile.bytes);
+      }
       if (fromFile.last.length > 0) last = fromFile.last;
       continue;
     }
     // The store's own count, or the guardian's while it keeps the stream (capture).
     const so = store.progress(4096);
     bytes += so.bytes;
-    if (lines !== null) lines += so.lines;
+    lines += so.lines;
     if (wantLastLine && so.last.length > 0) last = so.last;
   }
   return { bytes, lines, lastLine: wantLastLine ? lastLineOf(last) : "" };

@@ -3,7 +3,7 @@
 import type { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { TeeSink } from "../../../lib/output/tee-sink.ts";
 import type { CollectFlags } from "./flags.ts";
-import { jsonReport, liveSummary, plainReport, writeAll } from "./report.ts";
+import { jsonReport, liveSummary, plainParts, writeAll } from "./report.ts";
 import { closeCollectStores, type CollectStores, openCollectStores, type TeeDescriptors } from "./stores.ts";
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
 import { Heartbeat } from "./heartbeat.ts";
@@ -14,7 +14,7 @@ import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts";
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
-import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
+import { credentialNames } from "../../shared/env-dropped-note.ts";
 import { chooseSupervisor, decideCapture } from "../../../lib/supervise/decide.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -82,19 +82,23 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   if (result !== null) {
     if (flags.live) {
       const report = flags.json ? jsonReport(argv, result.facts, stores, lines, envDropped) : liveSummary(stores);
+      this.process.jsonElsewhere = flags.json;
       await writeAll(stderr, report);
     } else if (flags.json) {
       await writeAll(stdout, jsonReport(argv, result.facts, stores, lines, envDropped));
     } else {
-      await writeAll(stdout, plainReport(stores.stdout, lines));
-      if (stores.stderr !== null) await writeAll(stderr, plainReport(stores.stderr, lines));
+      const out = plainParts(stores.stdout, lines, stores.stderr === null ? "output" : "stdout");
+      await writeAll(stdout, out.stream);
+      const err = stores.stderr === null ? null : plainParts(stores.stderr, lines, "stderr");
+      if (err !== null) await writeAll(stderr, err.stream);
+      const notes = out.note + (err?.note ?? "");
+      if (notes !== "") await writeAll(stderr, [encode(notes)]);
     }
   }
-  if (group !== null && group.end !== "") await writeAll(markerStream, [encode(group.end)]);
+  if (group !== null && group.end() !== "") await writeAll(markerStream, [encode(group.end())]);
   if (result === null) return;
   await reportFacts(this, flags, result.facts, factsTarget);
   dieIfKilledBy(this, result.forwarded, result.facts);
-  if (!flags.json) noteDroppedEnv(this, result.facts, checked.dropped, flags.explain);
 }
 
 /** Our stdout's (and, unless merged, stderr's) descriptors, when both streams have one to hand down. */

@@ -4,7 +4,7 @@
 // --facts: the job's exit facts once it has ended (with --job: when it had
 // ended by the last read; otherwise a note says why none were written).
 import { checkFactsTarget, type FactsTarget, reportFacts, writeFacts } from "../../shared/facts-output.ts";
-import { credentialNames, noteDroppedEnv } from "../../shared/env-dropped-note.ts";
+import { announceWithheld, credentialNames } from "../../shared/env-dropped-note.ts";
 import { dieIfKilledBy, FORWARDED_SIGNALS } from "../../shared/signal-death.ts";
 import { Buffer } from "node:buffer";
 import process from "node:process";
@@ -13,7 +13,7 @@ import { UsageError } from "../../shared/exit-status.ts";
 import { reachAgent, reportFailure, withAgent } from "../../shared/agent-reach.ts";
 import type { CollectFlags } from "./flags.ts";
 import { closeCollectStores, openCollectStores } from "./stores.ts";
-import { jsonReport, liveSummary, plainReport, writeAll } from "./report.ts";
+import { jsonReport, liveSummary, plainParts, writeAll } from "./report.ts";
 import { Heartbeat } from "./heartbeat.ts";
 import { groupMarkers } from "./ci-group.ts";
 import { prepareJob } from "../../shared/jobs/request.ts";
@@ -114,9 +114,9 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const maxBytes = flags.maxBytes ?? config.maxBytes;
   const lines = lineLimitFlags(flags);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
-  const { request, dropped, explain } = await prepareJob(ctx, flags, argv, true);
-  // Listed here as collect lists them, so the note after a failure need not repeat them.
+  const { request, dropped, explain, quiet } = await prepareJob(ctx, flags, argv, true);
   if (flags.explain) for (const line of explain) ctx.process.stderr.write(`corral: explain: ${line}\n`);
+  announceWithheld(ctx, dropped, quiet);
   const { stdout, stderr } = ctx.process;
   const heartbeatMs = heartbeatPeriod(flags.heartbeat, config, ctx.process.env);
   if (flags.group === "") throw new UsageError("--group needs a title, e.g. --group tests");
@@ -175,7 +175,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     await closeCollectStores(stores, ctx.process.stderr);
   }
   if (job === undefined) {
-    if (group !== null && group.end !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end)]);
+    if (group !== null && group.end() !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end())]);
     if (ctx.process.exitCode === undefined) {
       ctx.process.stderr.write("corral: the agent closed the connection before the command ended\n");
       ctx.process.exitCode = 125;
@@ -185,14 +185,20 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
   const json = () => jsonReport(argv, exit, stores, lines, credentialNames(dropped));
   // --live: the output was seen already; the report goes to stderr.
-  if (flags.live) await writeAll(stderr, flags.json ? json() : liveSummary(stores));
+  if (flags.live) {
+    ctx.process.jsonElsewhere = flags.json;
+    await writeAll(stderr, flags.json ? json() : liveSummary(stores));
+  }
   else if (flags.json) await writeAll(stdout, json());
-  else await writeAll(stdout, plainReport(store, lines));
-  if (group !== null && group.end !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end)]);
+  else {
+    const shown = plainParts(store, lines, "output");
+    await writeAll(stdout, shown.stream);
+    if (shown.note !== "") await writeAll(stderr, [new TextEncoder().encode(shown.note)]);
+  }
+  if (group !== null && group.end() !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end())]);
   ctx.process.exitCode = job.status ?? 125;
   if (flags.facts !== undefined) {
     await reportFacts(ctx, flags, exit, factsTarget);
   }
   dieIfKilledBy(ctx, forwarded, exit);
-  if (!flags.json) noteDroppedEnv(ctx, exit, dropped, flags.explain);
 }

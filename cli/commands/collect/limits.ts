@@ -4,8 +4,23 @@ import type { CorralConfig } from "../../../lib/config/schema.ts";
 import type { LineLimits } from "./report.ts";
 import { CI_HEARTBEAT_MS } from "./heartbeat.ts";
 
-/** --head-lines and --tail-lines. */
-export function lineLimitFlags(flags: { readonly headLines?: number; readonly tailLines?: number }): LineLimits {
+/**
+ * --head-lines and --tail-lines, meant as `head -n` and `tail -n`: a tail
+ * limit alone (no --head-lines, no --head-bytes) keeps no head, and a head
+ * limit alone (no --tail-lines, no --max-bytes) keeps no tail. Then stdout
+ * holds only the lines asked for and the elision marker goes to stderr
+ * (`only`), so `| wc -l` counts what was asked.
+ */
+export function lineLimitFlags(flags: {
+  readonly headLines?: number;
+  readonly tailLines?: number;
+  readonly headBytes?: number;
+  readonly maxBytes?: number;
+}): LineLimits {
+  const tailOnly = flags.tailLines !== undefined && flags.headLines === undefined && flags.headBytes === undefined;
+  const headOnly = flags.headLines !== undefined && flags.tailLines === undefined && flags.maxBytes === undefined;
+  if (tailOnly) return { headLines: 0, tailLines: flags.tailLines, only: "tail" };
+  if (headOnly) return { headLines: flags.headLines, tailLines: 0, only: "head" };
   return { headLines: flags.headLines, tailLines: flags.tailLines };
 }
 

@@ -11,6 +11,8 @@ import type { CollectStores } from "./stores.ts";
 export interface LineLimits {
   readonly headLines?: number | undefined;
   readonly tailLines?: number | undefined;
+  /** Only one side was asked for (`tail -n` alone): the marker goes to stderr, not between the lines. */
+  readonly only?: "head" | "tail";
 }
 
 /** One stream as `--json` reports it. */
@@ -30,6 +32,12 @@ export interface StreamReport {
   readonly spill: string | null;
   /** Why the spill file is incomplete (a full disk), else null: the same on every backend. */
   readonly spillError: string | null;
+  /**
+   * How many U+FFFD in head and tail stand for bytes that were not UTF-8
+   * (0: the text is the bytes, as they were); the bytes themselves are in
+   * the spill file, or `collect` without --json.
+   */
+  readonly invalidUtf8: number;
 }
 
 /**
@@ -53,16 +61,35 @@ export function jsonReport(
     const { snapshot, report } = streamReport(store, lines);
     parts.push(encoder.encode(`,${JSON.stringify(name)}:{"head":"`));
     let part = "head";
+    let replacements = 0;
     for (const piece of retainedTextPieces(snapshot, { final: true })) {
       if (piece.part !== part) parts.push(encoder.encode('","tail":"'));
       part = piece.part;
+      replacements += countOf(piece.text, "\ufffd");
       parts.push(encoder.encode(JSON.stringify(piece.text).slice(1, -1)));
     }
     if (part === "head") parts.push(encoder.encode('","tail":"'));
-    parts.push(encoder.encode(`",${JSON.stringify(report).slice(1)}`));
+    // A U+FFFD the command wrote itself (EF BF BD) is text, not a replacement.
+    const invalidUtf8 = Math.max(0, replacements - replacementCharsIn(snapshot.head) - replacementCharsIn(snapshot.tail));
+    parts.push(encoder.encode(`",${JSON.stringify({ ...report, invalidUtf8 }).slice(1)}`));
   }
   parts.push(encoder.encode(`${envDropped === undefined ? "" : `,"envDropped":${JSON.stringify(envDropped)}`}}\n`));
   return parts;
+}
+
+function countOf(text: string, char: string): number {
+  let n = 0;
+  for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) n++;
+  return n;
+}
+
+/** U+FFFD encoded in the bytes (EF BF BD). */
+function replacementCharsIn(bytes: Uint8Array): number {
+  let n = 0;
+  for (let at = bytes.indexOf(0xef); at !== -1 && at + 2 < bytes.length; at = bytes.indexOf(0xef, at + 1)) {
+    if (bytes[at + 1] === 0xbf && bytes[at + 2] === 0xbd) n++;
+  }
+  return n;
 }
 
 /** What is shown of a store under these line limits (and the 4 KiB line snap). */
@@ -71,7 +98,7 @@ export function shownOf(store: BoundedStore, lines: LineLimits): ShownOutput {
 }
 
 /** What `--json` shows of a stream: the snapshot its head and tail text come from, and the rest of its report. */
-function streamReport(store: BoundedStore, lines: LineLimits): { snapshot: RetainedSnapshot; report: Omit<StreamReport, "head" | "tail"> } {
+function streamReport(store: BoundedStore, lines: LineLimits): { snapshot: RetainedSnapshot; report: Omit<StreamReport, "head" | "tail" | "invalidUtf8"> } {
   const shown = shownOf(store, lines);
   const snapshot = { ...store.snapshot(), head: shown.head, tail: shown.tail, elided: shown.elided, truncated: shown.elided > 0 };
   return {
@@ -113,15 +140,32 @@ export function elisionSummary(shown: ShownOutput): string {
  * is the stream, byte for byte.
  */
 export function plainReport(store: BoundedStore, lines: LineLimits = {}): Uint8Array[] {
+  return plainParts(store, lines).stream;
+}
+
+/**
+ * The plain rendering split by where it goes: `stream` on the stream's own
+ * fd; `note` (a `corral: ...` line, or empty) on stderr, when the line limits
+ * asked for one side only and the marker must not count as a line of output.
+ */
+export function plainParts(store: BoundedStore, lines: LineLimits = {}, name = "stdout"): { stream: Uint8Array[]; note: string } {
   const shown = shownOf(store, lines);
   const { head, tail } = shown;
-  if (shown.elided === 0) return [head, tail];
+  if (shown.elided === 0) return { stream: [head, tail], note: "" };
   const where = store.spillPath === null
     ? "not kept"
     : store.spillError === null ? `full output in ${store.spillPath}` : `${store.spillPath} is incomplete`;
+  if (lines.only !== undefined) {
+    const [side, count, flag, other] = lines.only === "tail"
+      ? ["last", shown.tailLines, "--tail-lines", "head"]
+      : ["first", shown.headLines, "--head-lines", "tail"];
+    const note = `corral: ${name}: the ${side} ${count} of ${shown.lines} lines shown (${flag} alone keeps no ${other}); ` +
+      `${shown.elidedLines} lines, ${shown.elided} bytes elided; ${where}\n`;
+    return { stream: [head, tail], note };
+  }
   const lead = head.length > 0 && head[head.length - 1] !== NEWLINE ? "\n" : "";
   const marker = new TextEncoder().encode(`${lead}[corral: ${elisionSummary(shown)}; ${where}]\n`);
-  return [head, marker, tail];
+  return { stream: [head, marker, tail], note: "" };
 }
 
 /**
@@ -155,6 +199,6 @@ export function liveSummary(stores: CollectStores): Uint8Array[] {
     : [["stdout", stores.stdout], ["stderr", stores.stderr]];
   return named.map(([name, store]) => {
     const where = store.spillPath === null ? "" : `; full output in ${store.spillPath}`;
-    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines} lines${where}]\n`);
+    return new TextEncoder().encode(`[corral: ${name}: ${store.totalBytes} bytes, ${store.lines === 1 ? "1 line" : `${store.lines} lines`}${where}]\n`);
   });
 }

@@ -5,7 +5,7 @@
 import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import type { SocketOnly } from "./flags.ts";
-import { withAgent } from "../../shared/agent-reach.ts";
+import { sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
@@ -54,5 +54,5 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
       await hold.release();
     }
     this.process.stderr.write(`\r\ncorral: ${outcome} from session ${session}\n`);
-  });
+  }, sessionOnly(this, session));
 }

@@ -2,7 +2,8 @@
 import type { CorralContext } from "../../shared/context.ts";
 import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import { chosenSocket, replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { chosenSocket, replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
+import { commandLine } from "../../shared/command-line.ts";
 import { lostNotes } from "../jobs/orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
@@ -26,7 +27,7 @@ export async function ptyResizeAction(
   await withAgent(this, flags, async (client) => {
     const resized = replyBody(await client.call({ op: "resize", session, ...size }));
     if (flags.json) this.process.stdout.write(`${JSON.stringify(resized)}\n`);
-  });
+  }, sessionOnly(this, session));
 }
 
 // One dimension, given once: as the positional or as the flag, never both.
@@ -49,7 +50,7 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
       await client.call({ op: "close", session, ...(graceMs !== undefined ? { graceMs } : {}), force: flags.force }),
     );
     this.process.stdout.write(flags.json ? `${JSON.stringify(closed)}\n` : `${closed.session.id} ${describeExit(closed.session.exit)}\n`);
-  });
+  }, sessionOnly(this, session));
 }
 
 /** Lists sessions; with no agent running there are none (and none is started). */
@@ -68,7 +69,7 @@ export async function ptyListAction(this: CorralContext, flags: ListFlags): Prom
       `${s.size.cols}x${s.size.rows}`,
       s.alive ? "running" : describeExit(s.exit),
       formatAge(s.ageMs),
-      s.argv.join(" "),
+      commandLine(s.argv),
     ]);
     this.process.stdout.write(table([["ID", "NAME", "PID", "SIZE", "STATE", "AGE", "COMMAND"], ...rows]));
   }, {

@@ -29,6 +29,12 @@ export interface OpenFlags extends SocketFlag {
   readonly record?: string;
   readonly recordMax?: number;
   readonly recordInput: boolean;
+  readonly waitText?: readonly string[];
+  readonly waitRegex?: readonly string[];
+  readonly waitStable?: number;
+  readonly waitReady: boolean;
+  readonly timeout?: number;
+  readonly quiet?: boolean;
 }
 
 export interface SendFlags extends SocketFlag {

@@ -11,12 +11,32 @@ import { loadConfig } from "../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
 import { recordSpecOf } from "../../shared/record/spec.ts";
+import { UsageError } from "../../shared/exit-status.ts";
+import { printWait, waitConditions } from "./wait-conditions.ts";
+import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
+import { CorralError } from "../../../lib/core/corral-error.ts";
+import { announceWithheld } from "../../shared/env-dropped-note.ts";
 
-/** Opens a session and prints its id (or the JSON facts). */
+/** Opens a session and prints its id (or the JSON facts); with --wait-*, returns once the condition holds. */
 export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...argv: string[]): Promise<void> {
   let request;
+  let wait: WaitConditions | null;
+  let withheld: readonly string[] = [];
+  let quiet = false;
   try {
+    wait = await waitConditions({
+      text: flags.waitText ?? [],
+      regex: flags.waitRegex ?? [],
+      stable: flags.waitStable,
+      ready: flags.waitReady,
+      exit: false,
+      timeout: flags.timeout,
+    });
+    if (wait === null && flags.timeout !== undefined) {
+      throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");
+    }
     const config = await loadConfig(this.process.env);
+    quiet = flags.quiet ?? config.quiet;
     const set = (flags.env ?? []).map(envFlag);
     request = {
       op: "open" as const,
@@ -25,7 +45,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       cols: flags.cols ?? config.terminal.cols,
       rows: flags.rows ?? config.terminal.rows,
       cwd: path.resolve(flags.cwd ?? process.cwd()),
-      env: sessionEnvironment(this.process.env, config, set, flags.term),
+      env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
     };
     const record = recordSpecOf(flags);
@@ -34,8 +54,28 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
     reportFailure(this, error);
     return;
   }
+  const conditions = wait;
   await withAgent(this, flags, async (client) => {
-    const opened = await client.call(request);
-    this.process.stdout.write(flags.json ? `${JSON.stringify(replyBody(opened))}\n` : `${opened.session.id}\n`);
+    const opened = replyBody(await client.call(request));
+    announceWithheld(this, withheld, quiet, "--env NAME=VALUE or the config key scrub: false");
+    if (conditions === null) {
+      this.process.stdout.write(flags.json ? `${JSON.stringify(opened)}\n` : `${opened.session.id}\n`);
+      return;
+    }
+    // The id first, so a script can close the session whatever the wait says.
+    if (!flags.json) this.process.stdout.write(`${opened.session.id}\n`);
+    // From position 0: whatever the program wrote since it started counts.
+    let waited: WaitReply;
+    try {
+      waited = replyBody(await client.call({ op: "wait", session: opened.session.id, ...conditions, after: 0 }));
+    } catch (error) {
+      // --json: one object still, the error's, naming the session that stays open.
+      if (flags.json && error instanceof CorralError) {
+        this.process.stdout.write(`${JSON.stringify({ ok: false, error: { code: error.code, message: error.message }, session: opened.session })}\n`);
+      }
+      throw error;
+    }
+    if (flags.json) this.process.stdout.write(`${JSON.stringify({ ...opened, wait: waited })}\n`);
+    else if (waited.windowExceeded) printWait({ write: () => true }, this.process.stderr, waited, false);
   });
 }

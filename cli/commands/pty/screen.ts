@@ -3,7 +3,7 @@
 import { writeFileSync } from "node:fs";
 import type { CorralContext } from "../../shared/context.ts";
 import type { ScreenFlags } from "./flags.ts";
-import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import type { ScreenView } from "../../../lib/agent/protocol/messages.ts";
 
@@ -47,7 +47,7 @@ export async function ptyScreenAction(this: CorralContext, flags: ScreenFlags, s
       return;
     }
     this.process.stdout.write([...(view.scrollback ?? []), ...view.lines].map((l) => `${l}\n`).join(""));
-  });
+  }, sessionOnly(this, session));
 }
 
 function checkFormats(flags: ScreenFlags): void {

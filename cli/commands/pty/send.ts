@@ -11,7 +11,7 @@ import { Buffer } from "node:buffer";
 import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import type { SendFlags } from "./flags.ts";
-import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { printWait, waitConditions } from "./wait-conditions.ts";
 import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
@@ -93,7 +93,7 @@ async function sendAll(
     if (flags.json) {
       ctx.process.stdout.write(`${JSON.stringify({ sent, at: reply.at, ...(waited !== undefined ? { wait: waited } : {}) })}\n`);
     } else if (waited !== undefined) printWait(ctx.process.stdout, ctx.process.stderr, waited, false);
-  });
+  }, sessionOnly(ctx, session));
 }
 
 /** Stdin in slices of at most SLICE_BYTES; at most one slice (plus the stream's own buffer) is held. */

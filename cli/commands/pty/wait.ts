@@ -2,7 +2,7 @@
 // exit 124 when --timeout passes first.
 import type { CorralContext } from "../../shared/context.ts";
 import type { WaitFlags } from "./flags.ts";
-import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
+import { replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { printWait, waitConditions } from "./wait-conditions.ts";
 import type { WaitConditions } from "../../../lib/agent/protocol/messages.ts";
@@ -37,5 +37,5 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
       }),
     );
     printWait(this.process.stdout, this.process.stderr, reply, flags.json);
-  });
+  }, sessionOnly(this, session));
 }

@@ -7,7 +7,6 @@ import { prepareRun } from "../../shared/child/spawn-spec.ts";
 import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
-import { noteDroppedEnv } from "../../shared/env-dropped-note.ts";
 
 /** The command function of `corral run` (loaded lazily by cli/commands/run/command.ts). */
 export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
@@ -26,5 +25,4 @@ export async function runAction(this: CorralContext, flags: RunFlags & Partial<R
   if (outcome === null) return;
   await reportFacts(this, flags, outcome.facts, factsTarget);
   dieIfKilledBy(this, outcome.forwarded, outcome.facts);
-  noteDroppedEnv(this, outcome.facts, prepared.dropped, flags.explain);
 }

@@ -13,7 +13,7 @@ import type { RunFlags } from "../../shared/child/flags.ts";
 import { terminalSize } from "../../shared/terminal-hold.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { checkFactsTarget, writeFacts } from "../../shared/facts-output.ts";
-import { noteDroppedEnv } from "../../shared/env-dropped-note.ts";
+import { announceWithheld } from "../../shared/env-dropped-note.ts";
 
 /** The command function of `run --bg` / `run --tty` (loaded from cli/commands/run/impl.ts). */
 export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJobFlags, ...argv: string[]): Promise<void> {
@@ -24,8 +24,9 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
   }
   // The terminal (stdout) is the job's, as with plain run: --facts - is refused.
   const factsTarget = checkFactsTarget(flags.facts, true);
-  const { request, explain, dropped } = await prepareJob(this, flags, argv, flags.tty);
+  const { request, explain, dropped, quiet } = await prepareJob(this, flags, argv, flags.tty);
   if (flags.explain) for (const line of explain) this.process.stderr.write(`corral: explain: ${line}\n`);
+  announceWithheld(this, dropped, quiet);
   if (flags.bg) {
     let client;
     try {
@@ -59,5 +60,4 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
   if (factsTarget !== undefined && flags.facts !== undefined) {
     await writeFacts(this, factsTarget, flags.facts, exit);
   }
-  noteDroppedEnv(this, exit, dropped, flags.explain);
 }

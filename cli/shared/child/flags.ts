@@ -12,7 +12,10 @@ export interface RunFlags {
   readonly cwd?: string;
   readonly env?: readonly EnvAssignment[];
   readonly keepEnv?: readonly string[];
-  readonly scrub: boolean;
+  /** Undefined when not given: the config key `scrub` decides (default true). */
+  readonly scrub?: boolean;
+  /** Undefined when not given: the config key `quiet` decides (default false). */
+  readonly quiet?: boolean;
   readonly clearEnv: boolean;
   readonly explain: boolean;
   readonly timeout?: number;
@@ -44,7 +47,8 @@ export const runFlagParameters: FlagTable<RunFlags> = {
     placeholder: "name",
     brief: "Pass this variable although it looks like a credential (repeatable; * globs)",
   },
-  scrub: { kind: "boolean", default: true, brief: "Drop credential-shaped variables (--no-scrub passes all)" },
+  scrub: { kind: "boolean", optional: true, brief: "Withhold credential-shaped variables, named on stderr (default; --no-scrub passes all; config key scrub)" },
+  quiet: { kind: "boolean", optional: true, brief: "Do not say corral's own decisions on stderr (withheld variables, timeout, kills); the facts keep them" },
   clearEnv: { kind: "boolean", default: false, brief: "Start the command with an empty environment (plus --env, --keep-env)" },
   explain: { kind: "boolean", default: false, brief: "Say on stderr what corral decided: variable names dropped (never values), grace, backend, pid" },
   timeout: { kind: "parsed", parse: parseDurationFlag("--timeout"), optional: true, placeholder: "dur", brief: "Terminate the whole tree after this long; exit 124 (e.g. 30s, 2m, 1h30m, 1d)" },

@@ -18,6 +18,8 @@ export interface PreparedRun {
   readonly explain: readonly string[];
   /** Names of variables scrubbed from the child's environment (never values). */
   readonly dropped: readonly string[];
+  /** --quiet, else the config key `quiet`: corral's decisions go unsaid on stderr (the facts keep them). */
+  readonly quiet: boolean;
 }
 
 /** The stdio part of a spec, chosen by the command. */
@@ -44,7 +46,7 @@ export async function prepareRun(
     scrubPatterns: config.env.scrub,
     keepPatterns: config.env.keep,
     keepNames: flags.keepEnv ?? [],
-    scrub: flags.scrub,
+    scrub: flags.scrub ?? config.scrub,
     clear: flags.clearEnv,
     set,
   });
@@ -54,7 +56,11 @@ export async function prepareRun(
   const explain: string[] = [];
   if (flags.explain) {
     for (const name of childEnv.dropped) {
-      explain.push(`env: not passing ${name} (credential-shaped; --keep-env ${name} passes it)`);
+      explain.push(
+        /^CORRAL_/i.test(name)
+          ? `env: not passing ${name} (corral's own setting, kept from the commands it runs; --keep-env ${name} passes it)`
+          : `env: not passing ${name} (credential-shaped; --keep-env ${name} passes it)`,
+      );
     }
     if (childEnv.cleared > 0) explain.push(`env: --clear-env left out ${childEnv.cleared} variables`);
     explain.push(`grace ${graceMs} ms; timeout ${timeoutMs === undefined ? "none" : `${timeoutMs} ms`}`);
@@ -68,7 +74,7 @@ export async function prepareRun(
     ...(timeoutMs === undefined || timeoutMs === 0 ? {} : { timeoutMs }),
     leaveRunning: flags.leaveRunning,
   };
-  return { config, spec, explain, dropped: childEnv.dropped };
+  return { config, spec, explain, dropped: childEnv.dropped, quiet: flags.quiet ?? config.quiet };
 }
 
 /** The effective config; a bad config file is a usage error (exit 2). */

@@ -10,6 +10,9 @@ import type { CorralContext } from "../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";
 import { errorLine } from "../error-line.ts";
+import { noteFailure } from "../json-failure.ts";
+import { announceWithheld } from "../env-dropped-note.ts";
+import { decisionLines } from "./decision-lines.ts";
 
 /** How the child ended, plus the signal corral forwarded to it (null when none). */
 export interface RunOutcome extends SupervisionResult {
@@ -36,9 +39,11 @@ export async function runSupervised(
     if (!(error instanceof SpawnError)) throw error;
     stderr.write(errorLine(error.message));
     context.process.exitCode = error.exitStatus;
+    noteFailure(context.process, error.code, error.message);
     return null;
   }
   forwarder.attach(child);
+  announceWithheld(context, prepared.dropped, prepared.quiet);
   if (explain) {
     for (const line of prepared.explain) stderr.write(`corral: explain: ${line}\n`);
     stderr.write(`corral: explain: started pid ${child.pid} under ${backendWhy}\n`);
@@ -51,6 +56,9 @@ export async function runSupervised(
       stderr.write(`corral: supervisor lost: the guardian (pid ${lost.pid}) ${lost.cause} while supervising pid ${child.pid}; ${exit}; ${lost.cleanup}\n`);
     }
     for (const fault of result.faults ?? []) stderr.write(`corral: guardian: ${fault}\n`);
+    if (!prepared.quiet) {
+      for (const line of decisionLines(result.facts, prepared.spec)) stderr.write(line);
+    }
     if (result.uncertain.length > 0) {
       stderr.write(`corral: could not confirm gone after SIGKILL: pids ${result.uncertain.join(", ")}\n`);
     }

@@ -2,11 +2,8 @@
 // `[N]+  Stopped  CMD` line after Ctrl-Z (exits in words: lib/core/exit-words.ts).
 import type { JobInfo } from "../../../lib/jobs/job-info.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
-
-/** The command as one line (arguments with spaces quoted). */
-export function commandLine(argv: readonly string[]): string {
-  return argv.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", "'\\''")}'`)).join(" ");
-}
+import { commandLine } from "../command-line.ts";
+export { commandLine };
 
 /** `running`, `stopped`, or `done (exit 0)`. */
 export function describeState(job: JobInfo): string {

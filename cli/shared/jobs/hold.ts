@@ -10,6 +10,7 @@ import { JobTerminal } from "./terminal.ts";
 import { stoppedLine } from "./format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
+import { noAgent } from "./no-agent.ts";
 
 /** How a hold ended: the exit status (the job's, 148 when stopped), and the job when it ended while held. */
 export interface HoldOutcome {
@@ -55,7 +56,7 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
   } catch (error) {
     await hold?.release();
     if (error instanceof AgentUnavailableError && request.op === "fg") {
-      ctx.process.stderr.write("corral: no agent is running, so there are no jobs\n");
+      noAgent(ctx);
       return { status: ExitStatus.failure, job: null, ended: false };
     }
     reportFailure(ctx, error);

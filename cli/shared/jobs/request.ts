@@ -25,6 +25,7 @@ export interface PreparedJob {
   readonly request: JobStartRequest;
   readonly explain: readonly string[];
   readonly dropped: readonly string[];
+  readonly quiet: boolean;
 }
 
 /** Checks every flag (UsageError, exit 2) and builds the request. */
@@ -38,7 +39,7 @@ export async function prepareJob(
     throw new UsageError("--timeout does not apply to a job (--bg, --tty); end it with corral reap --all, or use run --timeout without them");
   }
   if (flags.leaveRunning) throw new UsageError("--leave-running does not apply to a job (--bg, --tty): a job's tree is terminated when it ends");
-  const { config, spec, explain, dropped } = await prepareRun(ctx, flags, argv, {});
+  const { config, spec, explain, dropped, quiet } = await prepareRun(ctx, flags, argv, {});
   if (flags.name !== undefined && (!/^[A-Za-z][A-Za-z0-9._-]{0,63}$/.test(flags.name))) {
     throw new UsageError("--name must start with a letter and hold 1-64 letters, digits, '.', '_' or '-'");
   }
@@ -58,5 +59,5 @@ export async function prepareJob(
     ...(flags.spill === undefined ? {} : { spill: path.resolve(flags.spill) }),
     ...(record === undefined ? {} : { record }),
   };
-  return { request, explain, dropped };
+  return { request, explain, dropped, quiet };
 }

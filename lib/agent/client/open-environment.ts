@@ -18,12 +18,16 @@ export function sessionEnvironment(
   config: CorralConfig,
   set: readonly EnvAssignment[] = [],
   term?: string,
+  /** Told the names withheld (never values), for the line that names them. */
+  onWithheld?: (names: readonly string[]) => void,
 ): Record<string, string> {
-  const { env } = buildChildEnv({
+  const { env, dropped } = buildChildEnv({
     base: caller,
     scrubPatterns: config.env.scrub,
     keepPatterns: config.env.keep,
+    scrub: config.scrub,
   });
+  onWithheld?.(dropped.filter((name) => !(set.some((s) => s.name === name))));
   for (const name of TERMINAL_NAMES) delete env[name];
   env.TERM = config.terminal.term;
   for (const { name, value } of set) env[name] = value;

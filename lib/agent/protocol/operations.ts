@@ -9,7 +9,7 @@
 // Bump PROTOCOL_VERSION (version.ts) if anything here changes.
 // Longer than 300 lines because the table is one object: split, its operations would be described in two places.
 import type { ExitFacts } from "../../core/exit-facts.ts";
-import type { JobInfo, JobReadReply, ReapedJob } from "./job-messages.ts";
+import type { JobInfo, JobReadReply, ReapedJob, Receipt } from "./job-messages.ts";
 import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
 import {
   boolean,
@@ -208,6 +208,12 @@ export const OPERATIONS = {
     fields: { job: optional(jobRef()) },
     reply: reply<{ readonly job: JobInfo }>(),
   }),
+  "job-stop": operation({
+    about: "terminates one job's whole tree (SIGTERM, the grace, SIGKILL) and waits until it is gone; a finished job is left as it is",
+    fields: { job: optional(jobRef()), graceMs: optional(millis()) },
+    /** `receipt`: the termination's, or the one recorded when the job ended by itself. */
+    reply: reply<{ readonly job: JobInfo; readonly receipt: Receipt | null; readonly stopped: boolean }>(),
+  }),
   reap: operation({
     about: "retires finished jobs and exited sessions; `all` terminates what still runs first",
     fields: { all: optional(boolean()), graceMs: optional(millis()) },
@@ -296,6 +302,7 @@ export type JobsRequest = RequestOf<"jobs">;
 export type JobReadRequest = RequestOf<"job-read">;
 export type FgRequest = RequestOf<"fg">;
 export type BgRequest = RequestOf<"bg">;
+export type JobStopRequest = RequestOf<"job-stop">;
 export type ReapRequest = RequestOf<"reap">;
 export type CommandLineRequest = RequestOf<"command-line">;
 /** The conditions of a wait; the first one met wins. */

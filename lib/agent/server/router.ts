@@ -20,6 +20,7 @@ import { handleJobs } from "./handlers/jobs.ts";
 import { handleJobRead } from "./handlers/job-read.ts";
 import { handleFg } from "./handlers/fg.ts";
 import { handleBg } from "./handlers/bg.ts";
+import { handleJobStop } from "./handlers/job-stop.ts";
 import { handleReap } from "./handlers/reap.ts";
 import { handleRecord } from "./handlers/record.ts";
 import { handleWatch } from "./handlers/watch.ts";
@@ -55,6 +56,7 @@ export const ROUTES: { readonly [O in Op]: Handler<O> } = {
   "job-read": (ctx, request, scope) => handleJobRead(ctx, request, scope.signal, scope.connection),
   fg: (ctx, request, scope) => handleFg(ctx, request, scope.connection),
   bg: (ctx, request) => handleBg(ctx, request),
+  "job-stop": (ctx, request) => handleJobStop(ctx, request),
   reap: (ctx, request) => handleReap(ctx, request),
   "command-line": (ctx, request, scope) => handleCommandLine(ctx, request, scope.connection.output, scope.signal),
 };

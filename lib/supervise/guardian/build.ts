@@ -63,7 +63,8 @@ export function cachedGuardianDir(nativeDir: string, env: Env = process.env): st
   return path.join(corralCacheDir(env), `guardian-${nativeSourceHash(nativeDir)}`);
 }
 
-function executable(file: string): boolean {
+/** Whether `file` exists and may be run by us. */
+export function executable(file: string): boolean {
   try {
     accessSync(file, constants.X_OK);
     return true;

@@ -24,6 +24,7 @@ import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "../orphaned-tree.ts";
 import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
+import { liveDescendants, namedProcesses } from "../../proc/tree-members.ts";
 import { describeEnd } from "../../core/exit-words.ts";
 
 /** A SpawnBackend running each child under its own guardian (binary at `binary`). */
@@ -100,6 +101,8 @@ class GuardianProcess implements SupervisedProcess {
   /** The census told as a Receipt, once. */
   #told: Promise<Receipt> | undefined;
   #timedOut = false;
+  /** How many processes the tree held when the timeout fired. */
+  #signalled = 0;
   /** Failed syscalls the guardian reported, and receipt notes without a pid. */
   readonly #faults: string[] = [];
   /** A stream's output is incomplete because of a fault. */
@@ -262,12 +265,20 @@ class GuardianProcess implements SupervisedProcess {
 
   async #supervise(): Promise<SupervisionResult> {
     const { graceMs, leaveRunning } = this.resolved.spec;
-    const disarm = armDeadline(this.resolved.spec, () => void this.terminate(), () => (this.#timedOut = true));
+    const disarm = armDeadline(this.resolved.spec, () => void this.terminate(), () => {
+      this.#timedOut = true;
+      this.#signalled = liveDescendants(this.guardian.pid ?? 0).length;
+    });
     const exited = await this.guardian.exited.catch(() => null);
     const durationMs = Math.round(monotonicMs() - this.startedAt);
     disarm();
     if (exited === null) return this.#afterLoss(null, durationMs);
+    this.resolved.spec.onChildExit?.(this.pid);
     const outputComplete = await this.#waitForEof(graceMs);
+    // Something still holds the output after the command exited: named before it is terminated.
+    const survivors = !outputComplete && this.#termination === null && leaveRunning !== true
+      ? namedProcesses(liveDescendants(this.guardian.pid ?? 0))
+      : [];
     let census: TerminateReceipt | null = null;
     let answered = true;
     if (this.#termination !== null) {
@@ -294,7 +305,11 @@ class GuardianProcess implements SupervisedProcess {
     }
     const complete = outputComplete && !this.#outputFault;
     const facts = exitFactsOf(exited, { timedOut: this.#timedOut, durationMs, outputComplete: complete, ...(this.#receipt ? { receipt: this.#receipt } : {}) });
-    return { facts: { ...facts, forced: census?.forced ?? false }, uncertain: census === null ? [] : pidsLeftByCensus(census), ...this.#faultList() };
+    const told = {
+      ...(this.#timedOut ? { signalled: this.#signalled } : {}),
+      ...(survivors.length > 0 ? { survivors } : {}),
+    };
+    return { facts: { ...facts, forced: census?.forced ?? false, ...told }, uncertain: census === null ? [] : pidsLeftByCensus(census), ...this.#faultList() };
   }
 
   #faultList(): { faults?: readonly string[] } {

@@ -17,6 +17,8 @@ import { signalGroup } from "../runtime-quirks.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
+import { groupMembers } from "./members.ts";
+import { namedProcesses } from "../../proc/tree-members.ts";
 
 /** Supervises each child as its own process group. */
 export const processGroupBackend: SpawnBackend = {
@@ -128,6 +130,8 @@ class GroupProcess implements SupervisedProcess {
   #termination: Promise<GroupSweep> | null = null;
   #receipt: Promise<Receipt> | undefined;
   #timedOut = false;
+  /** How many processes the group held when the timeout fired. */
+  #signalled = 0;
 
   constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number, channels: Channels) {
     this.pid = child.pid as number;
@@ -184,11 +188,19 @@ class GroupProcess implements SupervisedProcess {
     pumps: Pump[],
     startedAt: number,
   ): Promise<SupervisionResult> {
-    const disarm = armDeadline(this.#spec, () => void this.terminate(), () => (this.#timedOut = true));
+    const disarm = armDeadline(this.#spec, () => void this.terminate(), () => {
+      this.#timedOut = true;
+      this.#signalled = groupMembers(this.pid).length;
+    });
     const { code, signal } = await exit;
     const durationMs = Math.round(monotonicMs() - startedAt);
     disarm();
+    this.#spec.onChildExit?.(this.pid);
     const outputComplete = await waitForEof(pumps, this.#spec.graceMs);
+    // Something still holds the output after the command exited: named before it is terminated.
+    const survivors = !outputComplete && this.#termination === null && this.#spec.leaveRunning !== true
+      ? namedProcesses(groupMembers(this.pid))
+      : [];
     let sweep: GroupSweep = { forced: false, left: [] };
     if (this.#termination !== null || this.#spec.leaveRunning !== true) sweep = await this.#sweep();
     for (const pump of pumps) pump.abandon();
@@ -199,6 +211,8 @@ class GroupProcess implements SupervisedProcess {
       forced: sweep.forced,
       durationMs,
       outputComplete,
+      ...(this.#timedOut ? { signalled: this.#signalled } : {}),
+      ...(survivors.length > 0 ? { survivors } : {}),
     };
     this.#events.done(facts, receiptOfLeftovers(sweep.forced, sweep.left));
     return { facts, uncertain: sweep.left };

@@ -54,7 +54,9 @@ async function sameOnBothBackends(
     const r = via === "cli" ? await corral(words, { env, cwd: dir }) : await corralInProcess(words, { env });
     const shown = comparable(r, args.includes("--json"));
     // The spill path is named in the output: make it the same for both.
-    const same = (s: string) => (spill === undefined ? s : s.split(spill).join("SPILL"));
+    // Processes that outlived the command are named by pid: the pids differ between the runs.
+    const samePids = (s: string) => s.replace(/"pid":\d+/g, '"pid":0').replace(/\bpid \d+/g, "pid 0");
+    const same = (s: string) => samePids(spill === undefined ? s : s.split(spill).join("SPILL"));
     const files = spill === undefined
       ? undefined
       : [spill, `${spill}.stdout`, `${spill}.stderr`].map((f) => (existsSync(f) ? sha256(readFileSync(f)) : "none"));

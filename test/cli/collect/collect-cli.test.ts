@@ -138,7 +138,7 @@ test("JSON shape and exit status mirroring", async () => {
   assert.equal(report.exit.outputComplete, true);
   const stream = (text: string) => ({
     bytes: 4, lines: 1, head: text, tail: "", elided: 0, elidedLines: 0, headLines: 1, tailLines: 0,
-    cutBy: { head: null, tail: null }, truncated: false, spill: null, spillError: null,
+    cutBy: { head: null, tail: null }, truncated: false, spill: null, spillError: null, invalidUtf8: 0,
   });
   assert.deepEqual(report.stdout, stream("out\n"));
   assert.deepEqual(report.stderr, stream("err\n"));

@@ -52,8 +52,9 @@ test("run --timeout: 124 with the whole tree gone; --facts records it", async (t
   assert.equal(pids.length, 2);
   for (const pid of pids) assert.equal(isAlive(pid), false, `grandchild ${pid} survived`);
   const recorded = JSON.parse(readFileSync(facts, "utf8")) as Record<string, unknown>;
-  assert.deepEqual(Object.keys(recorded).sort(), ["code", "durationMs", "forced", "outputComplete", "signal", "timedOut"]);
+  assert.deepEqual(Object.keys(recorded).sort(), ["code", "durationMs", "forced", "outputComplete", "signal", "signalled", "timedOut"]);
   assert.equal(recorded["timedOut"], true);
+  assert.equal(recorded["signalled"], 3, "sh and its two sleeps got SIGTERM");
   assert.equal(recorded["forced"], false);
 });
 

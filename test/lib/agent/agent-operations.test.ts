@@ -44,6 +44,7 @@ const EXAMPLES: { readonly [O in Op]: Record<string, unknown> } = {
   "job-read": { job: "%1", from: 0, maxBytes: 10, wait: false, raw: false },
   fg: { job: "%1", cols: 80, rows: 24 },
   bg: { job: "%1" },
+  "job-stop": { job: "%1", graceMs: 1 },
   reap: { all: true, graceMs: 1 },
   "command-line": { argv: ["jobs"], cwd: "/", env: { A: "1" }, columns: 80, stdoutTty: false, stderrTty: true },
 };

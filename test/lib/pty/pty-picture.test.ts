@@ -50,7 +50,7 @@ test("--svg renders with the right colour at known cells", { skip: !haveRsvg && 
   assert.match(text, /picture test · 80x24/, "the caption has the title and size");
   // Wide characters take two cells: 中 at column 21, 文 at column 23.
   const x = (col: number) => String(Math.round((SVG_CELL.padding + col * SVG_CELL.width) * 100) / 100);
-  assert.match(text, new RegExp(`<text x="${x(21)} ${x(23)}"[^>]*>中文</text>`));
+  assert.match(text, new RegExp(`<text [^>]*x="${x(21)} ${x(23)}"[^>]*>中文</text>`));
   assert.match(text, /font-weight="bold"[^>]*text-decoration="underline"[^>]*>bold</);
   assert.doesNotMatch(text, /href|url\(|@import|<script/i, "self-contained");
   await agent.ok(["pty", "close", id, "--force"]);
