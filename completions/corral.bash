@@ -8,7 +8,7 @@
 _corral_children() {
   case "$1" in
     "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
-    "pty") printf '%s\n' 'open' 'send' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
+    "pty") printf '%s\n' 'open' 'send' 'exec' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
   esac
@@ -20,10 +20,11 @@ _corral_flags() {
     "run") printf '%s\n' '--bg' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--grace' '--head-bytes' '--keep-env' '--leave-running' '--max-bytes' '--name' '--quiet' '--record' '--record-input' '--record-max' '--scrub' '--socket' '--spill' '--timeout' '--tty' '--help' '-h' ;;
     "collect") printf '%s\n' '--clear-env' '--cwd' '--env' '--explain' '--facts' '--follow' '--from' '--grace' '--group' '--head-bytes' '--head-lines' '--heartbeat' '--job' '--json' '--keep-env' '--leave-running' '--live' '--max-bytes' '--merge' '--quiet' '--scrub' '--socket' '--spill' '--tail-lines' '--timeout' '--tty' '--help' '-h' ;;
     "pty") printf '%s\n' '--help' '-h' ;;
-    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--socket' '--term' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
+    "pty open") printf '%s\n' '--cols' '--cwd' '--env' '--json' '--name' '--no-shell-integration' '--quiet' '--record' '--record-input' '--record-max' '--rows' '--scrollback' '--shell-integration' '--socket' '--term' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
     "pty send") printf '%s\n' '--json' '--key' '--socket' '--stdin' '--timeout' '--wait-ready' '--wait-regex' '--wait-stable' '--wait-text' '--help' '-h' ;;
+    "pty exec") printf '%s\n' '--grace' '--head-bytes' '--head-lines' '--interrupt' '--json' '--max-bytes' '--socket' '--spill' '--tail-lines' '--timeout' '--help' '-h' ;;
     "pty screen") printf '%s\n' '--ansi' '--html' '--json' '--scrollback' '--since' '--socket' '--styles' '--svg' '--help' '-h' ;;
-    "pty wait") printf '%s\n' '--after' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
+    "pty wait") printf '%s\n' '--after' '--command-done' '--exit' '--json' '--new' '--ready' '--regex' '--socket' '--stable' '--text' '--timeout' '--help' '-h' ;;
     "pty resize") printf '%s\n' '--cols' '--json' '--rows' '--socket' '--help' '-h' ;;
     "pty close") printf '%s\n' '--force' '--grace' '--json' '--socket' '--help' '-h' ;;
     "pty list") printf '%s\n' '--json' '--socket' '--help' '-h' ;;
@@ -100,6 +101,14 @@ _corral_value_kind() {
     "pty send --wait-regex") echo 'any:re' ;;
     "pty send --wait-stable") echo 'any:dur' ;;
     "pty send --wait-text") echo 'any:str' ;;
+    "pty exec --grace") echo 'any:dur' ;;
+    "pty exec --head-bytes") echo 'any:size' ;;
+    "pty exec --head-lines") echo 'any:n' ;;
+    "pty exec --max-bytes") echo 'any:size' ;;
+    "pty exec --socket") echo 'file' ;;
+    "pty exec --spill") echo 'file' ;;
+    "pty exec --tail-lines") echo 'any:n' ;;
+    "pty exec --timeout") echo 'any:dur' ;;
     "pty screen --html") echo 'file' ;;
     "pty screen --scrollback") echo 'any:n' ;;
     "pty screen --since") echo 'any:hash' ;;
@@ -154,6 +163,7 @@ _corral_positional_kind() {
     "pty open 0") echo 'command' ;;
     "pty open "*) echo 'file' ;;
     "pty send 0") echo 'sessions' ;;
+    "pty exec "*) echo 'any:session command' ;;
     "pty screen 0") echo 'sessions' ;;
     "pty wait 0") echo 'sessions' ;;
     "pty resize 0") echo 'sessions' ;;

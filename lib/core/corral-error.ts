@@ -20,6 +20,12 @@ export type ErrorCode =
   | "version_mismatch"
   /** A global budget of the agent (memory) would be passed: agent-budgets.ts. */
   | "limit_exceeded"
+  /** `pty exec`: the session's shell is not hooked (no shell integration). */
+  | "no_shell_integration"
+  /** `pty exec`: the shell runs a command, waits at PS2, or holds typed text. */
+  | "shell_busy"
+  /** `pty exec`: the shell did not run the line: incomplete (cancelled with Ctrl-C) or refused. */
+  | "command_not_run"
   /** The agent does not run this command line itself (the native client hands it to the JavaScript CLI). */
   | "not_served"
   | "internal";
@@ -34,6 +40,9 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   unknown_job: ExitStatus.failure,
   name_taken: ExitStatus.failure,
   version_mismatch: ExitStatus.failure,
+  no_shell_integration: ExitStatus.failure,
+  shell_busy: ExitStatus.failure,
+  command_not_run: ExitStatus.failure,
   timeout: ExitStatus.timedOut,
   command_not_found: ExitStatus.notFound,
   command_not_executable: ExitStatus.notExecutable,

@@ -27,3 +27,5 @@ export const DEFAULT_TERM = "xterm-256color";
 export const DEFAULT_SCROLLBACK = 2000;
 /** Lines kept above the visible grid at most, whatever a caller asks for. */
 export const MAX_SCROLLBACK = 10_000;
+/** `pty exec --interrupt`: time a command gets after Ctrl-C to reach the shell's prompt (--grace). */
+export const DEFAULT_INTERRUPT_GRACE_MS = 2000;

@@ -5,6 +5,7 @@
 import { type ReadResult, type RetainedSnapshot, RetainedWindow } from "./retained-window.ts";
 import { readFileRange, SpillError, SpillFile } from "./spill-file.ts";
 import { type CountedStream, unseenLines } from "./file-lines.ts";
+import type { StreamCapture } from "./byte-sink.ts";
 
 // Re-exported so callers import the whole store API from one module.
 export type { ReadResult, RetainedSnapshot };
@@ -149,6 +150,16 @@ export class BoundedStore {
     const last = c.last.length > 0 ? c.last.subarray(Math.max(0, c.last.length - n)) : this.lastBytes(n);
     const endsLine = last.length > 0 && last[last.length - 1] === 0x0a;
     return { bytes: c.total, lines: c.lineFeeds + (endsLine ? 0 : 1), last };
+  }
+
+  /**
+   * The capture a supervisor may make of this stream instead of streaming
+   * it here (opened with nativeCapture or externalSpill), with this store as
+   * where its result goes; null: every byte comes through write().
+   */
+  capture(): StreamCapture | null {
+    if (!this.#nativeCapture && this.#externalSpill === null) return null;
+    return { headBytes: this.headBytes, tailBytes: this.tailBytes, spill: this.#externalSpill, tee: this.#teeFd, result: this };
   }
 
   /** The limits it was opened with (a native writer needs the same ones). */

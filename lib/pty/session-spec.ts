@@ -3,6 +3,7 @@
 import type { PtyBackend, PtySpawnRequest } from "../supervise/handle.ts";
 import type { PtyBackendPreference } from "../supervise/decide.ts";
 import type { GuardianMode } from "../config/schema.ts";
+import type { ShellHook } from "./shell-integration.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { DEFAULT_COLS, DEFAULT_ROWS, DEFAULT_TERM, clampDimension } from "./screen-size.ts";
 
@@ -30,6 +31,10 @@ export interface PtySessionSpec {
   readonly adoptable?: boolean;
   /** With `adoptable`: how long the guardian waits for a new owner (config `agent.orphan-wait`); default as long as the program lives. */
   readonly orphanWaitMs?: number;
+  /** Hook a shell (bash, zsh, fish, sh) for `pty exec` (shell-integration.ts); default true. */
+  readonly shellIntegration?: boolean;
+  /** A re-adopted session's hook, from its record: the marks in the replayed tail are read with it. */
+  readonly shell?: ShellHook;
 }
 
 /** How a session is closed. */

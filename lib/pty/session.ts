@@ -1,7 +1,7 @@
 // A terminal session as the agent holds it: a program on a PTY (through a
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
-// Longer than 300 lines because the session is the one place where output, screen, waits, input and recording hooks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
+// Longer than 300 lines because the session is the one place where output, screen, waits, input, recording hooks and the hooked shell's marks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
 import type { Receipt } from "../core/receipt.ts";
@@ -15,6 +15,9 @@ import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapsh
 import { StreamWindow } from "./stream-window.ts";
 import { type Foreground, ForegroundReader } from "./foreground.ts";
 import type { StyleRun } from "./screen-styles.ts";
+import { hookedRequest, type ShellHook, shellKindOf } from "./shell-integration.ts";
+import { newNonce, ShellMarkFilter } from "./shell-marks.ts";
+import { type ShellEvent, ShellState, withoutMarks } from "./shell-state.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
@@ -68,9 +71,16 @@ export class PtySession {
   #foregroundReader: ForegroundReader | undefined;
   /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
   #approximate = false;
+  /** The hooked shell's marks and what they say (null: no shell integration). */
+  #marks: ShellMarkFilter | null = null;
+  #shell: ShellState | null = null;
 
   private constructor(spec: PtySessionSpec, handle: SupervisedTree, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
     this.createdAt = adopted?.createdAt ?? Date.now();
+    if (spec.shell !== undefined) {
+      this.#marks = new ShellMarkFilter(spec.shell.nonce);
+      this.#shell = new ShellState(spec.shell.kind, spec.shell.nonce);
+    }
     if (adopted !== undefined) {
       this.#stream.startAt(adopted.position - adopted.backlog.length);
       this.#stream.feed(adopted.backlog);
@@ -84,15 +94,21 @@ export class PtySession {
     this.#cols = cols;
     this.#rows = rows;
     handle.on("output", (bytes) => {
+      // The shell's marks go to its state, never to the screen, a recording or an attached terminal.
+      const events: ShellEvent[] = [];
+      const shown = this.#marks === null ? bytes : withoutMarks(this.#marks, bytes, this.#stream.position, events);
       // The screen first: a wait that the stream ends reads a screen holding these bytes.
-      screen.feed(bytes);
+      screen.feed(shown);
       this.#stream.feed(bytes);
-      if (this.#approximate && redraws(bytes)) this.#approximate = false;
-      for (const listener of this.#outputListeners) listener(bytes);
+      if (this.#approximate && redraws(shown)) this.#approximate = false;
+      if (shown.length > 0) for (const listener of this.#outputListeners) listener(shown);
+      for (const event of events) "mark" in event ? this.#shell?.mark(event.mark) : this.#shell?.bytes(event.bytes);
     });
     this.#exitSeen = new Promise((resolve) => {
       handle.on("exit", (exit) => {
         this.#exitRaw = exit;
+        // Bytes held back as the start of a mark were output after all.
+        this.#marks?.flush({ bytes: (held) => screen.feed(held), mark: () => {} });
         // Exit facts appear only once every byte before the exit is on the screen.
         void screen.settled().then(() => {
           this.#stream.finish();
@@ -124,13 +140,15 @@ export class PtySession {
       onReply: (reply) => handle?.write(reply),
       onPressure: (paused) => (paused ? handle?.pause() : handle?.resume()),
     });
+    const kind = spec.shellIntegration === false ? null : shellKindOf(spec.argv);
+    const shell: ShellHook | undefined = kind === null ? undefined : { kind, nonce: newNonce() };
     try {
-      handle = await backend.spawn(request);
+      handle = await backend.spawn(shell === undefined ? request : hookedRequest(request, shell, spec.stateDir));
     } catch (error) {
       screen.dispose();
       throw error;
     }
-    return new PtySession(spec, handle, screen, cols, rows);
+    return new PtySession(shell === undefined ? spec : { ...spec, shell }, handle, screen, cols, rows);
   }
 
   /**
@@ -152,10 +170,30 @@ export class PtySession {
       },
       onPressure: (paused) => (paused ? handle.pause() : handle.resume()),
     });
-    screen.feed(adopted.backlog);
+    const session = new PtySession(spec, handle, screen, cols, rows, adopted);
+    screen.feed(session.#replayShell(adopted));
     await screen.settled();
     replaying = false;
-    return new PtySession(spec, handle, screen, cols, rows, adopted);
+    return session;
+  }
+
+  // The raw tail read as it came the first time: the marks rebuild the shell's state, the rest is the screen's.
+  #replayShell(adopted: AdoptedOutput): Uint8Array {
+    if (this.#marks === null) return adopted.backlog;
+    const events: ShellEvent[] = [];
+    const shown = withoutMarks(this.#marks, adopted.backlog, adopted.position - adopted.backlog.length, events);
+    for (const event of events) "mark" in event ? this.#shell?.mark(event.mark) : this.#shell?.bytes(event.bytes);
+    return shown;
+  }
+
+  /** The hooked shell (`pty exec`), or null when the session has no shell integration. */
+  get shell(): ShellState | null {
+    return this.#shell;
+  }
+
+  /** The hook this session's shell was started with (kept in the session's record, for re-adoption). */
+  get shellHook(): ShellHook | undefined {
+    return this.#shell === null ? undefined : { kind: this.#shell.kind, nonce: this.#shell.nonce };
   }
 
   /** How a new agent reaches this session's guardian again; undefined when it cannot (node-pty, not adoptable). */

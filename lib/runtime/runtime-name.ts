@@ -1,9 +1,10 @@
 // Which JavaScript runtime this process is: the runtime seam (DESIGN.md,
 // "Runtime differences (Node/Deno/Bun) are decided at one seam"). A file of
-// its own with no imports, so that the entry (cli/main.ts) can ask before
+// its own with no imports, so that the entry (cli/main.ts, through entry.ts) can ask before
 // anything else loads: under Deno the first touch of `process` (the global
 // or node:process) costs about 18 ms and any `node:` module 8-30 ms (issue
-// 9, start-up). self-command.ts re-exports it for everyone else.
+// 9, start-up). Asked only inside lib/runtime (the layering's runtime-seam
+// rule): the rest of corral reads traits.ts.
 
 /** Which JavaScript runtime this process is. */
 export type RuntimeName = "node" | "deno" | "bun";

@@ -6,8 +6,6 @@ import path from "node:path";
 import process from "node:process";
 import { currentRuntime } from "./runtime-name.ts";
 
-export { currentRuntime, type RuntimeName } from "./runtime-name.ts";
-
 /** A command line that runs corral again, plus the directory to run it in. */
 export interface SelfCommand {
   readonly file: string;

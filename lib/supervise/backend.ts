@@ -1,13 +1,12 @@
-// The stdio view of a pipe tree, for `run` and `collect`: a SupervisedTree
-// (handle.ts) whose child's streams follow the SpawnSpec (inherited, piped
-// to the caller, or written into a sink with backpressure) and whose end is
-// one promise with the exit facts. A SpawnBackend (process group, guardian)
-// starts it; start.ts startPipeTree picks the backend by the one decision.
+// How a pipe tree for `run` and `collect` is started: a SpawnBackend (process
+// group, guardian) takes a resolved SpawnSpec and gives the one handle
+// (handle.ts) with its streams following the spec (inherited, piped to the
+// caller, or written into a sink with backpressure) and its end as one
+// promise with the exit facts; start.ts startPipeTree picks the backend by
+// the one decision.
 import type { Readable, Writable } from "node:stream";
-import type { ExitFacts } from "../core/exit-facts.ts";
 import type { SpawnSpec } from "./spec.ts";
-import type { Receipt } from "../core/receipt.ts";
-import type { SupervisedTree } from "./handle.ts";
+import type { SupervisedTree, SupervisionResult } from "./handle.ts";
 
 /** How a tree is ended: the grace between the first signal and SIGKILL, and that first signal. */
 export interface TerminateOptions {
@@ -25,43 +24,19 @@ export interface ResolvedSpawn {
 }
 
 /**
- * A started child and everything it leaves in its tree. Its output goes
- * where the spec says, so the tree's `output` event carries nothing; `exit`
- * and `done` come with `exited`, `stopped`/`continued` from the guardian.
+ * The handle (handle.ts SupervisedTree) of a pipe tree started for `run` and
+ * `collect`, with its streams and its end present: its output goes where the
+ * spec says, so the tree's `output` event carries nothing; `exit` and `done`
+ * come with `exited`, `stopped`/`continued` from the guardian.
  */
-export interface SupervisedProcess extends SupervisedTree {
-  readonly pid: number;
-  /** The child's stdin when the spec asked for `pipe`, else null. */
+export type SupervisedProcess = SupervisedTree & {
   readonly stdin: Writable | null;
-  /**
-   * The child's stdout/stderr when the spec asked for `pipe`, else null. The
-   * caller must read it: its EOF is part of `outputComplete`, and an unread
-   * pipe holds `exited` back by up to the grace.
-   */
   readonly stdout: Readable | null;
   readonly stderr: Readable | null;
-  /**
-   * Resolves once the child exited, its output reached EOF (or the grace for
-   * that ran out) and, unless `leaveRunning`, whatever it left in its tree is
-   * gone. Never rejects for the child's own failure.
-   */
   readonly exited: Promise<SupervisionResult>;
-  /**
-   * TERM (or `firstSignal`) to the tree, the grace (default: the spec's),
-   * KILL; resolves when the tree is gone. Idempotent: later calls get the
-   * first call's promise.
-   */
-  terminate(graceMs?: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
-}
+};
 
-/** The facts plus what cleaning up the tree found. */
-export interface SupervisionResult {
-  readonly facts: ExitFacts;
-  /** Pids that could not be confirmed gone after SIGKILL (empty normally). */
-  readonly uncertain: readonly number[];
-  /** What went wrong in supervision itself (a failed syscall in the guardian), one sentence each. */
-  readonly faults?: readonly string[];
-}
+export type { SupervisionResult };
 
 /** One way of supervising children (process group, guardian). */
 export interface SpawnBackend {

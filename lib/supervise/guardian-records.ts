@@ -36,6 +36,8 @@ export interface SessionFacts {
   readonly scrollback: number;
   readonly term: string;
   readonly createdAt: number;
+  /** The hooked shell and the nonce of its marks (`pty exec`), so a new agent reads them in the replayed tail. */
+  readonly shell?: { readonly kind: "bash" | "zsh" | "fish" | "sh"; readonly nonce: string };
 }
 
 /** A job as recorded for re-adoption; its offsets come from the guardian and its spill file. */

@@ -1,12 +1,14 @@
-// The one handle for a supervised process tree (issue 10), pipe or terminal:
-// PTY sessions and jobs hold one of these and never know which supervisor is
-// behind it (the guardian for pipes and terminals, the process group for
-// pipes, node-pty for terminals). One event vocabulary, one terminate that
-// returns the one Receipt (DESIGN.md 4.2), so a fix to termination has one
-// contract to honour (test/lib/supervise/supervise-handle.test.ts runs it against each).
-// `run` and `collect` read Node streams instead (backend.ts
-// SupervisedProcess): they need the pipes as streams with backpressure into
-// the bounded store and their own exit-time sweep.
+// The one handle for a supervised process tree (issue 10), pipe or terminal,
+// job or session or `run`'s child: PTY sessions, jobs, run and collect hold
+// one of these and never know which supervisor is behind it (the guardian for
+// pipes and terminals, the process group for pipes, node-pty for terminals).
+// One event vocabulary, one terminate that returns the one Receipt (DESIGN.md
+// 4.2), so a fix to termination has one contract to honour
+// (test/lib/supervise/supervise-handle.test.ts runs it against each). A pipe
+// tree started for `run` and `collect` also has its streams and its end as
+// fields (stdin, stdout, stderr, exited: backend.ts SupervisedProcess names
+// the handle with them present).
+import type { Readable, Writable } from "node:stream";
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { Receipt } from "../core/receipt.ts";
 
@@ -58,7 +60,16 @@ export interface SupervisedTreeEvents {
   done(facts: ExitFacts, receipt: Receipt): void;
 }
 
-/** One supervised process tree, whichever supervisor holds it. */
+/** The facts of a pipe tree's end plus what cleaning up the tree found (`exited`). */
+export interface SupervisionResult {
+  readonly facts: ExitFacts;
+  /** Pids that could not be confirmed gone after SIGKILL (empty normally). */
+  readonly uncertain: readonly number[];
+  /** What went wrong in supervision itself (a failed syscall in the guardian), one sentence each. */
+  readonly faults?: readonly string[];
+}
+
+/** One supervised process tree, whichever supervisor holds it, in whichever mode. */
 export interface SupervisedTree {
   readonly pid: number;
   readonly backend: SupervisorName;
@@ -88,14 +99,31 @@ export interface SupervisedTree {
    * SIGTERM (or `firstSignal`: a signal the person's corral forwards) to the
    * whole tree, SIGKILL what is left after `graceMs`; resolves when the tree
    * is gone, or says which members could not be confirmed gone. Safe to
-   * call again: a tree already gone answers confirmed.
+   * call again: a tree already gone answers confirmed. The grace defaults to
+   * the tree's own (its spec's or launch's), else lib/core's DEFAULT_GRACE_MS.
    */
-  terminate(graceMs: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
+  terminate(graceMs?: number, firstSignal?: NodeJS.Signals): Promise<Receipt>;
   /** Stop reading the tree's output (flow control) until resume(). */
   pause(): void;
   resume(): void;
   /** Releases the terminal or the guardian's connection; the program must have exited. */
   dispose(): void;
+  /**
+   * A pipe tree's streams, as its spec asked (`run`, `collect`): the child's
+   * stdin when asked for `pipe`, its stdout/stderr when asked for `pipe` (the
+   * caller must read them: their EOF is part of `outputComplete`), else null;
+   * absent on a terminal or a job, whose output comes as `output` events.
+   */
+  readonly stdin?: Writable | null;
+  readonly stdout?: Readable | null;
+  readonly stderr?: Readable | null;
+  /**
+   * A pipe tree's end: resolves once the child exited, its output reached
+   * EOF (or the grace for that ran out) and, unless `leaveRunning`, whatever
+   * it left in its tree is gone. Never rejects for the child's own failure.
+   * Absent on a terminal or a job, which say `exit` and `done` instead.
+   */
+  readonly exited?: Promise<SupervisionResult>;
 }
 
 /** A tree that sweeps itself when its program exits (a job): everything needed to start it. */

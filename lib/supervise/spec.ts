@@ -1,17 +1,20 @@
 // What the caller asks for when it starts a process: explicit, never a shell
 // string. run, collect, jobs and the agent all describe children this way,
 // so a backend (process group here, the guardian later) sees one shape.
-import type { ByteSink } from "../output/byte-sink.ts";
+import type { ByteSink, StreamCapture } from "../output/byte-sink.ts";
 
 /**
  * Where a child's stream goes. `inherit`: corral's own fd. `pipe`: a stream
  * the caller reads (`SupervisedProcess.stdout`). `ignore`: /dev/null.
- * `{ sink }`: every byte is written into the sink, with backpressure.
+ * `{ sink }`: every byte is written into the sink, with backpressure;
+ * with `capture`, a supervisor that can (the guardian) keeps the stream
+ * itself by that capture's limits, writes only the head into the sink and
+ * hands the end to the capture's result; another streams every byte.
  */
-export type StdioChoice = "inherit" | "pipe" | "ignore" | { readonly sink: ByteSink };
+export type StdioChoice = "inherit" | "pipe" | "ignore" | { readonly sink: ByteSink; readonly capture?: StreamCapture | null };
 
 /** Where collected bytes go (lib/output/byte-sink.ts). */
-export type { ByteSink } from "../output/byte-sink.ts";
+export type { ByteSink, StreamCapture } from "../output/byte-sink.ts";
 
 /** One process to start and supervise. */
 export interface SpawnSpec {

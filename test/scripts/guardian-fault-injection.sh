@@ -8,13 +8,13 @@
 
 guardian=$(corral probe --json | node -e 'const p = JSON.parse(require("fs").readFileSync(0, "utf8")); if (p.guardian.built) console.log(p.guardian.path)')
 if [[ -z "$guardian" ]]; then
-  skip_script "no guardian built here (corral probe)"
+  skip "no guardian built here (corral probe)"
 fi
 if ! command -v strace > /dev/null; then
-  skip_script "strace is not installed (CI installs it: .ci/run)"
+  skip "strace is not installed (CI installs it: .ci/run)"
 fi
 if ! strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2> strace.err; then
-  skip_script "strace cannot trace here: $(head -c 300 strace.err)"
+  skip "strace cannot trace here: $(head -c 300 strace.err)"
 fi
 
 cat > guardian-under-strace <<EOF

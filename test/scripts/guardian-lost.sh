@@ -6,7 +6,7 @@
 . "$SCRIPT_LIB"
 
 if ! corral probe | grep -q '^guardian *in use'; then
-  skip_script "no guardian in use here (corral probe)"
+  skip "no guardian in use here (corral probe)"
 fi
 
 # The tree: the child shell, a background grandchild in its group, and an

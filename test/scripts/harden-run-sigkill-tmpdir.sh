@@ -10,7 +10,7 @@ export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 
 if ! corral probe --json | grep -Eq '"usable": *true'; then
-  skip_script "no usable guardian here (corral probe)"
+  skip "no usable guardian here (corral probe)"
 fi
 
 for command in run collect; do

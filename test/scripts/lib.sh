@@ -6,17 +6,14 @@ fail() {
   exit 1
 }
 
-# A script whose check cannot run on this machine says why and stops: the
-# harness (script-harness.ts) reports it as a skipped test with that reason,
-# never as a pass. 77 is the status automake's test drivers use for a skip.
-SKIP_STATUS=77
-skip_script() {
+# skip REASON: the script cannot run here; the harness reports a skip with REASON (never a pass).
+skip() {
   echo "SKIP: $*"
-  exit "$SKIP_STATUS"
+  exit 77
 }
 
-# One part of a script cannot run here; the rest goes on. The harness reports
-# each such part as a skipped subtest with its reason.
+# skip_part REASON: one part of the script cannot run here; the rest goes on.
+# The harness reports each such part as a skipped subtest with its reason.
 skip_part() {
   echo "SKIP (part): $*"
   echo "$*" >> "${SCRIPT_SKIPS:-/dev/null}"

@@ -4,7 +4,7 @@
 // agent is stopped, nothing it started is still running (grandchildren and
 // tmux servers included: they all inherit the script's marker).
 // A script that cannot run its check here exits SKIP_STATUS (lib.sh's
-// skip_script) and is reported as a skipped test with its reason; a part it
+// skip) and is reported as a skipped test with its reason; a part it
 // skipped (skip_part) is a skipped subtest. Neither counts as a pass.
 // The scripts are split over the shard files beside this module
 // (scripts-N.test.ts), so the suite runs them as several test files, side by
@@ -41,7 +41,7 @@ export function shardScripts(shard: number): string[] {
 }
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
-/** lib.sh's skip_script exits with this status. */
+/** The status `skip` (lib.sh) exits with, as automake's test drivers read it. */
 const SKIP_STATUS = 77;
 /** A script that takes longer than this is killed and fails. */
 const SCRIPT_DEADLINE_MS = 240_000;
@@ -161,8 +161,9 @@ export interface ScriptSkips {
 /**
  * Runs `file` as a user script (see the file comment): corral on PATH, a
  * private state dir, a scratch working directory; throws with its output
- * when it fails or leaves a process running. test/docs-examples.test.ts
- * runs the docs' runnable blocks through it too.
+ * when it fails or leaves a process running; returns the reason when it
+ * skipped (`skip REASON` in lib.sh exits 77: a skip, not a pass).
+ * test/docs-examples.test.ts runs the docs' runnable blocks through it too.
  */
 export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<ScriptSkips> {
   const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "").replace(/[^A-Za-z0-9_.-]+/g, "_")}-`));

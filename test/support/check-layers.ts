@@ -10,6 +10,6 @@ const root = path.resolve(process.argv[2] ?? path.join(path.dirname(fileURLToPat
 const violations = checkLayers(root);
 for (const v of violations) process.stderr.write(`layering (${v.rule}): ${v.message}\n`);
 if (violations.length > 0) {
-  process.stderr.write(`layering: ${violations.length} violation(s); the rules are in docs/development.md, "Layering"\n`);
+  process.stderr.write(`layering: ${violations.length} violation(s); the rules are in docs/development.md, "Layering", and docs/architecture.md, "The floors"\n`);
   process.exitCode = 1;
 }

@@ -18,6 +18,8 @@ export interface McpSession {
   /** Calls a tool that must succeed; its structuredContent. */
   ok<T = Record<string, unknown>>(name: string, args?: Record<string, unknown>): Promise<T>;
   close(): Promise<void>;
+  /** How the server process ended (after close): a server that had to be killed shows "SIGKILL". */
+  ended(): { code: number | null; signal: string | null };
 }
 
 /** Starts `corral mcp FLAGS` against `agent` and connects the SDK client to it. */
@@ -32,6 +34,8 @@ export async function mcpSession(agent: PrivateAgent, flags: readonly string[] =
   });
   const client = new Client({ name: "corral-test", version: "0" });
   await client.connect(transport);
+  // The SDK keeps the child private; its exit code and signal say whether the server left by itself.
+  const child = (transport as unknown as { _process?: { exitCode: number | null; signalCode: string | null } })._process;
   const call: McpSession["call"] = async (name, args = {}, options = {}) =>
     await client.callTool({ name, arguments: args }, undefined, {
       timeout: 120_000,
@@ -52,6 +56,7 @@ export async function mcpSession(agent: PrivateAgent, flags: readonly string[] =
       await client.close();
       if (pid !== null) await waitFor(() => !isAlive(pid), { what: `corral mcp (pid ${pid}) to exit` });
     },
+    ended: () => ({ code: child?.exitCode ?? null, signal: child?.signalCode ?? null }),
   };
 }
 

@@ -61,8 +61,9 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
     spec: {
       ...checked.spec,
       stdin: "inherit" as const,
-      stdout: { sink: outSink },
-      stderr: errSink === null ? "stdout" as const : { sink: errSink },
+      // Each stream's own capture (null: it streams through JavaScript), which the guardian makes instead.
+      stdout: { sink: outSink, capture: stores.stdout.capture() },
+      stderr: stores.stderr === null || errSink === null ? "stdout" as const : { sink: errSink, capture: stores.stderr.capture() },
     },
   };
   const heartbeat = new Heartbeat(storeList(stores), {

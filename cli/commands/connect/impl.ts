@@ -64,6 +64,8 @@ async function answer(client: AgentClient, line: string, env: CorralContext["pro
     rest.record = { ...record, path: path.resolve(record.path) };
   }
   if (typeof rest.session === "number") rest.session = String(rest.session);
+  // So is exec's spill file.
+  if (rest.op === "exec" && typeof rest.spill === "string" && !rest.spill.startsWith("/")) rest.spill = path.resolve(rest.spill);
   if (rest.op === "open") {
     const extra = rest.env;
     if (extra !== undefined && (typeof extra !== "object" || extra === null || Array.isArray(extra))) {

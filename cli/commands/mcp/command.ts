@@ -23,7 +23,8 @@ export const mcpCommand = buildCommand<McpFlags, [], CorralContext>({
     brief: "Serve the Model Context Protocol on stdio: run, terminal and job tools for AI agents",
     fullDescription: [
       "Speaks MCP (JSON-RPC on stdin/stdout) to an AI agent. Tools: run, terminal_open, terminal_send,",
-      "terminal_screen, terminal_wait, terminal_close, terminal_list, job_start, job_read, job_wait, job_stop.",
+      "terminal_exec, terminal_screen, terminal_wait, terminal_close, terminal_list, job_start, job_read,",
+      "job_wait, job_stop.",
       "Sessions and jobs live in the corral agent, so they outlive this server and the CLI sees them",
       "(corral pty attach, corral jobs). A client that may call run can do anything you can: --read-only and",
       "--allow narrow it. Diagnostics go to stderr; stdout carries only the protocol.",

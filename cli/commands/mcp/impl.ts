@@ -2,7 +2,7 @@
 // the SDK's stdio transport and serves until the client goes away (stdin
 // ends). Then every `run` still going is terminated (its tree was the
 // call's); sessions and jobs stay in the agent for the next client or a
-// person. The agent is reached when a tool first needs it, and again after
+// person, and so do the commands terminal_exec typed into them. The agent is reached when a tool first needs it, and again after
 // a lost connection.
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -49,7 +49,7 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
     return connecting;
   };
   const waitingAgent = () => reachAgent(this, { ...(flags.socket !== undefined ? { socket: flags.socket } : {}) });
-  const { server, runs } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
+  const { server, runs, execs } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
   const transport = new StdioServerTransport();
   const ended = new Promise<void>((resolve) => {
     process.stdin.once("end", resolve);
@@ -62,6 +62,7 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
   await server.connect(transport);
   await ended;
   await runs.terminateAll();
+  execs.closeAll();
   await server.close().catch(() => {});
   if (connecting !== null) (await (connecting as Promise<AgentClient>).catch(() => null))?.close();
   // Ended by a signal, stdin may still be open: it must not keep this process alive.

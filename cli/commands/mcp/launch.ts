@@ -38,10 +38,7 @@ export function prepareLaunch(input: Record<string, unknown>, call: ToolCall, ha
   let argv: [string, ...string[]];
   let line: string;
   if (typeof command === "string" && given === undefined) {
-    if (command.trim() === "") throw new ToolError("bad_request", '"command" is empty; give a shell command line, e.g. "make test"');
-    if (call.options.allow.length > 0 && SHELL_META.test(command)) {
-      throw new ToolError("not_allowed", `with --allow, a "command" string may not hold shell operators (; & | \` $ ( ) < > \\ or a newline): one could chain anything; give "argv" instead`);
-    }
+    checkCommandLine(command, call, 'give "argv" instead');
     argv = ["sh", "-c", command];
     line = command;
   } else if (Array.isArray(given) && command === undefined && given.length > 0 && given.every((a) => typeof a === "string") && given[0] !== "") {
@@ -50,9 +47,7 @@ export function prepareLaunch(input: Record<string, unknown>, call: ToolCall, ha
   } else {
     throw new ToolError("bad_request", 'give either "command" (a shell command line) or "argv" (an array of strings, program first), not both');
   }
-  if (call.options.allow.length > 0 && !call.options.allow.some((glob) => globMatches(glob, line))) {
-    throw new ToolError("not_allowed", `${JSON.stringify(line.slice(0, 200))} matches no --allow pattern of this server (${call.options.allow.map((g) => JSON.stringify(g)).join(", ")})`);
-  }
+  checkAllowed(line, call);
   const extra = input.env ?? {};
   if (typeof extra !== "object" || extra === null || Array.isArray(extra) || Object.values(extra).some((v) => typeof v !== "string")) {
     throw new ToolError("bad_request", '"env" must be an object of NAME: "value" strings');
@@ -66,6 +61,26 @@ export function prepareLaunch(input: Record<string, unknown>, call: ToolCall, ha
     set,
   });
   return { argv, line, env: child.env, scrubbed: child.dropped };
+}
+
+/**
+ * A shell command line as --allow sees it (run's `command`, terminal_exec's):
+ * not empty; under --allow, free of shell operators (one could chain
+ * anything after an allowed start) and matching a pattern.
+ */
+export function checkCommandLine(command: string, call: ToolCall, instead: string): void {
+  if (command.trim() === "") throw new ToolError("bad_request", '"command" is empty; give a shell command line, e.g. "make test"');
+  if (call.options.allow.length > 0 && SHELL_META.test(command)) {
+    throw new ToolError("not_allowed", `with --allow, a "command" string may not hold shell operators (; & | \` $ ( ) < > \\ or a newline): one could chain anything; ${instead}`);
+  }
+  checkAllowed(command, call);
+}
+
+/** Throws not_allowed unless the line matches one of --allow's patterns (none given: anything goes). */
+function checkAllowed(line: string, call: ToolCall): void {
+  if (call.options.allow.length > 0 && !call.options.allow.some((glob) => globMatches(glob, line))) {
+    throw new ToolError("not_allowed", `${JSON.stringify(line.slice(0, 200))} matches no --allow pattern of this server (${call.options.allow.map((g) => JSON.stringify(g)).join(", ")})`);
+  }
 }
 
 /** A shell-style glob over the whole command line: `*` any run of characters, `?` one. */

@@ -137,10 +137,15 @@ export class RunRegistry {
   }
 
   #spillDir(): string {
-    const dir = path.join(stateDirPath(this.env), "mcp");
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    return dir;
+    return mcpSpillDir(this.env);
   }
+}
+
+/** Where this server's spill files go (made private to the user when first needed). */
+export function mcpSpillDir(env: Readonly<Record<string, string | undefined>>): string {
+  const dir = path.join(stateDirPath(env), "mcp");
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return dir;
 }
 
 /** A process of the run's tree is stopped (state T): a read of a terminal it does not own stops it with SIGTTIN. */

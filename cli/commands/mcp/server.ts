@@ -12,6 +12,7 @@ import { CursorStore } from "./cursors.ts";
 import { checkInput } from "./input-check.ts";
 import type { McpOptions } from "./options.ts";
 import { RunRegistry } from "./runs.ts";
+import { ExecConnections } from "./execs.ts";
 import { type ToolCall, ToolError } from "./tool.ts";
 import { TOOLS } from "./tools/table.ts";
 
@@ -27,8 +28,8 @@ export interface ServerParts {
   waitingAgent(): Promise<AgentClient>;
 }
 
-/** The server and the runs it holds (ended when the client goes away). */
-export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry } {
+/** The server, the runs it holds (ended when the client goes away) and its exec connections (let go of then). */
+export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry; execs: ExecConnections } {
   const server = new Server(
     { name: "corral", version: parts.version },
     {
@@ -36,13 +37,15 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       instructions: [
         "corral runs commands and terminal sessions with guarantees: `run` for a command to its end (timeout on the",
         "whole tree, bounded output with the cut stated, survivors named and ended); terminal_* for interactive",
-        "programs (sessions outlive this server); job_* for long commands in the background. Waits answer within",
+        "programs (sessions outlive this server), terminal_exec for one command in a session's shell with its exit",
+        "status; job_* for long commands in the background. Waits answer within",
         `${Math.round(parts.options.waitCapMs / 1000)} s: done:false with a cursor to resume.`,
       ].join(" "),
     },
   );
   const runs = new RunRegistry(parts.env, parts.config);
   const cursors = new CursorStore();
+  const execs = new ExecConnections();
   const offered = TOOLS.filter((tool) => !parts.options.readOnly || tool.readOnly);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -67,6 +70,7 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       waitingAgent: parts.waitingAgent,
       cursors,
       runs,
+      execs,
       signal: extra.signal,
       progress: (progress, message, total) => {
         if (token === undefined) return;
@@ -90,5 +94,5 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       return { content: [{ type: "text", text: `${failure.code}: ${failure.message}` }], isError: true };
     }
   });
-  return { server, runs };
+  return { server, runs, execs };
 }

@@ -8,6 +8,7 @@ import type { CorralConfig } from "../../../lib/config/schema.ts";
 import type { CursorStore } from "./cursors.ts";
 import type { McpOptions } from "./options.ts";
 import type { RunRegistry } from "./runs.ts";
+import type { ExecConnections } from "./execs.ts";
 
 /** A JSON Schema object, as MCP's tools/list carries it. */
 export type JsonSchema = { readonly type: "object"; readonly properties: Record<string, unknown>; readonly required?: readonly string[]; readonly [key: string]: unknown };
@@ -28,6 +29,8 @@ export interface ToolCall {
   waitingAgent(): Promise<AgentClient>;
   readonly cursors: CursorStore;
   readonly runs: RunRegistry;
+  /** terminal_exec's open connections, let go of when the client leaves. */
+  readonly execs: ExecConnections;
   /** Aborted when the client cancels this call (notifications/cancelled) or goes away. */
   readonly signal: AbortSignal;
   /** Sends an MCP progress notification when the client asked for them (a progress token); else nothing. */

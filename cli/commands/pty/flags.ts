@@ -35,6 +35,7 @@ export interface OpenFlags extends SocketFlag {
   readonly waitReady: boolean;
   readonly timeout?: number;
   readonly quiet?: boolean;
+  readonly shellIntegration: boolean;
 }
 
 export interface SendFlags extends SocketFlag {
@@ -79,6 +80,19 @@ export interface WaitFlags extends SocketFlag {
   readonly after?: number;
   readonly new: boolean;
   readonly timeout?: number;
+  readonly json: boolean;
+  readonly commandDone: boolean;
+}
+
+export interface ExecFlags extends SocketFlag {
+  readonly timeout?: number;
+  readonly interrupt: boolean;
+  readonly grace?: number;
+  readonly maxBytes?: number;
+  readonly headBytes?: number;
+  readonly headLines?: number;
+  readonly tailLines?: number;
+  readonly spill?: string;
   readonly json: boolean;
 }
 

@@ -4,7 +4,7 @@ import type { CorralContext } from "../../shared/context.ts";
 import type { WaitFlags } from "./flags.ts";
 import { replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import { printWait, waitConditions } from "./wait-conditions.ts";
+import { DEFAULT_WAIT_TIMEOUT_MS, printWait, waitConditions } from "./wait-conditions.ts";
 import type { WaitConditions } from "../../../lib/agent/protocol/messages.ts";
 
 export { DEFAULT_WAIT_TIMEOUT_MS } from "./wait-conditions.ts";
@@ -17,8 +17,9 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
     conditions = await waitConditions(
       { text: flags.text ?? [], regex: flags.regex ?? [], stable: flags.stable, ready: flags.ready, exit: flags.exit, timeout: flags.timeout },
     );
+    if (conditions === null && flags.commandDone) conditions = { timeoutMs: flags.timeout ?? DEFAULT_WAIT_TIMEOUT_MS };
     if (conditions === null) {
-      throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready or --exit");
+      throw new UsageError("pty wait needs a condition: --text STR, --regex RE, --stable DUR, --ready, --exit or --command-done");
     }
     if (after !== undefined && flags.new) throw new UsageError("give --after N or --new, not both (--new is --after the position when the wait begins)");
   } catch (error) {
@@ -34,6 +35,7 @@ export async function ptyWaitAction(this: CorralContext, flags: WaitFlags, sessi
         ...request,
         ...(after !== undefined ? { after } : {}),
         ...(flags.new ? { new: true } : {}),
+        ...(flags.commandDone ? { commandDone: true } : {}),
       }),
     );
     printWait(this.process.stdout, this.process.stderr, reply, flags.json);

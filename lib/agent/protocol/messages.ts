@@ -44,6 +44,39 @@ export interface ScreenView extends ScreenSnapshot {
   readonly foreground: ForegroundView | null;
   /** The session's recording, running or ended (`stopped` says why one ended early). */
   readonly recording?: RecordingStatus;
+  /** A hooked shell's working directory, as its last prompt gave it (absent without shell integration). */
+  readonly cwd?: string | null;
+  /** A hooked shell's last finished command (absent without shell integration; null before the first). */
+  readonly lastCommand?: LastCommandView | null;
+}
+
+/** The last command a hooked shell finished (`pty screen --json`). */
+export interface LastCommandView {
+  /** What `pty exec` typed, else what was echoed after the prompt; null when unknown. */
+  readonly line: string | null;
+  readonly status: number;
+  /** When it finished, ms since the epoch. */
+  readonly at: number;
+}
+
+/** `exec`'s reply (schemas/exec.schema.json). */
+export interface ExecReply {
+  /** What is shown of the output: all of it, or head, one marker line, tail. */
+  readonly output: string;
+  /** The exit status as the shell gives it ($?): 128+N when signal N killed the command. */
+  readonly status: number;
+  /** The signal's name when the status is above 128 (the shell's own reading of it), else null. */
+  readonly signal: string | null;
+  readonly cwd: string | null;
+  readonly durationMs: number;
+  /** Output positions of the command's own output in the session's stream. */
+  readonly from: number;
+  readonly to: number;
+  readonly truncated: boolean;
+  /** The whole output's size (line ends as LF). */
+  readonly bytes: number;
+  readonly lines: number;
+  readonly spill: string | null;
 }
 
 /** A session, the same in every reply (schemas/session.schema.json). */
@@ -61,6 +94,8 @@ export interface SessionInfo {
   readonly retired: boolean;
   readonly startedAt: number;
   readonly ageMs: number;
+  /** The shell hooked for `exec` (bash, zsh, fish, sh), null when none is. */
+  readonly shell: "bash" | "zsh" | "fish" | "sh" | null;
   /** Only in `list` and `screen`, where the agent looks it up. */
   readonly foreground?: ForegroundView | null;
 }
@@ -68,7 +103,7 @@ export interface SessionInfo {
 /** A session as reap retired it: the session object plus what reap did. */
 export type ReapedSession = SessionInfo & ReapOutcome;
 
-export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit";
+export type WaitCondition = "text" | "regex" | "stable" | "ready" | "exit" | "command";
 
 /** What matched a text or regex condition (schemas/wait.schema.json): the session's own match, sent as it is. */
 export type WaitMatchView = WaitMatch;
@@ -81,6 +116,8 @@ export interface WaitReply {
   readonly position: number;
   /** Output after the start position had already left the bounded window: part of it was not searched. */
   readonly windowExceeded: boolean;
+  /** fired "command": the command the hooked shell finished. */
+  readonly command?: { readonly status: number; readonly from: number; readonly to: number; readonly cwd: string | null };
   readonly screen: ScreenView;
 }
 

@@ -10,7 +10,7 @@
 // Longer than 300 lines because the table is one object: split, its operations would be described in two places.
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { JobInfo, JobReadReply, ReapedJob, Receipt } from "./job-messages.ts";
-import type { AgentStatus, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
+import type { AgentStatus, ExecReply, ReapedSession, RecordingStatus, ScreenView, SessionInfo, WaitReply } from "./messages.ts";
 import {
   boolean,
   execText,
@@ -81,6 +81,8 @@ export const OPERATIONS = {
       scrollback: optional(integer(0, 1_000_000)),
       /** Record the session as asciicast v2 from its first byte (the path is absolute). */
       record: optional(recording()),
+      /** false: leave a shell (bash, zsh, fish, sh) unhooked; `exec` then refuses the session. Default true. */
+      shellIntegration: optional(boolean()),
     },
     reply: reply<{ readonly session: SessionInfo }>(),
   }),
@@ -107,9 +109,26 @@ export const OPERATIONS = {
     reply: reply<{ readonly screen: ScreenView }>(),
   }),
   wait: operation({
-    about: "waits for any of the conditions; only output after `after` (or after the start, `new`) counts",
-    fields: { session: sessionRef(), ...WAIT_CONDITIONS, after: optional(integer(0, Number.MAX_SAFE_INTEGER)), new: optional(boolean()) },
+    about: "waits for any of the conditions; only output after `after` (or after the start, `new`) counts; `commandDone`: the hooked shell finished a command",
+    fields: { session: sessionRef(), ...WAIT_CONDITIONS, commandDone: optional(boolean()), after: optional(integer(0, Number.MAX_SAFE_INTEGER)), new: optional(boolean()) },
     reply: reply<WaitReply>(),
+  }),
+  exec: operation({
+    about: "types `command` into the session's hooked shell and waits for it to finish; the reply holds its output (bounded: head and tail, lines and bytes, `spill` gets all of it) and its exit status",
+    fields: {
+      session: sessionRef(),
+      command: execText(),
+      timeoutMs: optional(millis()),
+      /** On timeout: Ctrl-C, then `graceMs` for the shell's finish mark; the reply is a timeout either way. */
+      interrupt: optional(boolean()),
+      graceMs: optional(millis()),
+      headBytes: optional(integer(0, MAX_SIZE)),
+      maxBytes: optional(integer(0, MAX_SIZE)),
+      headLines: optional(integer(0, Number.MAX_SAFE_INTEGER)),
+      tailLines: optional(integer(0, Number.MAX_SAFE_INTEGER)),
+      spill: optional(absolutePath()),
+    },
+    reply: reply<ExecReply>(),
   }),
   resize: operation({
     about: "resizes the session's terminal; the reply's size is what the terminal got (clamped)",
@@ -289,6 +308,7 @@ export type OpenRequest = RequestOf<"open">;
 export type SendRequest = RequestOf<"send">;
 export type ScreenRequest = RequestOf<"screen">;
 export type WaitRequest = RequestOf<"wait">;
+export type ExecRequest = RequestOf<"exec">;
 export type ResizeRequest = RequestOf<"resize">;
 export type CloseRequest = RequestOf<"close">;
 export type ListRequest = RequestOf<"list">;

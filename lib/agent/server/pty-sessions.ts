@@ -12,6 +12,10 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { RecordingSpec, RecordingStatus } from "../protocol/messages.ts";
 import { SessionRecording } from "../../pty/session-recording.ts";
 import { followScreen } from "../../pty/screen-follow.ts";
+import { type CommandRunOptions, type CommandRunResult, runCommand } from "../../pty/command-run.ts";
+import type { FinishedCommand } from "../../pty/shell-state.ts";
+import type { ShellHook } from "../../pty/shell-integration.ts";
+import type { ShellView } from "./session-port.ts";
 
 /** lib/pty's errors as wire errors; anything else is rethrown as is (internal). */
 function asAgentError(error: unknown): unknown {
@@ -132,6 +136,31 @@ class PtyAgentSession implements AgentSession {
   follow(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower> {
     return followScreen(this.pty, onBytes, onResize);
   }
+  shellHook(): ShellHook | undefined {
+    return this.pty.shellHook;
+  }
+  shellView(): ShellView | null {
+    const shell = this.pty.shell;
+    return shell === null ? null : { cwd: shell.cwd, lastCommand: shell.lastCommand };
+  }
+  exec(label: string, line: string, options: CommandRunOptions): Promise<CommandRunResult> {
+    const pty = this.pty;
+    const target = {
+      id: label,
+      shell: pty.shell,
+      get alive() {
+        return pty.alive;
+      },
+      write: (data: string) => pty.write(data),
+      onExit: (listener: () => void) => pty.onExit(() => listener()),
+    };
+    return mapped(() => runCommand(target, line, options));
+  }
+  commandDone(label: string, after: number | "now" | "next", signal: AbortSignal): Promise<FinishedCommand | null> {
+    const shell = this.pty.shell;
+    if (shell === null) throw new AgentError("no_shell_integration", `session ${label} has no shell integration: --command-done needs a hooked shell`);
+    return shell.whenDone(after, signal);
+  }
 }
 
 /** A recording file that cannot be made: the path and the system's reason, as a bad request. */
@@ -171,6 +200,7 @@ export const ptySessionFactory = (stateDir: string, guardian: GuardianMode = "au
       adoptable: true,
       ...(orphanWaitMs !== undefined ? { orphanWaitMs } : {}),
       guardian,
+      ...(spec.shellIntegration === false ? { shellIntegration: false } : {}),
     })
   ).catch(async (error: unknown) => {
     await recording?.recorder.end();
@@ -193,12 +223,14 @@ export interface AdoptSpec {
   readonly createdAt: number;
   readonly backlog: Uint8Array;
   readonly position: number;
+  /** The hooked shell, from the session's record. */
+  readonly shell?: ShellHook;
 }
 
 /** A session rebuilt around a guardian a previous agent started (its screen replayed from the raw tail). */
 export async function adoptPtySession(handle: SupervisedTree, spec: AdoptSpec): Promise<AgentSession> {
   const pty = await PtySession.adopt(
-    { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term },
+    { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term, ...(spec.shell !== undefined ? { shell: spec.shell } : {}) },
     handle,
     { backlog: spec.backlog, position: spec.position, createdAt: spec.createdAt },
   );

@@ -9,6 +9,7 @@ import { handleOpen } from "./handlers/open.ts";
 import { handleSend } from "./handlers/send.ts";
 import { handleScreen } from "./handlers/screen.ts";
 import { handleWait } from "./handlers/wait.ts";
+import { handleExec } from "./handlers/exec.ts";
 import { handleResize } from "./handlers/resize.ts";
 import { handleClose } from "./handlers/close.ts";
 import { handleList } from "./handlers/list.ts";
@@ -43,6 +44,7 @@ export const ROUTES: { readonly [O in Op]: Handler<O> } = {
   send: (ctx, request, scope) => handleSend(ctx, request, scope.signal),
   screen: (ctx, request) => handleScreen(ctx, request),
   wait: (ctx, request, scope) => handleWait(ctx, request, scope.signal),
+  exec: (ctx, request, scope) => handleExec(ctx, request, scope.signal),
   resize: (ctx, request) => handleResize(ctx, request),
   close: (ctx, request) => handleClose(ctx, request),
   list: (ctx) => handleList(ctx),

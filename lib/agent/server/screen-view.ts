@@ -29,7 +29,16 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     ...(screen.approximate === true ? { approximate: true } : {}),
     ...(screen.scrollbackTrimmed !== undefined ? { scrollbackTrimmed: screen.scrollbackTrimmed } : {}),
     ...recordingOf(entry),
+    ...shellOf(entry),
   };
+}
+
+// Present for a hooked shell: where it is and what it last ran.
+function shellOf(entry: SessionEntry): Pick<ScreenView, "cwd" | "lastCommand"> {
+  const view = entry.session.shellView?.() ?? null;
+  if (view === null) return {};
+  const last = view.lastCommand;
+  return { cwd: view.cwd, lastCommand: last === null ? null : { line: last.line, status: last.status, at: last.at } };
 }
 
 /** The foreground process of a running session, when the session can tell. */

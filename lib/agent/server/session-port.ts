@@ -6,6 +6,9 @@ import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { GuardianLink } from "../../supervise/handle.ts";
 import type { ForegroundView, RecordingSpec, RecordingStatus, WaitCondition, WaitMatchView } from "../protocol/messages.ts";
 import type { ScreenSnapshot } from "../../pty/snapshot.ts";
+import type { CommandRunOptions, CommandRunResult } from "../../pty/command-run.ts";
+import type { FinishedCommand } from "../../pty/shell-state.ts";
+import type { ShellHook } from "../../pty/shell-integration.ts";
 
 /** The screen as the session reports it, liveness and exit facts included; the agent adds who it is (ScreenView). */
 export type { ScreenSnapshot } from "../../pty/snapshot.ts";
@@ -21,6 +24,14 @@ export interface OpenSpec {
   readonly scrollback: number;
   /** Record from the first byte; the file is made before the program starts. */
   readonly record?: RecordingSpec;
+  /** false: leave a shell unhooked (`pty open --no-shell-integration`). */
+  readonly shellIntegration?: boolean;
+}
+
+/** What a hooked shell's marks said last: its directory and last finished command. */
+export interface ShellView {
+  readonly cwd: string | null;
+  readonly lastCommand: FinishedCommand | null;
 }
 
 export interface ScreenOptions {
@@ -112,6 +123,18 @@ export interface AgentSession {
   lastActive?(): number;
   /** Gives about `cells` back (drops an idle emulator, else the oldest scrollback); the cells freed. */
   relieve?(cells: number, mayTrim: boolean): number;
+  /** The shell's hook, when the session's shell is hooked (kept in the record for re-adoption). */
+  shellHook?(): ShellHook | undefined;
+  /** The hooked shell's directory and last command; null without shell integration. */
+  shellView?(): ShellView | null;
+  /** Types a command line into the hooked shell and waits for it (`exec`); `label` names the session in errors. */
+  exec?(label: string, line: string, options: CommandRunOptions): Promise<CommandRunResult>;
+  /**
+   * Resolves when the hooked shell finishes a command: the first finish at
+   * or after `after`, the next one (`next`), or at once when no command runs
+   * (`now`, with the last one, null before any). Rejects without shell integration.
+   */
+  commandDone?(label: string, after: number | "now" | "next", signal: AbortSignal): Promise<FinishedCommand | null>;
 }
 
 /** Makes sessions; throws AgentError spawn_failed when the program cannot start. */

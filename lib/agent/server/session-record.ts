@@ -24,10 +24,16 @@ export function recordSession(stateDir: string, entry: SessionEntry, link: Guard
     job: null,
     recordedAt: Date.now(),
     adoptable: true,
-    session: { id: entry.id, name: entry.name, scrollback: entry.scrollback, term, createdAt: entry.session.startedAt },
+    session: { id: entry.id, name: entry.name, scrollback: entry.scrollback, term, createdAt: entry.session.startedAt, ...shellOf(entry) },
   };
   writeRecord(stateDir, record);
   forgetAtExit(stateDir, entry, link.guardianPid);
+}
+
+// The hooked shell's nonce: a new agent reads the marks in the replayed tail with it.
+function shellOf(entry: SessionEntry): { shell?: { kind: "bash" | "zsh" | "fish" | "sh"; nonce: string } } {
+  const hook = entry.session.shellHook?.();
+  return hook === undefined ? {} : { shell: { kind: hook.kind, nonce: hook.nonce } };
 }
 
 /** The exit facts are the agent's once the program ended: the guardian will not wait for anyone else. */

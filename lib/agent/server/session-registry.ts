@@ -122,6 +122,7 @@ export class SessionRegistry {
       retired: entry.retired,
       startedAt: session.startedAt,
       ageMs: now - session.startedAt,
+      shell: session.shellHook?.()?.kind ?? null,
     };
   }
 

@@ -4,49 +4,32 @@
 // apart from pipe-backend.ts, which maps the guardian's events onto a
 // supervised process.
 import { PassThrough, type Readable } from "node:stream";
-import type { ByteSink, StdioChoice } from "../spec.ts";
+import type { ByteSink, StdioChoice, StreamCapture } from "../spec.ts";
 import type { Guardian } from "./client.ts";
 import type { StdioChoice as GuardianStdio } from "./protocol.ts";
 /**
- * A sink whose spill file someone else writes (BoundedStore opened with
- * externalSpill): collect's fast path. The guardian makes that file the
- * child's stdout/stderr (--spill-direct), frames only the head, and reads the
- * tail and the size back; adoptTail() hands them to the store.
+ * The capture a stdio choice asks the guardian to make (spec.ts
+ * StdioChoice's `capture`): the guardian keeps the stream (native/capture.c),
+ * frames only the head to us, and hands the tail and the counts to the
+ * capture's result at EOF; with `spill`, it writes that file itself too.
  */
-export interface ExternalSpillSink extends ByteSink {
-  readonly spillIsExternal: boolean;
-  readonly spillPath: string | null;
-  readonly headBytes: number;
-  readonly tailBytes: number;
-  /** The guardian may keep the stream (capture) though no spill file is involved. */
-  readonly capturesNatively?: boolean;
-  /** collect --live: a descriptor the guardian also writes every byte to (tee), or null. */
-  readonly teeFd?: number | null;
-  adoptTail(tail: Uint8Array, total: number, counted?: { lineFeeds: number; beforeTail: number }): void;
-  /** How far the captured stream got while it runs (for a heartbeat); optional. */
-  captureProgress?(total: number, lineFeeds: number, last: Uint8Array): void;
-  /** The guardian could not write the whole spill file: it is incomplete from there on. */
-  externalSpillFailed(code: string, message: string): void;
-}
-
-export function externalSpill(choice: StdioChoice | "stdout" | undefined): (ExternalSpillSink & { spillPath: string }) | null {
-  if (typeof choice !== "object") return null;
-  const sink = choice.sink as Partial<ExternalSpillSink>;
-  if (sink.spillIsExternal !== true || typeof sink.spillPath !== "string" || typeof sink.adoptTail !== "function") return null;
-  return sink as ExternalSpillSink & { spillPath: string };
+export function captureOf(choice: StdioChoice | "stdout" | undefined): StreamCapture | null {
+  return typeof choice === "object" ? choice.capture ?? null : null;
 }
 
 /**
- * A sink whose stream the guardian keeps (native/capture.c): an external
- * spill (read, not spliced, so the lines are counted on the way) or a store
- * that asked for it (capturesNatively). Only the head is framed to us; the
- * tail and the counts come at EOF and go in through adoptTail().
+ * The head and tail limits of the guardian's captures. The guardian's
+ * protocol (native/guardian.h) takes one pair for both streams, so two
+ * captures must agree (collect's do: its flags set both streams alike); a
+ * pair that differs is refused here rather than silently applied to both.
  */
-export function capturedSink(choice: StdioChoice | "stdout" | undefined): ExternalSpillSink | null {
-  if (typeof choice !== "object") return null;
-  const sink = choice.sink as Partial<ExternalSpillSink>;
-  if (typeof sink.adoptTail !== "function" || typeof sink.headBytes !== "number" || typeof sink.tailBytes !== "number") return null;
-  return sink.spillIsExternal === true || sink.capturesNatively === true ? sink as ExternalSpillSink : null;
+export function captureLimits(out: StreamCapture | null, err: StreamCapture | null): { headBytes?: number; tailBytes?: number } {
+  const first = out ?? err;
+  if (first === null) return {};
+  if (out !== null && err !== null && (out.headBytes !== err.headBytes || out.tailBytes !== err.tailBytes)) {
+    throw new RangeError(`the guardian keeps one head and tail for both streams; stdout asks ${out.headBytes}/${out.tailBytes}, stderr ${err.headBytes}/${err.tailBytes}`);
+  }
+  return { headBytes: first.headBytes, tailBytes: first.tailBytes };
 }
 
 export function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {

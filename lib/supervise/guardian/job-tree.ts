@@ -36,7 +36,8 @@ class GuardianJob implements SupervisedTree {
   pid = 0;
   readonly events = new TreeEvents();
 
-  constructor(readonly guardian: Guardian) {
+  /** `graceMs`: the launch's, for a terminate that names none. */
+  constructor(readonly guardian: Guardian, readonly graceMs: number) {
     guardian.on("output", (_stream, bytes) => this.events.output(bytes));
   }
 
@@ -60,7 +61,7 @@ class GuardianJob implements SupervisedTree {
   /** The first receipt that saw the tree gone. */
   #gone: Receipt | undefined;
 
-  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  async terminate(graceMs = this.graceMs, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     // A tree seen gone stays gone: a later terminate is answered with that
     // receipt, as the guardian has exited since and could not be asked.
     const gone = this.#gone ?? this.events.swept;
@@ -119,7 +120,7 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
     ...(facts !== undefined ? { adoptable: true } : {}),
     ...(facts !== undefined && launch.orphanWaitMs !== undefined ? { orphanWaitMs: launch.orphanWaitMs } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
-  const job = new GuardianJob(guardian);
+  const job = new GuardianJob(guardian, launch.graceMs);
   wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
   let child;
   try {
@@ -159,7 +160,7 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
  * Output after the guardian's backlog is held until the Job listens.
  */
 export function adoptGuardianJob(guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): SupervisedTree {
-  const job = new GuardianJob(guardian);
+  const job = new GuardianJob(guardian, launch.graceMs);
   job.pid = child.pid;
   wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
   return job;

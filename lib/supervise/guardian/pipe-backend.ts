@@ -22,7 +22,7 @@ import { armDeadline } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import type { OrphanedTreeReport } from "../orphaned-tree.ts";
-import { capturedSink, externalSpill, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
+import { captureLimits, captureOf, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
 import { liveDescendants, namedProcesses } from "../../proc/tree-members.ts";
 import { describeEnd } from "../../core/exit-words.ts";
@@ -34,22 +34,19 @@ export function guardianSpawnBackend(binary: string): SpawnBackend {
 
 async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
   const { spec } = resolved;
-  const outSpill = externalSpill(spec.stdout);
-  const errSpill = externalSpill(spec.stderr);
-  const outCapture = capturedSink(spec.stdout);
-  const errCapture = capturedSink(spec.stderr);
-  const limits = outSpill ?? errSpill ?? outCapture ?? errCapture;
+  const outCapture = captureOf(spec.stdout);
+  const errCapture = captureOf(spec.stderr);
   const launch: GuardianLaunch = {
-    ...(outSpill ? { spillStdout: outSpill.spillPath } : {}),
-    ...(errSpill ? { spillStderr: errSpill.spillPath } : {}),
+    ...(outCapture?.spill ? { spillStdout: outCapture.spill } : {}),
+    ...(errCapture?.spill ? { spillStderr: errCapture.spill } : {}),
     // Not --spill-direct: with the file as the child's own stdout, a full disk
     // would fail the child's writes (issue 15). Through a pipe the guardian
     // splices into the file and, when the file cannot grow, keeps the tail.
-    ...(limits ? { headBytes: limits.headBytes, tailBytes: limits.tailBytes } : {}),
+    ...captureLimits(outCapture, errCapture),
     ...(outCapture ? { captureStdout: true } : {}),
     ...(errCapture ? { captureStderr: true } : {}),
-    ...(typeof outCapture?.teeFd === "number" ? { teeStdout: outCapture.teeFd } : {}),
-    ...(typeof errCapture?.teeFd === "number" ? { teeStderr: errCapture.teeFd } : {}),
+    ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
+    ...(errCapture?.tee != null ? { teeStderr: errCapture.tee } : {}),
     argv: spec.argv,
     file: resolved.file,
     cwd: resolved.cwd,
@@ -127,10 +124,10 @@ class GuardianProcess implements SupervisedProcess {
       if (route) route.eofReported = true;
       route?.end();
     });
-    this.#tails = { 1: new TailGather(capturedSink(spec.stdout)?.tailBytes ?? 0), 2: new TailGather(capturedSink(spec.stderr)?.tailBytes ?? 0) };
+    this.#tails = { 1: new TailGather(captureOf(spec.stdout)?.tailBytes ?? 0), 2: new TailGather(captureOf(spec.stderr)?.tailBytes ?? 0) };
     guardian.on("tail", (stream, bytes) => this.#tails[stream].push(bytes));
     guardian.on("progress", (e) => {
-      capturedSink(e.stream === 1 ? spec.stdout : spec.stderr)?.captureProgress?.(e.total, e.lineFeeds, e.last);
+      captureOf(e.stream === 1 ? spec.stdout : spec.stderr)?.result.captureProgress?.(e.total, e.lineFeeds, e.last);
     });
     guardian.on("spilled", (e) => {
       const error = e.error === null ? null : { code: errnoName(e.errno ?? 0), message: e.error };
@@ -297,7 +294,7 @@ class GuardianProcess implements SupervisedProcess {
     // The last spilled picture is final now that the tree is gone.
     for (const stream of [1, 2] as const) {
       const picture = this.#spilled[stream];
-      const sink = capturedSink(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr);
+      const sink = captureOf(stream === 1 ? this.resolved.spec.stdout : this.resolved.spec.stderr)?.result ?? null;
       if (picture === undefined || sink === null) continue;
       // total -1: the tail could not be had from the guardian; the live head and bytes stand.
       if (picture.total >= 0) sink.adoptTail(picture.tail, picture.total, picture.counted);

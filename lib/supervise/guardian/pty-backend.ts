@@ -21,6 +21,7 @@ import { SpawnError } from "../spawn-error.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { confirmed, receiptOfCensus } from "../receipts.ts";
+import { DEFAULT_GRACE_MS } from "../../core/defaults.ts";
 
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
@@ -85,7 +86,7 @@ class GuardianPtyHandle implements SupervisedTree {
     return this.guardian.signal(signal, target).catch(() => {});
   }
 
-  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  async terminate(graceMs = DEFAULT_GRACE_MS, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     try {
       return receiptOfCensus(await this.guardian.terminate(graceMs, firstSignal));
     } catch (error) {

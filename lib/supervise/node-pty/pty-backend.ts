@@ -13,6 +13,7 @@ import type { Receipt } from "../../core/receipt.ts";
 import { signalName } from "../../runtime/signals.ts";
 import { foregroundGroup, sessionMembers, terminateSession } from "./session-census.ts";
 import { PtyInputPump } from "./input-pump.ts";
+import { DEFAULT_GRACE_MS } from "../../core/defaults.ts";
 
 /** Input the terminal has not taken yet beyond which a sender waits (as the guardian's backlog). */
 const INPUT_BACKLOG_BYTES = 64 * 1024;
@@ -136,7 +137,7 @@ class NodePtyHandle implements SupervisedTree {
     }
   }
 
-  terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  terminate(graceMs = DEFAULT_GRACE_MS, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     return terminateSession(this.pid, () => this.#heldTerminal(), graceMs, this.#known, firstSignal);
   }
 

@@ -50,7 +50,7 @@ class GroupJob implements SupervisedTree {
     return Promise.resolve();
   }
 
-  async terminate(graceMs: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
+  async terminate(graceMs?: number, firstSignal: NodeJS.Signals = "SIGTERM"): Promise<Receipt> {
     const child = this.child;
     if (child === null) return confirmed();
     return await child.terminate(graceMs, firstSignal);

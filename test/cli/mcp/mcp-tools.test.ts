@@ -35,7 +35,7 @@ const prompt = { PS1: "$ " };
 test("tools/list: every tool with an input and an output schema", async () => {
   const { tools } = await mcp.client.listTools();
   assert.deepEqual(tools.map((t) => t.name), [
-    "run", "terminal_open", "terminal_send", "terminal_screen", "terminal_wait", "terminal_close", "terminal_list",
+    "run", "terminal_open", "terminal_send", "terminal_exec", "terminal_screen", "terminal_wait", "terminal_close", "terminal_list",
     "job_start", "job_read", "job_wait", "job_stop",
   ]);
   for (const tool of tools) {

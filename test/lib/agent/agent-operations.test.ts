@@ -24,10 +24,11 @@ import { waitFor } from "../../support/wait.ts";
 /** A valid request of every operation, every field given: a new operation fails below until it has one. */
 const EXAMPLES: { readonly [O in Op]: Record<string, unknown> } = {
   hello: { version: PROTOCOL_VERSION },
-  open: { argv: ["sh"], name: "n1", cols: 80, rows: 24, cwd: "/", env: { A: "1" }, term: "xterm", scrollback: 10, record: { path: "/tmp/o.cast", maxBytes: 4096, input: true } },
+  open: { argv: ["sh"], name: "n1", cols: 80, rows: 24, cwd: "/", env: { A: "1" }, term: "xterm", scrollback: 10, record: { path: "/tmp/o.cast", maxBytes: 4096, input: true }, shellIntegration: false },
   send: { session: "s", text: "a", keys: ["Enter"], bytes: "YQ==", wait: { text: ["$ "] } },
   screen: { session: "s", since: "h", scrollback: 1, styles: true },
-  wait: { session: "s", regex: ["a+"], text: ["x"], stableMs: 1, ready: true, exit: true, timeoutMs: 5, after: 0, new: true },
+  wait: { session: "s", regex: ["a+"], text: ["x"], stableMs: 1, ready: true, exit: true, timeoutMs: 5, commandDone: true, after: 0, new: true },
+  exec: { session: "s", command: "true", timeoutMs: 5, interrupt: true, graceMs: 1, headBytes: 1, maxBytes: 1, headLines: 1, tailLines: 1, spill: "/tmp/e.out" },
   resize: { session: "s", cols: 80, rows: 24 },
   close: { session: "s", graceMs: 1, force: true },
   list: {},

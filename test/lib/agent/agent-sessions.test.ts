@@ -51,7 +51,7 @@ test("bash: open by name, send, wait, screen, changed/hash, resize, close, list"
     "pty", "open", "--name", "sh1", "--cols", "70", "--rows", "20", "--env", "PS1=ready> ", "--json", "--", ...BASH,
   ])).session;
   assert.equal(opened.name, "sh1");
-  assert.deepEqual(Object.keys(opened).sort(), ["ageMs", "alive", "argv", "exit", "id", "name", "pid", "position", "retired", "size", "startedAt"]);
+  assert.deepEqual(Object.keys(opened).sort(), ["ageMs", "alive", "argv", "exit", "id", "name", "pid", "position", "retired", "shell", "size", "startedAt"]);
   assert.equal(opened.size.cols, 70);
   assert.ok(opened.pid > 0);
   assert.equal((await agent.ok(["pty", "wait", "sh1", "--text", "ready> ", "--timeout", "20s"])).trim(), "text");

@@ -51,6 +51,7 @@ export const SESSION = object({
   exit: nullable(EXIT_FACTS),
   position: integer("bytes the program wrote so far (the output position)"),
   size: object({ cols: integer("columns"), rows: integer("rows") }, ["cols", "rows"]),
+  shell: nullable({ type: "string", enum: ["bash", "zsh", "fish", "sh"], description: "the shell hooked for terminal_exec (null: none; terminal_exec refuses the session)" }),
 }, ["id", "name", "pid", "argv", "alive", "exit", "position"], "a terminal session (as corral pty list --json shows it)");
 
 export const JOB = object({

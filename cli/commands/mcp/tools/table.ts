@@ -5,12 +5,14 @@ import { runTool } from "./run.ts";
 import { terminalCloseTool, terminalListTool, terminalOpenTool, terminalSendTool } from "./terminal.ts";
 import { terminalScreenTool } from "./terminal-screen.ts";
 import { terminalWaitTool } from "./terminal-wait.ts";
+import { terminalExecTool } from "./terminal-exec.ts";
 import { jobReadTool, jobStartTool, jobStopTool, jobWaitTool } from "./jobs.ts";
 
 export const TOOLS: readonly Tool[] = [
   runTool,
   terminalOpenTool,
   terminalSendTool,
+  terminalExecTool,
   terminalScreenTool,
   terminalWaitTool,
   terminalCloseTool,

@@ -26,9 +26,15 @@ export const CONDITIONS_INPUT = {
 /** What a wait answers. */
 export const WAITED = object({
   ...WAIT_OUTPUT,
-  fired: nullable({ type: "string", enum: ["text", "regex", "stable", "ready", "exit", "timeout"], description: "the condition met; timeout: none within timeoutMs" }),
+  fired: nullable({ type: "string", enum: ["text", "regex", "stable", "ready", "exit", "command", "timeout"], description: "the condition met; timeout: none within timeoutMs" }),
   match: nullable(object({ text: str("what matched"), groups: { type: "array", items: nullable({ type: "string" }) }, pattern: str("the pattern that matched") }, ["text", "pattern"])),
   position: integer("output position when the wait ended (or the one it resumes from)"),
+  command: nullable(object({
+    status: integer("its exit status ($?: 128+N for signal N)"),
+    from: integer("output position where its output starts"),
+    to: integer("where it ends"),
+    cwd: nullable(str("the shell's directory after it")),
+  }, ["status", "from", "to", "cwd"], "fired command: the command the hooked shell finished")),
   awaitingInput: nullable(bool("the terminal's foreground program waits for input (null: unknown)")),
   screen: strings("the visible screen when the wait ended (trailing blank rows left out)"),
 }, ["done", "fired", "position", "screen"]);
@@ -71,6 +77,7 @@ export async function waitOnSession(
     ...(typeof conditions.stableMs === "number" ? { stableMs: conditions.stableMs } : {}),
     ...(conditions.ready === true ? { ready: true } : {}),
     ...(conditions.exit === true ? { exit: true } : {}),
+    ...(conditions.commandDone === true ? { commandDone: true } : {}),
     timeoutMs: Math.max(1, slice.ms),
   };
   const stop = progressWhile(call, `waiting on session ${session}`);
@@ -110,10 +117,11 @@ export async function waitOnSession(
     return withSent(waited(call, { done: true, fired: "timeout", match: null, position: screen.screen.position }, screen.screen));
   }
   const match = reply.match === undefined ? null : { text: reply.match.text, groups: [...reply.match.groups], pattern: reply.match.pattern };
-  return withSent(waited(call, { done: true, fired: reply.fired, match, position: reply.position }, reply.screen));
+  const command = reply.command === undefined ? null : { status: reply.command.status, from: reply.command.from, to: reply.command.to, cwd: reply.command.cwd };
+  return withSent(waited(call, { done: true, fired: reply.fired, match, position: reply.position, ...(command !== null ? { command } : {}) }, reply.screen));
 }
 
-function waited(call: ToolCall, how: { done: boolean; cursor?: string; fired: string | null; match: { text: string } | null; position: number }, screen: ScreenView): ToolAnswer {
+function waited(call: ToolCall, how: { done: boolean; cursor?: string; fired: string | null; match: { text: string } | null; position: number; command?: { status: number } }, screen: ScreenView): ToolAnswer {
   const rows = [...screen.lines];
   while (rows.length > 0 && rows[rows.length - 1] === "") rows.pop();
   const shown = lastLinesWithin(rows, call.options.budget, call.options.maxLineChars);
@@ -121,7 +129,9 @@ function waited(call: ToolCall, how: { done: boolean; cursor?: string; fired: st
   const structured = { ...how, awaitingInput, screen: shown.lines };
   const head = !how.done
     ? `still waiting (server cap reached); call terminal_wait with cursor ${how.cursor}`
-    : how.fired === "timeout" ? "timed out: no condition was met" : `${how.fired}${how.match === null ? "" : `: ${JSON.stringify(how.match.text)}`} at position ${how.position}`;
+    : how.fired === "timeout" ? "timed out: no condition was met"
+    : how.command !== undefined ? `command: the shell finished a command with status ${how.command.status}, at position ${how.position}`
+    : `${how.fired}${how.match === null ? "" : `: ${JSON.stringify(how.match.text)}`} at position ${how.position}`;
   const input = awaitingInput === true ? " (the program waits for input)" : "";
   return { structured, text: `${head}${input}\n---\n${shown.lines.join("\n")}` };
 }
@@ -131,7 +141,8 @@ export const terminalWaitTool: Tool = {
   title: "Wait for a terminal session",
   description: [
     "Waits until the session's output (after `after`, a position from terminal_send or an earlier answer) shows",
-    "`text` or `regex`, the screen is stable for `stableMs`, the program waits for input (`ready`), or it exits.",
+    "`text` or `regex`, the screen is stable for `stableMs`, the program waits for input (`ready`), it exits, or",
+    "(`commandDone`) the session's hooked shell finishes a command (at once when none runs; see terminal_exec).",
     "Answers within the server's wait cap: done:false with a `cursor` when the cap came first; pass the cursor",
     "to keep waiting from the same position. Cancelling ends only the wait.",
   ].join(" "),
@@ -140,6 +151,7 @@ export const terminalWaitTool: Tool = {
   inputSchema: object({
     session: str("Session id or name"),
     ...CONDITIONS_INPUT,
+    commandDone: bool("The session's hooked shell finished a command: the first finish after `after`, else the running command's, else at once (a session without shell integration is refused)"),
     after: integer("Only output after this position counts (default: the agent's start, see pty wait)"),
     ...WAIT_INPUT,
   }),

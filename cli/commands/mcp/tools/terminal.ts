@@ -23,9 +23,10 @@ const sessionOf = (s: SessionInfo) => ({
   exit: s.exit === null ? null : { code: s.exit.code, signal: s.exit.signal, timedOut: s.exit.timedOut, forced: s.exit.forced, durationMs: s.exit.durationMs, outputComplete: s.exit.outputComplete },
   position: s.position,
   size: { cols: s.size.cols, rows: s.size.rows },
+  shell: s.shell,
 });
 const sessionLine = (s: ReturnType<typeof sessionOf>) =>
-  `session ${s.id}${s.name === null ? "" : ` (${s.name})`}: ${s.argv.join(" ")}, pid ${s.pid}, ${s.alive ? "running" : `exited ${s.exit?.signal ?? s.exit?.code}`}, ${s.size.cols}x${s.size.rows}`;
+  `session ${s.id}${s.name === null ? "" : ` (${s.name})`}: ${s.argv.join(" ")}, pid ${s.pid}, ${s.alive ? "running" : `exited ${s.exit?.signal ?? s.exit?.code}`}, ${s.size.cols}x${s.size.rows}${s.shell === null ? "" : `, ${s.shell} hooked for terminal_exec`}`;
 
 export const terminalOpenTool: Tool = {
   name: "terminal_open",
@@ -38,6 +39,7 @@ export const terminalOpenTool: Tool = {
     name: str("A name to refer to it by (letters, digits, . _ -; starts with a letter)"),
     cols: integer("Columns (default 80)", 1),
     rows: integer("Rows (default 24)", 1),
+    shellIntegration: bool("Hook a shell (bash, zsh, fish, sh with no arguments but -i) so terminal_exec can run commands in it (default true; false leaves it as started)"),
   }),
   outputSchema: object({ session: SESSION, scrubbed: SCRUBBED }, ["session", "scrubbed"]),
   async answer(input, call) {
@@ -54,6 +56,7 @@ export const terminalOpenTool: Tool = {
       ...(typeof input.name === "string" ? { name: input.name } : {}),
       ...(typeof input.cols === "number" ? { cols: input.cols } : {}),
       ...(typeof input.rows === "number" ? { rows: input.rows } : {}),
+      ...(input.shellIntegration === false ? { shellIntegration: false } : {}),
     });
     const session = sessionOf(reply.session);
     const scrubbedNote = launch.scrubbed.length > 0 ? `\nnot passed (credential-shaped): ${launch.scrubbed.join(", ")}` : "";

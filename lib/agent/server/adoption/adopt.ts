@@ -92,6 +92,7 @@ async function adoptSession(ctx: AgentContext, record: GuardianRecord): Promise<
     createdAt: facts.createdAt,
     backlog,
     position,
+    ...(facts.shell !== undefined ? { shell: facts.shell } : {}),
   });
   const entry = ctx.registry.adopt(session, facts.id, facts.name, facts.scrollback);
   writeRecord(ctx.stateDir, { ...record, owner: identityOf(process.pid) ?? record.owner, recordedAt: Date.now() });

@@ -28,6 +28,7 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
     term: request.term ?? request.env?.TERM ?? ctx.defaults.term,
     scrollback: Math.min(request.scrollback ?? ctx.defaults.scrollback, 100_000),
     ...(request.record !== undefined ? { record: request.record } : {}),
+    ...(request.shellIntegration === false ? { shellIntegration: false } : {}),
   });
   const entry = ctx.registry.add(session, name, scrollback);
   // Written down so that a new agent can re-adopt it if this one dies or is replaced (issue 11).

@@ -6,10 +6,12 @@ import { screenView } from "../screen-view.ts";
 import type { SessionEntry } from "../session-registry.ts";
 import { formatDuration } from "../../../core/duration.ts";
 import { describeExit } from "../../../core/exit-words.ts";
+import { waitCommandDone } from "./wait-command.ts";
 
 /** Waits; on timeout throws AgentError timeout (the CLI exits 124). */
 export function handleWait(ctx: AgentContext, request: WaitRequest, signal?: AbortSignal): Promise<ReplyBodies["wait"]> {
   const entry = ctx.registry.get(request.session);
+  if (request.commandDone === true) return waitCommandDone(ctx, entry, request, signal);
   const start = request.after !== undefined ? { after: request.after } : request.new === true ? { new: true } : {};
   return waitOn(ctx, entry, request, start, signal);
 }

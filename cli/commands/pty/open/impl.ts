@@ -3,19 +3,19 @@
 // agent to start the program.
 import process from "node:process";
 import path from "node:path";
-import type { CorralContext } from "../../shared/context.ts";
-import type { OpenFlags } from "./flags.ts";
-import { envFlag } from "../../shared/flag-parsers.ts";
-import { replyBody, reportFailure, withAgent } from "../../shared/agent-reach.ts";
-import { loadConfig } from "../../../lib/config/load.ts";
-import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
-import { DEFAULT_SCROLLBACK } from "../../../lib/pty/screen-size.ts";
-import { recordSpecOf } from "../../shared/record/spec.ts";
-import { UsageError } from "../../shared/exit-status.ts";
-import { printWait, waitConditions } from "./wait-conditions.ts";
-import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
-import { CorralError } from "../../../lib/core/corral-error.ts";
-import { announceWithheld } from "../../shared/env-dropped-note.ts";
+import type { CorralContext } from "../../../shared/context.ts";
+import type { OpenFlags } from "../flags.ts";
+import { envFlag } from "../../../shared/flag-parsers.ts";
+import { replyBody, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
+import { loadConfig } from "../../../../lib/config/load.ts";
+import { sessionEnvironment } from "../../../../lib/agent/client/open-environment.ts";
+import { DEFAULT_SCROLLBACK } from "../../../../lib/pty/screen-size.ts";
+import { recordSpecOf } from "../../../shared/record/spec.ts";
+import { UsageError } from "../../../shared/exit-status.ts";
+import { printWait, waitConditions } from "../wait-conditions.ts";
+import type { WaitConditions, WaitReply } from "../../../../lib/agent/protocol/messages.ts";
+import { CorralError } from "../../../../lib/core/corral-error.ts";
+import { announceWithheld } from "../../../shared/env-dropped-note.ts";
 
 /** Opens a session and prints its id (or the JSON facts); with --wait-*, returns once the condition holds. */
 export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...argv: string[]): Promise<void> {
@@ -47,6 +47,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       cwd: path.resolve(flags.cwd ?? process.cwd()),
       env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
+      ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };
     const record = recordSpecOf(flags);
     if (record !== undefined) request = { ...request, record };
