@@ -4,7 +4,7 @@
 import path from "node:path";
 import type { CorralContext } from "../../../shared/context.ts";
 import type { ExecFlags } from "../flags.ts";
-import { replyBody, withAgent } from "../../../shared/agent-reach.ts";
+import { replyBody, sessionOnly, withAgent } from "../../../shared/agent-reach.ts";
 import { writeAll } from "../../collect/report.ts";
 
 /** Runs the command line and mirrors its status. */
@@ -27,5 +27,5 @@ export async function ptyExecAction(this: CorralContext, flags: ExecFlags, sessi
     const text = flags.json ? `${JSON.stringify(reply)}\n` : reply.output;
     await writeAll(this.process.stdout as NodeJS.WriteStream, [new TextEncoder().encode(text)]);
     this.process.exitCode = reply.status;
-  });
+  }, sessionOnly(this, session));
 }
