@@ -2,8 +2,8 @@
 // every byte the PTY produced. Reads wait on xterm's write callback, never a
 // sleep. An idle screen whose history is small drops its emulator and
 // rebuilds it by replay when it is needed again (screen-history.ts).
-// Longer than 300 lines because dropping, rebuilding and trimming the
-// emulator (for idleness and for the agent's screen budget) share its private state.
+// Longer than 300 lines because feeding, the read barrier, the query scan of a dropped emulator, the read cache
+// and trimming for the agent's screen budget all turn on one parse count; the query scan is the piece to split out next.
 import type { IMarker, Terminal } from "@xterm/headless";
 import { Emulator, type TerminalClass, loadTerminal } from "./screen-emulator.ts";
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
@@ -65,6 +65,9 @@ export class Screen {
   #disposed = false;
   /** The stream's end not yet matched as a query, as latin1: a query may come in pieces. */
   #tail = "";
+  /** Moves when what the grid shows may change (a parse, a resize, a rebuilt emulator); the last read keeps its version. */
+  #version = 0;
+  #gridRead: { version: number; grid: ScreenGrid } | undefined;
 
   private constructor(ctor: TerminalClass, options: ScreenOptions) {
     this.#ctor = ctor;
@@ -95,6 +98,7 @@ export class Screen {
     if (this.#emulator !== undefined) return this.#emulator;
     const emulator = this.#newEmulator();
     this.#emulator = emulator;
+    this.#version++;
     const replayed = this.#history.bytes;
     this.#parsed -= replayed;
     this.#replaying = true;
@@ -130,6 +134,9 @@ export class Screen {
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
     emulator.batcher.push(bytes);
+    // A pending wait looks at the screen once this is parsed: parse it now,
+    // not on the loop's next turn (a batch in flight still goes first).
+    if (this.#parsedListeners.size > 0) emulator.batcher.flush();
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);
@@ -157,6 +164,7 @@ export class Screen {
 
   #parsedUpTo(length: number): void {
     this.#parsed += length;
+    this.#version++;
     if (this.#paused && this.#fed - this.#parsed < LOW_WATER) {
       this.#paused = false;
       this.#options.onPressure(false);
@@ -251,14 +259,14 @@ export class Screen {
     return () => this.#parsedListeners.delete(listener);
   }
 
-  /** The grid as it is now (call after settled() for a consistent read). */
+  /** The grid as it is now (after settled()); the last read when nothing changed since (read-only: a wait's answer, a poll). */
   grid(scrollbackLines = 0): ScreenGrid {
     const emulator = this.#live();
-    return readGrid(emulator.term, {
-      cursorVisible: emulator.cursorVisible,
-      title: emulator.title,
-      scrollback: Math.min(scrollbackLines, this.scrollback),
-    });
+    const scrollback = Math.min(scrollbackLines, this.scrollback);
+    if (scrollback === 0 && this.#gridRead?.version === this.#version) return this.#gridRead.grid;
+    const grid = readGrid(emulator.term, { cursorVisible: emulator.cursorVisible, title: emulator.title, scrollback });
+    if (scrollback === 0) this.#gridRead = { version: this.#version, grid };
+    return grid;
   }
 
   /** Colours and attributes of the visible rows (call after settled(), with grid()). */
@@ -314,6 +322,7 @@ export class Screen {
     if (!this.isSettled) this.#history.invalidate();
     this.#history.addResize(cols, rows);
     this.#emulator?.term.resize(Math.max(2, cols), rows);
+    this.#version++;
     this.#touch();
   }
 
@@ -333,6 +342,7 @@ export class Screen {
       if (emulator === undefined || !this.#history.valid) return;
       if (busy) return this.#armIdle(IDLE_MS);
       this.#emulator = undefined;
+      this.#gridRead = undefined;
       emulator.dispose();
     }, ms);
     // An idle timer must not keep a process alive.
@@ -344,6 +354,7 @@ export class Screen {
     clearTimeout(this.#idleTimer);
     this.#emulator?.dispose();
     this.#emulator = undefined;
+    this.#gridRead = undefined;
     for (const w of this.#waiters) w.resolve();
     this.#waiters = [];
     this.#parsedListeners.clear();

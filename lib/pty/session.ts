@@ -242,9 +242,17 @@ export class PtySession {
    */
   async sendKeys(names: readonly string[], typed = ""): Promise<number> {
     this.#assertRunning();
-    // The cursor-key mode must reflect every byte received so far.
-    await this.#screen.settled();
-    const bytes = typed + encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
+    // Only cursor keys depend on a mode the program sets (DECCKM): for them the
+    // mode must reflect every byte received so far, so they wait for the
+    // parse; other keys go at once (the parse is not on a send's path).
+    const normal = encodeKeys(names, { applicationCursor: false });
+    const application = encodeKeys(names, { applicationCursor: true });
+    let encoded = normal;
+    if (application !== normal) {
+      await this.#screen.settled();
+      if (this.#screen.applicationCursor) encoded = application;
+    }
+    const bytes = typed + encoded;
     this.#assertRunning();
     const at = this.position;
     this.#handle.write(bytes);

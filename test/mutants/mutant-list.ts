@@ -56,7 +56,7 @@ export const mutants: readonly Mutant[] = [
     name: "keys-no-application-cursor",
     guarantee: "keys reach the program",
     bug: "cursor keys ignore the application-cursor mode the program set",
-    mutations: [{ file: "lib/pty/session.ts", from: "applicationCursor: this.#screen.applicationCursor", to: "applicationCursor: false" }],
+    mutations: [{ file: "lib/pty/session.ts", from: "      if (this.#screen.applicationCursor) encoded = application;", to: "      if (this.#screen.applicationCursor && false) encoded = application;" }],
     tests: { files: ["test/lib/pty/pty-session.test.ts"], namePattern: "named keys" },
   },
   {

@@ -1,6 +1,10 @@
 // The `corral connect` loop: lines from stdin become requests on one agent
 // connection (pipelined; the agent runs a connection's requests in order),
 // replies are written back in the order the lines came, with `ref` echoed.
+// A reply is passed on as the agent encoded it, its leading id swapped for
+// the ref in the bytes: parsing and re-encoding a screen reply in this relay
+// cost a tenth of a lockstep round trip (issue 33), and the agent's
+// JSON.stringify already wrote what this process would write again.
 import process from "node:process";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -10,10 +14,11 @@ import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
-import type { AgentClient } from "../../../lib/agent/client/client.ts";
+import { type AgentClient, leadingReplyId } from "../../../lib/agent/client/client.ts";
 
 type Json = Record<string, unknown>;
-type Outcome = Json;
+/** A reply line ready to write (the agent's bytes), or a reply made here. */
+type Outcome = Uint8Array | Json;
 
 /** Serves stdin until it ends; exit 0, or 1 when the agent went away. */
 export async function connectAction(this: CorralContext, flags: SocketFlag): Promise<void> {
@@ -35,6 +40,10 @@ export async function connectAction(this: CorralContext, flags: SocketFlag): Pro
     const pending = answer(client, line, this.process.env, config);
     queue = queue.then(async () => {
       const reply = await pending;
+      if (reply instanceof Uint8Array) {
+        out.write(reply);
+        return;
+      }
       if ((reply.error as { code?: string } | undefined)?.code === "agent_gone") lost = true;
       out.write(`${JSON.stringify(reply)}\n`);
     });
@@ -76,8 +85,7 @@ async function answer(client: AgentClient, line: string, env: CorralContext["pro
     rest.cwd ??= process.cwd();
   }
   try {
-    const { id: _replyId, ...reply } = await client.send(rest) as unknown as Json;
-    return ref === undefined ? reply : { ref, ...reply };
+    return replyLine(await client.sendRaw(rest), ref);
   } catch (error) {
     return failure(ref, "agent_gone", `the agent connection was lost: ${(error as Error).message}`);
   }
@@ -86,4 +94,28 @@ async function answer(client: AgentClient, line: string, env: CorralContext["pro
 function failure(ref: unknown, code: string, message: string): Outcome {
   const reply = { ok: false, error: { code, message } };
   return ref === undefined ? reply : { ref, ...reply };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * The reply line for `body` (the agent's reply, `{"id":N,...}`): the same
+ * bytes as `JSON.stringify({ ref, ...reply without id })` and a newline,
+ * made by replacing the id with the ref. A body that does not start with
+ * its id is parsed and written the long way.
+ */
+function replyLine(body: Uint8Array, ref: unknown): Outcome {
+  const leading = leadingReplyId(body);
+  if (leading === undefined) {
+    const { id: _replyId, ...reply } = JSON.parse(new TextDecoder().decode(body)) as Json;
+    return ref === undefined ? reply : { ref, ...reply };
+  }
+  // After the id comes "," and the next member, or "}" when it was the only one.
+  const rest = body.subarray(body[leading.end] === 0x2c ? leading.end + 1 : leading.end);
+  const head = utf8.encode(ref === undefined ? "{" : body[leading.end] === 0x2c ? `{"ref":${JSON.stringify(ref)},` : `{"ref":${JSON.stringify(ref)}`);
+  const line = new Uint8Array(head.length + rest.length + 1);
+  line.set(head, 0);
+  line.set(rest, head.length);
+  line[line.length - 1] = 0x0a;
+  return line;
 }
