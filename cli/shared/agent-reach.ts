@@ -10,7 +10,7 @@ import { ExitStatus } from "./exit-status.ts";
 import type { AgentClient } from "../../lib/agent/client/client.ts";
 import { AgentUnavailableError } from "../../lib/agent/client/agent-unavailable.ts";
 import { AgentError } from "../../lib/agent/protocol/messages.ts";
-import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
+import { checkSocketPath, socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
@@ -21,9 +21,11 @@ import { CorralError } from "../../lib/core/corral-error.ts";
 // import from ./socket-flag.ts to keep start-up light.
 export { socketFlag, type SocketFlag } from "./socket-flag.ts";
 
-/** The socket this command talks to. */
+/** The socket this command talks to; throws StateDirError when its path cannot be a socket's. */
 export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
-  return socketPath(ctx.process.env, flags.socket);
+  const socket = socketPath(ctx.process.env, flags.socket);
+  checkSocketPath(socket);
+  return socket;
 }
 
 /**

@@ -3,6 +3,7 @@
 // cursor, size, title) so `changed` means "a person would see a difference".
 import { createHash } from "node:crypto";
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
+import { lineText } from "./line-text.ts";
 
 /** What is on the screen now, without the session's liveness facts. */
 export interface ScreenGrid {
@@ -38,7 +39,7 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   for (let y = 0; y < term.rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
     // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
-    const text = line === undefined ? "" : line.translateToString(true).replace(/ +$/, "");
+    const text = lineText(line, cell).replace(/ +$/, "");
     rows.push(text);
     hashed += `${text}\u0000${line === undefined ? "" : attributeRuns(line, term.cols, cell)}\n`;
   }
@@ -53,7 +54,7 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   if (options.scrollback > 0) {
     const from = Math.max(0, buffer.baseY - options.scrollback);
     const above: string[] = [];
-    for (let y = from; y < buffer.baseY; y++) above.push((buffer.getLine(y)?.translateToString(true) ?? "").replace(/ +$/, ""));
+    for (let y = from; y < buffer.baseY; y++) above.push(lineText(buffer.getLine(y), cell).replace(/ +$/, ""));
     return { ...grid, scrollback: above };
   }
   return grid;

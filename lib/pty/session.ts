@@ -302,7 +302,30 @@ export class PtySession {
     const grid = this.#screen.grid(options.scrollback ?? 0);
     const against = options.since ?? this.#lastReadHash;
     if (options.peek !== true) this.#lastReadHash = grid.hash;
-    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against, ...(this.#approximate ? { approximate: true } : {}) };
+    const trimmed = this.#screen.scrollbackTrimmed;
+    return {
+      ...grid,
+      alive: this.alive,
+      exit: this.#exit,
+      changed: grid.hash !== against,
+      ...(this.#approximate ? { approximate: true } : {}),
+      ...(trimmed > 0 ? { scrollbackTrimmed: trimmed } : {}),
+    };
+  }
+
+  /** Terminal cells the screen holds in memory now (Screen.cellsHeld). */
+  cellsHeld(): number {
+    return this.#screen.cellsHeld();
+  }
+
+  /** When the screen last had output, a read or a wait. */
+  get lastActive(): number {
+    return this.#screen.lastActive;
+  }
+
+  /** Gives about `cells` back under the agent's screen budget (Screen.relieve); the cells freed. */
+  relieve(cells: number, mayTrim = true): number {
+    return this.#screen.relieve(cells, mayTrim);
   }
 
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */

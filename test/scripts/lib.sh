@@ -12,6 +12,13 @@ skip() {
   exit 77
 }
 
+# skip_part REASON: one part of the script cannot run here; the rest goes on.
+# The harness reports each such part as a skipped subtest with its reason.
+skip_part() {
+  echo "SKIP (part): $*"
+  echo "$*" >> "${SCRIPT_SKIPS:-/dev/null}"
+}
+
 # wait_until SECONDS COMMAND...: runs COMMAND until it succeeds or SECONDS pass.
 # Polls every 0.05 s for the first second, then every 0.25 s: many COMMANDs
 # start corral (a runtime start-up each), and a tight loop of them costs the

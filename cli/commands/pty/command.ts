@@ -216,9 +216,9 @@ export const ptyAttach = buildCommand<SocketOnly, [string], CorralContext>({
   docs: {
     brief: "Take over a session in this terminal; detach with C-\\",
     fullDescription: [
-      "Connects this terminal to the session (raw mode; the session follows this window's",
-      "size). Press C-\\ (Ctrl and backslash) to detach: the session keeps running. The",
-      "terminal is restored on every way out. Ends by itself when the program exits.",
+      "Connects this terminal (stdin must be one, else exit 2) to the session (raw mode; it",
+      "follows this window's size). Press C-\\ (Ctrl and backslash) to detach: the session",
+      "keeps running. The terminal is restored on every way out. Ends when the program exits.",
       "",
       "Examples:",
       "  corral pty attach 1",

@@ -83,7 +83,7 @@ export class AgentConnection {
       return;
     }
     try {
-      this.frames.hold(this, this.#decoder.pendingBytes);
+      this.frames.hold(this, this.#decoder.reservedBytes);
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;
       this.#refuse({ code: error.code, message: `${error.message}; closing this connection` });
