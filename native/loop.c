@@ -239,7 +239,12 @@ static void timers(struct guardian *g, long long now) {
     g->linger_deadline = 0;
     terminate_start(g, g->o->grace_ms, 0, 0, 1, SIGTERM);
   }
-  if (g->reaped && !g->exited_sent && g->drain_deadline && now >= g->drain_deadline) send_exited(g);
+  if (g->reaped && !g->exited_sent && g->drain_deadline) {
+    /* The drain ends when the master goes quiet, not because the owner reads slowly: while the
+       queue to the owner is full the master is not read (OUT_LIMIT), and its bytes still come first. */
+    if (g->conn_fd >= 0 && bytes_len(&g->out) >= OUT_LIMIT) g->drain_deadline = now + g->o->drain_ms;
+    else if (now >= g->drain_deadline) send_exited(g);
+  }
   if (g->hold_deadline && (now >= g->hold_deadline || !has_children(g))) g->quit = 1;
   orphan_timer(g, now);
   capture_timers(g, now);

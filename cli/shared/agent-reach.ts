@@ -4,12 +4,13 @@
 import path from "node:path";
 import { guardiansAwaitAgent } from "../../lib/agent/client/guardians-waiting.ts";
 import type { CorralContext } from "./context.ts";
-import type { SocketFlag } from "./socket-flag.ts";
+import { type SocketFlag, wantsRemote } from "./socket-flag.ts";
+import type { RemoteTarget } from "../../lib/agent/client/remote/remote-target.ts";
 import { ExitStatus } from "./exit-status.ts";
 import type { AgentClient } from "../../lib/agent/client/client.ts";
 import { AgentUnavailableError } from "../../lib/agent/client/agent-unavailable.ts";
 import { AgentError } from "../../lib/agent/protocol/messages.ts";
-import { socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
+import { checkSocketPath, socketPath, StateDirError } from "../../lib/agent/client/state-dir.ts";
 import { ConfigError } from "../../lib/config/config-error.ts";
 import { UsageError } from "./exit-status.ts";
 import { errorLine } from "./error-line.ts";
@@ -20,19 +21,74 @@ import { CorralError } from "../../lib/core/corral-error.ts";
 // import from ./socket-flag.ts to keep start-up light.
 export { socketFlag, type SocketFlag } from "./socket-flag.ts";
 
-/** The socket this command talks to. */
+/** The socket this command talks to; throws StateDirError when its path cannot be a socket's. */
 export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
-  return socketPath(ctx.process.env, flags.socket);
+  const socket = socketPath(ctx.process.env, flags.socket);
+  checkSocketPath(socket);
+  return socket;
+}
+
+/**
+ * A connection, hello not yet sent: to this machine's agent (started unless
+ * `start` is false), or through ssh/--via to another's, which its own
+ * `corral connect` starts on demand.
+ */
+export async function openClient(ctx: CorralContext, flags: SocketFlag, start: boolean): Promise<AgentClient> {
+  const remote = await chosenRemote(ctx, flags);
+  let client: AgentClient;
+  if (remote !== null) {
+    const { openRemoteClient } = await import("../../lib/agent/client/remote/open-remote.ts");
+    client = await openRemoteClient(remote, ctx.process.env, start);
+  } else {
+    // Loaded here, not at the top: definitions import this module at start-up.
+    const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
+    const socket = chosenSocket(ctx, flags);
+    // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
+    client = await connectOrStart({ socket, start: start || guardiansAwaitAgent(path.dirname(socket)), env: ctx.process.env });
+  }
+  endWithCaller(ctx, client);
+  return client;
+}
+
+/** The remote agent the flags or $CORRAL_HOST name (a config `hosts:` name resolved), or null. */
+async function chosenRemote(ctx: CorralContext, flags: SocketFlag): Promise<RemoteTarget | null> {
+  if (!wantsRemote(ctx, flags)) return null;
+  const { remoteTarget, RemoteSpecError } = await import("../../lib/agent/client/remote/remote-target.ts");
+  if (flags.socket !== undefined) throw new UsageError("--socket names this machine's agent; --host and --via another's: give one");
+  const { loadConfig } = await import("../../lib/config/load.ts");
+  const config = await loadConfig(ctx.process.env);
+  try {
+    return remoteTarget(flags, ctx.process.env, config.hosts);
+  } catch (error) {
+    if (error instanceof RemoteSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The hello; a remote agent of another protocol is named as remote (restarting it would not help). */
+async function greet(client: AgentClient, ctx: CorralContext, flags: SocketFlag): Promise<void> {
+  try {
+    await client.hello();
+  } catch (error) {
+    if (error instanceof AgentError && error.code === "version_mismatch" && wantsRemote(ctx, flags)) {
+      const numbers = /protocol (\d+) and this corral speaks (\d+)/.exec(error.message);
+      const where = flags.via ?? flags.host ?? ctx.process.env.CORRAL_HOST ?? "the other machine";
+      throw new AgentError(
+        "version_mismatch",
+        numbers === null
+          ? `${where}: ${error.message}`
+          : `the agent on ${where} speaks protocol ${numbers[1]} and this corral speaks ${numbers[2]}; run the same corral release on both machines (--host HOST:/path/to/corral picks the remote one)`,
+      );
+    }
+    throw error;
+  }
 }
 
 /** A greeted connection; starts the agent unless `start` is false. */
 export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = true): Promise<AgentClient> {
-  // Loaded here, not at the top: definitions import this module at start-up.
-  const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
-  const client = await connectOrStart({ socket: chosenSocket(ctx, flags), start, env: ctx.process.env });
-  endWithCaller(ctx, client);
+  const client = await openClient(ctx, flags, start);
   try {
-    await client.hello();
+    await greet(client, ctx, flags);
   } catch (error) {
     client.close();
     throw error;
@@ -44,6 +100,9 @@ export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = 
 export function reportFailure(ctx: CorralContext, error: unknown): void {
   let status: number = ExitStatus.corralFailure;
   let message: string;
+  // ssh's own words (host key, authentication) as it wrote them, then ours.
+  const transcript = (error as { transcript?: unknown } | null)?.transcript;
+  if (typeof transcript === "string" && transcript !== "") ctx.process.stderr.write(transcript.endsWith("\n") ? transcript : `${transcript}\n`);
   if (error instanceof AgentError) {
     // A code this client does not know (a newer agent) is still a failure.
     status = error.exitStatus;
@@ -70,17 +129,12 @@ export async function withAgent(
 ): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
-    const socket = chosenSocket(ctx, flags);
-    // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
-    const start = (options.start ?? true) || guardiansAwaitAgent(path.dirname(socket));
-    const connected = await connectOrStart({ socket, start, env: ctx.process.env });
+    const connected = await openClient(ctx, flags, options.start ?? true);
     client = connected;
-    endWithCaller(ctx, connected);
     // The hello and the command's first request go out together (the agent
     // answers a connection's requests in order), saving a round trip; a
     // failed hello is the error reported (the request after it fails too).
-    const hello = connected.hello();
+    const hello = greet(connected, ctx, flags);
     hello.catch(() => {});
     try {
       await body(connected);

@@ -8,6 +8,8 @@ export interface CorralProcess {
   readonly stdout: NodeJS.WriteStream;
   readonly stderr: NodeJS.WriteStream;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** Where `--stdin` reads from when not this process's own stdin (a command the agent runs for the native client). */
+  readonly stdin?: AsyncIterable<Uint8Array>;
   exitCode?: number | string | null;
   /**
    * A signal corral forwarded killed the child: once the command is done

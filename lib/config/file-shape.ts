@@ -21,5 +21,6 @@ export function configToFileShape(config: CorralConfig): Record<string, unknown>
       "idle-timeout": formatDuration(config.agent.idleTimeoutMs),
       "orphan-wait": typeof config.agent.orphanWaitMs === "number" ? formatDuration(config.agent.orphanWaitMs) : config.agent.orphanWaitMs,
     },
+    hosts: { ...config.hosts },
   };
 }

@@ -2,7 +2,7 @@
 // "Configuration and completions": YAML text in, a CorralConfig out (file
 // values over DEFAULT_CONFIG). Loaded only when a config file exists, since
 // the `yaml` package costs a few ms of start-up.
-import { isScalar, LineCounter, parseDocument } from "yaml";
+import { isMap, isScalar, LineCounter, parseDocument, type Node, type Pair } from "yaml";
 import { ConfigError } from "./config-error.ts";
 import { type CorralConfig, DEFAULT_CONFIG, type GuardianMode } from "./schema.ts";
 import {
@@ -11,6 +11,7 @@ import {
   readDuration,
   readDurationOrOff,
   readInteger,
+  lineOf,
   readNameList,
   readSize,
   readWord,
@@ -18,7 +19,7 @@ import {
 } from "./yaml-fields.ts";
 
 /** Top-level keys, in the order `corral config` prints them. */
-export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "scrub", "quiet", "heartbeat", "terminal", "agent"] as const;
+export const TOP_KEYS = ["grace", "max-bytes", "head-bytes", "env", "guardian", "scrub", "quiet", "heartbeat", "terminal", "agent", "hosts"] as const;
 const ENV_KEYS = ["scrub", "scrub-extra", "keep", "keep-extra"] as const;
 const TERMINAL_KEYS = ["cols", "rows", "term"] as const;
 const AGENT_KEYS = ["idle-timeout", "orphan-wait"] as const;
@@ -55,6 +56,7 @@ export function configFromYaml(text: string, file: string): CorralConfig {
     env: { scrub: [...DEFAULT_CONFIG.env.scrub], keep: [...DEFAULT_CONFIG.env.keep] },
     terminal: { ...DEFAULT_CONFIG.terminal },
     agent: { ...DEFAULT_CONFIG.agent },
+    hosts: {},
   };
   for (const entry of mapEntries(src, doc.contents, "", TOP_KEYS)) {
     switch (entry.key as (typeof TOP_KEYS)[number]) {
@@ -103,7 +105,23 @@ export function configFromYaml(text: string, file: string): CorralConfig {
           else out.agent.orphanWaitMs = readDurationOrOff(src, e, 1, ORPHAN_WAIT_MAX_MS);
         }
         break;
+      case "hosts":
+        out.hosts = readHosts(src, entry.value);
+        break;
     }
   }
   return out;
+}
+
+/** `hosts:` names for `--host` (name: [user@]machine[:path-to-corral]); any name, each a word. */
+function readHosts(src: YamlSource, node: Node | null): Record<string, string> {
+  const hosts: Record<string, string> = {};
+  if (node === null || (isScalar(node) && node.value === null)) return hosts;
+  if (!isMap(node)) throw new ConfigError(src.file, lineOf(src, node), "hosts", "hosts must be a mapping of names to [user@]machine[:path-to-corral]");
+  for (const pair of node.items as Pair<unknown, unknown>[]) {
+    const keyNode = pair.key as Node;
+    const key = isScalar(keyNode) ? String(keyNode.value) : "?";
+    hosts[key] = readWord(src, { key, path: `hosts.${key}`, keyNode, value: (pair.value ?? null) as Node | null });
+  }
+  return hosts;
 }

@@ -49,6 +49,8 @@ export interface CorralConfig {
      */
     readonly orphanWaitMs: number | "off";
   };
+  /** Names for `--host`: name -> `[user@]machine[:path-to-corral]` (docs/remote.md). */
+  readonly hosts: Readonly<Record<string, string>>;
 }
 
 /** What corral uses when no config file says otherwise (README, "Configuration and completions"). */
@@ -63,4 +65,5 @@ export const DEFAULT_CONFIG: CorralConfig = {
   heartbeat: "auto",
   terminal: { cols: DEFAULT_COLS, rows: DEFAULT_ROWS, term: DEFAULT_TERM },
   agent: { idleTimeoutMs: DEFAULT_IDLE_TIMEOUT_MS, orphanWaitMs: "off" },
+  hosts: {},
 };

@@ -28,6 +28,8 @@ export type ErrorCode =
   | "command_not_run"
   /** The agent does not run this command line itself (the native client hands it to the JavaScript CLI). */
   | "not_served"
+  /** The transport to a remote agent (ssh, --via) failed or was lost: never the command's own exit. */
+  | "connection_lost"
   | "internal";
 
 /** The exit status each code gives a shell-facing command. */
@@ -50,6 +52,7 @@ export const EXIT_STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   limit_exceeded: ExitStatus.corralFailure,
   not_served: ExitStatus.corralFailure,
   internal: ExitStatus.corralFailure,
+  connection_lost: ExitStatus.connectionLost,
 };
 
 /** The status for `code`; a code this build does not know (a newer agent's) is corral's own failure. */

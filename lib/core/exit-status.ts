@@ -9,6 +9,8 @@ export const ExitStatus = {
   notExecutable: 126,
   notFound: 127,
   parked: 148,
+  /** The connection to a remote agent failed or was lost (ssh's own status for that). */
+  connectionLost: 255,
 } as const;
 
 /** Status for a child killed by signal number `n`, as a shell reports it. */

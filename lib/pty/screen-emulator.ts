@@ -5,6 +5,7 @@
 import type { Terminal } from "@xterm/headless";
 import { useCLibraryWidths } from "./char-width.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
+import { restoreSavedCursorRow } from "./saved-cursor.ts";
 import { answerQueriesXtermDoesNot } from "./terminal-queries.ts";
 
 /** The xterm Terminal constructor, as loaded. */
@@ -49,6 +50,7 @@ export class Emulator {
     this.term = term;
     useCLibraryWidths(term);
     answerQueriesXtermDoesNot(term);
+    restoreSavedCursorRow(term);
     this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed);
     term.onData((data) => hooks.onReply(data));
     term.onBinary((data) => hooks.onReply(data));

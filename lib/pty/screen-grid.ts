@@ -3,6 +3,7 @@
 // cursor, size, title) so `changed` means "a person would see a difference".
 import { createHash } from "node:crypto";
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
+import { lineText } from "./line-text.ts";
 
 /** What is on the screen now, without the session's liveness facts. */
 export interface ScreenGrid {
@@ -29,18 +30,18 @@ export interface GridReadOptions {
 export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   const buffer = term.buffer.active;
   const rows: string[] = [];
-  const digest = createHash("sha256");
-  digest.update(`${term.cols}x${term.rows}|${buffer.cursorX},${buffer.cursorY},${options.cursorVisible}|${options.title}\n`);
+  // What is hashed is built as one string and hashed in one call: the same
+  // digest as feeding it piece by piece, without a crossing into the hash's
+  // native code for each of a row's four pieces (issue 33: a quarter of a
+  // screen read's time went to those calls).
+  let hashed = `${term.cols}x${term.rows}|${buffer.cursorX},${buffer.cursorY},${options.cursorVisible}|${options.title}\n`;
   const cell = buffer.getNullCell();
   for (let y = 0; y < term.rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
     // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
-    const text = line === undefined ? "" : line.translateToString(true).replace(/ +$/, "");
+    const text = lineText(line, cell).replace(/ +$/, "");
     rows.push(text);
-    digest.update(text);
-    digest.update("\u0000");
-    if (line !== undefined) digest.update(attributeRuns(line, term.cols, cell));
-    digest.update("\n");
+    hashed += `${text}\u0000${line === undefined ? "" : attributeRuns(line, term.cols, cell)}\n`;
   }
   const grid: ScreenGrid = {
     lines: rows,
@@ -48,12 +49,12 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
     size: { cols: term.cols, rows: term.rows },
     alternateScreen: buffer.type === "alternate",
     title: options.title,
-    hash: digest.digest("hex").slice(0, 16),
+    hash: createHash("sha256").update(hashed).digest("hex").slice(0, 16),
   };
   if (options.scrollback > 0) {
     const from = Math.max(0, buffer.baseY - options.scrollback);
     const above: string[] = [];
-    for (let y = from; y < buffer.baseY; y++) above.push((buffer.getLine(y)?.translateToString(true) ?? "").replace(/ +$/, ""));
+    for (let y = from; y < buffer.baseY; y++) above.push(lineText(buffer.getLine(y), cell).replace(/ +$/, ""));
     return { ...grid, scrollback: above };
   }
   return grid;
@@ -62,6 +63,8 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
 // Colour and attribute changes along a row, as "col:fg/bg/flags;" runs: a
 // menu that moves its highlight changes no text but must change the hash.
 function attributeRuns(line: IBufferLine, cols: number, cell: IBufferCell): string {
+  const plain = defaultRun(line, cols);
+  if (plain !== undefined) return plain;
   let runs = "";
   let previous = "";
   for (let x = 0; x < cols; x++) {
@@ -75,6 +78,23 @@ function attributeRuns(line: IBufferLine, cols: number, cell: IBufferCell): stri
     }
   }
   return runs;
+}
+
+/**
+ * The runs of a row whose every cell has default colours and attributes
+ * (most rows of most screens), read from xterm's cell array without loading
+ * each cell: a cell is default when its fg and bg words are both 0, exactly
+ * as IBufferCell.isAttributeDefault() decides. Undefined when the row has
+ * another cell, or when a future xterm keeps its cells elsewhere.
+ */
+function defaultRun(line: IBufferLine, cols: number): string | undefined {
+  // deno-lint-ignore no-explicit-any -- the cell array lives on xterm's private BufferLine
+  const inner = (line as any)._line as { _data?: unknown; length?: unknown } | undefined;
+  const data = inner?._data;
+  if (!(data instanceof Uint32Array) || typeof inner?.length !== "number") return undefined;
+  const cells = Math.min(cols, inner.length, Math.floor(data.length / 3));
+  for (let x = 0; x < cells; x++) if (data[3 * x + 1] !== 0 || data[3 * x + 2] !== 0) return undefined;
+  return cells > 0 ? "0:d;" : "";
 }
 
 function flags(cell: IBufferCell): number {

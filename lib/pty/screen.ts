@@ -2,12 +2,15 @@
 // every byte the PTY produced. Reads wait on xterm's write callback, never a
 // sleep. An idle screen whose history is small drops its emulator and
 // rebuilds it by replay when it is needed again (screen-history.ts).
+// Longer than 300 lines because feeding, the read barrier, the query scan of a dropped emulator, the read cache
+// and trimming for the agent's screen budget all turn on one parse count; the query scan is the piece to split out next.
 import type { IMarker, Terminal } from "@xterm/headless";
 import { Emulator, type TerminalClass, loadTerminal } from "./screen-emulator.ts";
 import { type ScreenGrid, readGrid } from "./screen-grid.ts";
 import { ScreenHistory } from "./screen-history.ts";
 import { clampScrollback } from "./screen-size.ts";
 import { type StyleRun, visibleRuns } from "./screen-styles.ts";
+import { lineText } from "./line-text.ts";
 
 /** Unparsed bytes above which the PTY is paused; xterm discards past 50 MB. */
 const HIGH_WATER = 1024 * 1024;
@@ -57,10 +60,14 @@ export class Screen {
   #parsedListeners = new Set<() => void>();
   #paused = false;
   #lastActive = Date.now();
+  #trimmed = 0;
   #idleTimer: ReturnType<typeof setTimeout> | undefined;
   #disposed = false;
   /** The stream's end not yet matched as a query, as latin1: a query may come in pieces. */
   #tail = "";
+  /** Moves when what the grid shows may change (a parse, a resize, a rebuilt emulator); the last read keeps its version. */
+  #version = 0;
+  #gridRead: { version: number; grid: ScreenGrid } | undefined;
 
   private constructor(ctor: TerminalClass, options: ScreenOptions) {
     this.#ctor = ctor;
@@ -91,6 +98,7 @@ export class Screen {
     if (this.#emulator !== undefined) return this.#emulator;
     const emulator = this.#newEmulator();
     this.#emulator = emulator;
+    this.#version++;
     const replayed = this.#history.bytes;
     this.#parsed -= replayed;
     this.#replaying = true;
@@ -126,6 +134,9 @@ export class Screen {
     this.#fed += bytes.length;
     this.#history.addBytes(bytes);
     emulator.batcher.push(bytes);
+    // A pending wait looks at the screen once this is parsed: parse it now,
+    // not on the loop's next turn (a batch in flight still goes first).
+    if (this.#parsedListeners.size > 0) emulator.batcher.flush();
     if (!this.#paused && this.#fed - this.#parsed > HIGH_WATER) {
       this.#paused = true;
       this.#options.onPressure(true);
@@ -153,6 +164,7 @@ export class Screen {
 
   #parsedUpTo(length: number): void {
     this.#parsed += length;
+    this.#version++;
     if (this.#paused && this.#fed - this.#parsed < LOW_WATER) {
       this.#paused = false;
       this.#options.onPressure(false);
@@ -189,20 +201,72 @@ export class Screen {
     return this.#emulator !== undefined;
   }
 
+  /**
+   * Terminal cells held in memory now: every line of the normal buffer
+   * (scrollback included) and the alternate screen while it shows; none while
+   * the emulator is dropped. What the agent's screen budget charges.
+   */
+  cellsHeld(): number {
+    const term = this.#emulator?.term;
+    if (term === undefined) return 0;
+    return term.cols * (term.buffer.normal.length + (term.buffer.active.type === "alternate" ? term.rows : 0));
+  }
+
+  /** When this screen last had output, a read or a wait (ms since the epoch). */
+  get lastActive(): number {
+    return this.#lastActive;
+  }
+
+  /** Scrollback lines dropped so far to give memory back (the agent's budget), oldest first. */
+  get scrollbackTrimmed(): number {
+    return this.#trimmed;
+  }
+
+  /**
+   * Gives memory back when the agent's screen budget is short: an idle
+   * emulator that its history can rebuild is dropped (nothing is lost);
+   * otherwise the oldest scrollback lines go, about `cells` worth, and are
+   * counted in scrollbackTrimmed (only when `mayTrim`). Returns the cells freed.
+   */
+  relieve(cells: number, mayTrim = true): number {
+    const emulator = this.#emulator;
+    if (emulator === undefined || cells <= 0) return 0;
+    const before = this.cellsHeld();
+    const busy = !this.isSettled || this.#waiters.length > 0 || this.#parsedListeners.size > 0 || this.#replaying;
+    if (this.#history.valid && !busy) {
+      clearTimeout(this.#idleTimer);
+      this.#idleTimer = undefined;
+      this.#emulator = undefined;
+      emulator.dispose();
+      return before;
+    }
+    if (!mayTrim) return 0;
+    const term = emulator.term;
+    const held = term.buffer.normal.length - term.rows;
+    if (held <= 0) return 0;
+    const drop = Math.min(held, Math.ceil(cells / term.cols));
+    // xterm drops the oldest lines when its scrollback shrinks; the limit is put back for what comes next.
+    const limit = term.options.scrollback ?? this.scrollback;
+    term.options.scrollback = held - drop;
+    term.options.scrollback = limit;
+    this.#trimmed += drop;
+    return before - this.cellsHeld();
+  }
+
   /** Called after each parsed chunk; returns an unsubscribe function. */
   onParsed(listener: () => void): () => void {
     this.#parsedListeners.add(listener);
     return () => this.#parsedListeners.delete(listener);
   }
 
-  /** The grid as it is now (call after settled() for a consistent read). */
+  /** The grid as it is now (after settled()); the last read when nothing changed since (read-only: a wait's answer, a poll). */
   grid(scrollbackLines = 0): ScreenGrid {
     const emulator = this.#live();
-    return readGrid(emulator.term, {
-      cursorVisible: emulator.cursorVisible,
-      title: emulator.title,
-      scrollback: Math.min(scrollbackLines, this.scrollback),
-    });
+    const scrollback = Math.min(scrollbackLines, this.scrollback);
+    if (scrollback === 0 && this.#gridRead?.version === this.#version) return this.#gridRead.grid;
+    const grid = readGrid(emulator.term, { cursorVisible: emulator.cursorVisible, title: emulator.title, scrollback });
+    if (scrollback === 0) this.#gridRead = { version: this.#version, grid };
+    return grid;
   }
 
   /** Colours and attributes of the visible rows (call after settled(), with grid()). */
@@ -218,7 +282,8 @@ export class Screen {
     const term = this.#term;
     const buffer = term.buffer.active;
     const rows: string[] = [];
-    for (let y = 0; y < term.rows; y++) rows.push(buffer.getLine(buffer.baseY + y)?.translateToString(true) ?? "");
+    const cell = buffer.getNullCell();
+    for (let y = 0; y < term.rows; y++) rows.push(lineText(buffer.getLine(buffer.baseY + y), cell));
     return rows;
   }
 
@@ -257,6 +322,7 @@ export class Screen {
     if (!this.isSettled) this.#history.invalidate();
     this.#history.addResize(cols, rows);
     this.#emulator?.term.resize(Math.max(2, cols), rows);
+    this.#version++;
     this.#touch();
   }
 
@@ -276,6 +342,7 @@ export class Screen {
       if (emulator === undefined || !this.#history.valid) return;
       if (busy) return this.#armIdle(IDLE_MS);
       this.#emulator = undefined;
+      this.#gridRead = undefined;
       emulator.dispose();
     }, ms);
     // An idle timer must not keep a process alive.
@@ -287,6 +354,7 @@ export class Screen {
     clearTimeout(this.#idleTimer);
     this.#emulator?.dispose();
     this.#emulator = undefined;
+    this.#gridRead = undefined;
     for (const w of this.#waiters) w.resolve();
     this.#waiters = [];
     this.#parsedListeners.clear();

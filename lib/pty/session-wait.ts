@@ -245,7 +245,8 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
       signal.addEventListener("abort", onAbort, { once: true });
       cleanups.push(() => signal.removeEventListener("abort", onAbort));
     }
-    stableHash = screen.grid().hash;
+    // Only a stable condition compares hashes: no screen read for the others.
+    if (cond.stableMs !== undefined) stableHash = screen.grid().hash;
     armStable(cond.stableMs ?? 0);
     check();
   });

@@ -242,9 +242,17 @@ export class PtySession {
    */
   async sendKeys(names: readonly string[], typed = ""): Promise<number> {
     this.#assertRunning();
-    // The cursor-key mode must reflect every byte received so far.
-    await this.#screen.settled();
-    const bytes = typed + encodeKeys(names, { applicationCursor: this.#screen.applicationCursor });
+    // Only cursor keys depend on a mode the program sets (DECCKM): for them the
+    // mode must reflect every byte received so far, so they wait for the
+    // parse; other keys go at once (the parse is not on a send's path).
+    const normal = encodeKeys(names, { applicationCursor: false });
+    const application = encodeKeys(names, { applicationCursor: true });
+    let encoded = normal;
+    if (application !== normal) {
+      await this.#screen.settled();
+      if (this.#screen.applicationCursor) encoded = application;
+    }
+    const bytes = typed + encoded;
     this.#assertRunning();
     const at = this.position;
     this.#handle.write(bytes);
@@ -294,7 +302,30 @@ export class PtySession {
     const grid = this.#screen.grid(options.scrollback ?? 0);
     const against = options.since ?? this.#lastReadHash;
     if (options.peek !== true) this.#lastReadHash = grid.hash;
-    return { ...grid, alive: this.alive, exit: this.#exit, changed: grid.hash !== against, ...(this.#approximate ? { approximate: true } : {}) };
+    const trimmed = this.#screen.scrollbackTrimmed;
+    return {
+      ...grid,
+      alive: this.alive,
+      exit: this.#exit,
+      changed: grid.hash !== against,
+      ...(this.#approximate ? { approximate: true } : {}),
+      ...(trimmed > 0 ? { scrollbackTrimmed: trimmed } : {}),
+    };
+  }
+
+  /** Terminal cells the screen holds in memory now (Screen.cellsHeld). */
+  cellsHeld(): number {
+    return this.#screen.cellsHeld();
+  }
+
+  /** When the screen last had output, a read or a wait. */
+  get lastActive(): number {
+    return this.#screen.lastActive;
+  }
+
+  /** Gives about `cells` back under the agent's screen budget (Screen.relieve); the cells freed. */
+  relieve(cells: number, mayTrim = true): number {
+    return this.#screen.relieve(cells, mayTrim);
   }
 
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */

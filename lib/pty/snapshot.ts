@@ -24,6 +24,12 @@ export interface ScreenSnapshot extends ScreenGrid {
    * the history and may differ until the program redraws (issue 11).
    */
   readonly approximate?: boolean;
+  /**
+   * Present when the agent, short of its screen budget, dropped this many of
+   * the session's oldest scrollback lines (least recently active sessions
+   * first): `--scrollback` then shows fewer lines than were written.
+   */
+  readonly scrollbackTrimmed?: number;
   /** Per visible row, runs of cells drawn alike; only when asked for (`--styles`). */
   readonly styles?: readonly (readonly StyleRun[])[];
 }

@@ -83,7 +83,14 @@ export class StreamWatch {
       projector.finish();
       return;
     }
-    this.#stop = stream.onBytes((bytes) => (bytes === null ? projector.finish() : projector.feed(bytes)));
+    this.#stop = stream.onBytes((bytes) => {
+      if (bytes === null) return projector.finish();
+      projector.feed(bytes);
+      // The unfinished last line too (a prompt, text a full-screen program
+      // typed in place), as each chunk arrives: the wait fires when the text
+      // is there, not when the screen's parse of it comes round.
+      if (this.#hit === undefined) look(projector.current());
+    });
   }
 
   /** Searches the unfinished last line (a prompt has no newline yet). */

@@ -10,5 +10,7 @@
 #define CORRAL_MAX_FRAME_BYTES (8u * 1024u * 1024u)
 #define CORRAL_TAG_JSON 1
 #define CORRAL_TAG_OUTPUT 3
+#define CORRAL_TAG_INPUT 4
+#define CORRAL_INPUT_FRAME_BYTES (64u * 1024u)
 
 #endif

@@ -21,6 +21,11 @@
  *
  * Wire (lib/agent/protocol/frames.ts): 4-byte big-endian length, one tag
  * byte, body. Tag 1: JSON. Tag 3: command output, body[0] is the fd (1, 2).
+ * Tag 4: stdin, pulled: the agent sends an empty one when the command reads
+ * (`pty send --stdin`), the client answers with one read(2) of its stdin of
+ * at most CORRAL_INPUT_FRAME_BYTES, or an empty one at its end. Stdin is
+ * never read unless the agent asks, so a command line handed over to the
+ * JavaScript CLI finds it untouched.
  *
  * Man pages: unix(7) (SO_PEERCRED), connect(2), execv(3), readlink(2),
  * isatty(3), ioctl_tty(2) (TIOCGWINSZ).
@@ -177,6 +182,7 @@ static int send_request(int fd) {
         json_raw(&j, ",\"columns\":");
         json_uint(&j, ws.ws_col);
     }
+    json_raw(&j, ",\"stdin\":true"); /* this client answers the agent's input frames */
     json_raw(&j, out_tty ? ",\"stdoutTty\":true" : ",\"stdoutTty\":false");
     json_raw(&j, err_tty ? ",\"stderrTty\":true}" : ",\"stderrTty\":false}");
     if (j.failed) return -1;
@@ -200,6 +206,27 @@ static int send_request(int fd) {
     free(wire);
     json_free(&j);
     return rc;
+}
+
+/* Answers the agent's request for stdin: one read of at most CORRAL_INPUT_FRAME_BYTES; empty at the end (or on a read error). */
+static int send_input(int fd, int *input_ended) {
+    static unsigned char frame[5 + CORRAL_INPUT_FRAME_BYTES];
+    ssize_t n = 0;
+    if (!*input_ended) {
+        do n = read(0, frame + 5, CORRAL_INPUT_FRAME_BYTES);
+        while (n < 0 && errno == EINTR);
+        if (n <= 0) {
+            n = 0;
+            *input_ended = 1;
+        }
+    }
+    uint32_t len = (uint32_t)n + 1;
+    frame[0] = (unsigned char)(len >> 24);
+    frame[1] = (unsigned char)(len >> 16);
+    frame[2] = (unsigned char)(len >> 8);
+    frame[3] = (unsigned char)len;
+    frame[4] = CORRAL_TAG_INPUT;
+    return write_all(fd, frame, (size_t)n + 5);
 }
 
 /* Reads exactly `size` bytes; 0 at a clean end of stream before the first byte, -1 on error or a torn frame. */
@@ -263,7 +290,7 @@ int main(int argc, char **argv) {
         close(fd);
         hand_over();
     }
-    int greeted = 0, wrote = 0;
+    int greeted = 0, wrote = 0, input_ended = 0;
     unsigned char head[5];
     for (;;) {
         int r = read_exact(fd, head, 4);
@@ -283,6 +310,11 @@ int main(int argc, char **argv) {
             if (write_all(out, body + 2, n - 2) != 0 && errno == EPIPE) {
                 free(body);
                 return 141; /* as a shell reports a writer killed by SIGPIPE */
+            }
+        } else if (tag == CORRAL_TAG_INPUT) {
+            if (send_input(fd, &input_ended) != 0) {
+                free(body);
+                break;
             }
         } else if (tag == CORRAL_TAG_JSON) {
             const char *json = (const char *)body + 1;

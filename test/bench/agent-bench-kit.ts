@@ -2,7 +2,7 @@
 // the real CLI, an in-process client for it, the runtime's bare start-up as
 // the baseline, a private tmux server as the reference, and percentiles.
 import { spawnSync, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,13 +23,16 @@ export interface BenchAgent {
   stop(): void;
 }
 
-/** Starts a private agent (fresh state dir) through `corral agent start`. */
-export function startAgent(label: string): BenchAgent {
+/**
+ * Starts a private agent (fresh state dir) through `corral agent start`;
+ * `entry` runs another build's bundle (an A/B run against a baseline).
+ */
+export function startAgent(label: string, entry: string = CORRAL[1] as string): BenchAgent {
   const dir = mkdtempSync(path.join(os.tmpdir(), `corral-bench-${label}-`));
   const env = { ...process.env, CORRAL_STATE_DIR: path.join(dir, "state"), CORRAL_AGENT_IDLE: "10m" } as Record<string, string>;
   const socket = path.join(dir, "state", "agent.sock");
   const cli = (args: readonly string[], input?: string) => {
-    const result = spawnSync(CORRAL[0] as string, [...CORRAL.slice(1), ...args], { env, input, encoding: "utf8", maxBuffer: 1 << 28 });
+    const result = spawnSync(CORRAL[0] as string, [entry, ...args], { env, input, encoding: "utf8", maxBuffer: 1 << 28 });
     if (result.status !== 0) throw new Error(`corral ${args.join(" ")}: ${result.stderr}`);
     return result.stdout;
   };
@@ -56,6 +59,21 @@ export function startAgent(label: string): BenchAgent {
 export function rssOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+}
+
+/**
+ * CPU time (ns) a running process's threads have had so far, from
+ * /proc/PID/task/TID/schedstat: nanosecond resolution where utime/stime
+ * count 10 ms ticks; NaN where the kernel does not keep it.
+ */
+export function cpuNsOf(pid: number): number {
+  try {
+    let total = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) total += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    return total;
+  } catch {
+    return NaN;
+  }
 }
 
 /** Median wall time of `node -e 0` (or another argv): the start-up floor. */

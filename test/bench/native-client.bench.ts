@@ -8,7 +8,8 @@
 // fire no later than polling sees the text). Aims: the pair within 2x
 // tmux's, each served call within 3x display-message and under 10 ms, the
 // script under 3x tmux's. The JavaScript door (CORRAL_CLIENT=js) is shown
-// beside the native one. `npm run bench -- native-client`.
+// beside the native one. `npm run bench -- native-client`. (vim runs with -n:
+// no swap file left in the directory the bench ran from.)
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -102,7 +103,7 @@ done\n`);
     if (next.done === true) throw new Error("connect ended");
     return JSON.parse(next.value) as { ok: boolean; screen?: { lines: string[] } };
   };
-  await ask({ op: "open", argv: ["vim", "-u", "NONE", "-N"], name: "v", cols: 80, rows: 24 });
+  await ask({ op: "open", argv: ["vim", "-u", "NONE", "-N", "-n"], name: "v", cols: 80, rows: 24 });
   await ask({ op: "wait", session: "v", ready: true, timeoutMs: 10_000 });
   const waitVsPoll = async (session: string, line: (i: number) => string, keys: string[]) => {
     const waits: number[] = [];

@@ -3,14 +3,21 @@
 // session, through one `corral connect` process speaking JSON lines, against
 // tmux's control mode (`tmux -C` on a private socket: send-keys +
 // capture-pane) in the same run. Prints median and p95 of each, the ratio,
-// and per-op medians (list, send, screen) so a change can be placed.
-// Aim: a lockstep send+screen pair under 1 ms.
+// the CPU time the agent and the connect process spent per pair (from
+// /proc schedstat: steadier than wall time on a loaded machine), and
+// per-op medians (list, send, screen) and the pair from this process's own
+// socket client (the agent alone, no relay) so a change can be placed.
+// Aim: the pair within 2x tmux -C's.
+// A/B: CORRAL_BENCH_BASELINE=/path/to/other/dist/corral.mjs adds the same
+// pair through another build (its own agent and connect), interleaved in
+// the same blocks, so a change is measured against what it replaces.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { createInterface } from "node:readline";
-import { CORRAL, fmt, median, percentile, startAgent, tmuxServer } from "./agent-bench-kit.ts";
+import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, startAgent, tmuxServer } from "./agent-bench-kit.ts";
 
 const ROUNDS = Number(process.env.CORRAL_BENCH_ROUNDS ?? 500);
+const BASELINE = process.env.CORRAL_BENCH_BASELINE;
 const WARMUP = 50;
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -27,8 +34,8 @@ function lockstep(child: { stdin: Writable; stdout: Readable }, isEnd: (line: st
   };
 }
 
-async function timed(rounds: number, work: () => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < WARMUP; i++) await work();
+async function timed(rounds: number, work: () => Promise<void>, warmup = WARMUP): Promise<number[]> {
+  for (let i = 0; i < warmup; i++) await work();
   const times: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const start = performance.now();
@@ -40,18 +47,41 @@ async function timed(rounds: number, work: () => Promise<void>): Promise<number[
 
 const describe = (times: number[]) => `median ${fmt(median(times), 3)} ms, p95 ${fmt(percentile(times, 95), 3)} ms`;
 
-const agent = startAgent("round-trip");
+/** One build's side: its agent, a `cat` session and a `corral connect` driven in lockstep. */
+interface Side {
+  readonly label: string;
+  readonly agent: BenchAgent;
+  readonly connect: ChildProcess;
+  readonly ask: (line: string) => Promise<void>;
+  readonly session: string;
+  readonly times: number[];
+  /** CPU ns of the agent and of connect spent in the timed pairs. */
+  agentCpu: number;
+  connectCpu: number;
+}
+
+function startSide(label: string, entry: string): Side {
+  const agent = startAgent(`round-trip-${label}`, entry);
+  const session = agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
+  const connect = spawn(CORRAL[0] as string, [entry, "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
+  return { label, agent, connect, ask: lockstep(connect as ChildProcess & { stdin: Writable; stdout: Readable }, () => true), session, times: [], agentCpu: 0, connectCpu: 0 };
+}
+
+const sides: Side[] = [];
 const tmux = tmuxServer("round-trip");
-let connect: ChildProcess | undefined;
 let control: ChildProcess | undefined;
 try {
-  const session = agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
-  const connectProcess = spawn(CORRAL[0] as string, [...CORRAL.slice(1), "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
-  connect = connectProcess;
-  const ask = lockstep(connectProcess, () => true);
-  const send = JSON.stringify({ op: "send", session, text: "x", keys: ["Enter"] });
-  const screen = JSON.stringify({ op: "screen", session });
-  const list = JSON.stringify({ op: "list" });
+  sides.push(startSide("corral", CORRAL[1] as string));
+  if (BASELINE !== undefined) sides.push(startSide("baseline", BASELINE));
+  const main = sides[0] as Side;
+  const pairOf = (side: Side) => {
+    const send = JSON.stringify({ op: "send", session: side.session, text: "x", keys: ["Enter"] });
+    const screen = JSON.stringify({ op: "screen", session: side.session });
+    return async () => {
+      await side.ask(send);
+      await side.ask(screen);
+    };
+  };
 
   // tmux control mode: each command's output comes between %begin and %end
   // (or %error); notifications (%output ...) in between are skipped.
@@ -64,35 +94,59 @@ try {
     await tmuxAsk("send-keys -t t x Enter");
     await tmuxAsk("capture-pane -p -t t");
   };
-  const corralPair = async () => {
-    await ask(send);
-    await ask(screen);
-  };
 
-  // Interleaved in blocks so a busy moment of the shared machine weighs on both alike.
-  const corralTimes: number[] = [];
+  // Interleaved in blocks so a busy moment of the shared machine weighs on all alike.
   const tmuxTimes: number[] = [];
   const BLOCK = 50;
   for (let done = 0; done < ROUNDS; done += BLOCK) {
-    corralTimes.push(...await timed(BLOCK, corralPair));
+    for (const side of sides) {
+      const pair = pairOf(side);
+      for (let i = 0; i < WARMUP; i++) await pair();
+      const agentBefore = cpuNsOf(side.agent.pid);
+      const connectBefore = cpuNsOf(side.connect.pid as number);
+      side.times.push(...await timed(BLOCK, pair, 0));
+      side.agentCpu += cpuNsOf(side.agent.pid) - agentBefore;
+      side.connectCpu += cpuNsOf(side.connect.pid as number) - connectBefore;
+    }
     tmuxTimes.push(...await timed(BLOCK, tmuxPair));
   }
-  const listTimes = await timed(ROUNDS, () => ask(list));
-  const sendTimes = await timed(ROUNDS, () => ask(send));
-  const screenTimes = await timed(ROUNDS, () => ask(screen));
+  // The agent alone: the same pair from this process's own client, no relay
+  // process between (what a client of the socket pays; connect adds its hop).
+  const client = await main.agent.client();
+  const direct = await timed(ROUNDS, async () => {
+    await client.send({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
+    await client.send({ op: "screen", session: main.session });
+  });
+  client.close();
+  const list = JSON.stringify({ op: "list" });
+  const send = JSON.stringify({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
+  const screen = JSON.stringify({ op: "screen", session: main.session });
+  const listTimes = await timed(ROUNDS, () => main.ask(list));
+  const sendTimes = await timed(ROUNDS, () => main.ask(send));
+  const screenTimes = await timed(ROUNDS, () => main.ask(screen));
 
   out(`lockstep send+screen pair, ${ROUNDS} rounds, 80x24 cat session`);
-  out(`  corral connect:                         ${describe(corralTimes)}`);
-  out(`  tmux -C (send-keys + capture-pane):     ${describe(tmuxTimes)}`);
-  out(`  ratio corral/tmux: median ${fmt(median(corralTimes) / median(tmuxTimes), 2)}x, p95 ${fmt(percentile(corralTimes, 95) / percentile(tmuxTimes, 95), 2)}x (aim: pair under 1 ms)`);
+  for (const side of sides) {
+    out(`  ${`${side.label} connect:`.padEnd(40)} ${describe(side.times)}`);
+    out(`  ${"".padEnd(40)} CPU a pair: agent ${fmt(side.agentCpu / side.times.length / 1000, 0)} µs, connect ${fmt(side.connectCpu / side.times.length / 1000, 0)} µs`);
+  }
+  out(`  ${"tmux -C (send-keys + capture-pane):".padEnd(40)} ${describe(tmuxTimes)}`);
+  out(`  ratio corral/tmux: median ${fmt(median(main.times) / median(tmuxTimes), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(tmuxTimes, 95), 2)}x (aim: within 2x)`);
+  const baseline = sides[1];
+  if (baseline !== undefined) {
+    out(`  ratio corral/baseline: median ${fmt(median(main.times) / median(baseline.times), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(baseline.times, 95), 2)}x`);
+  }
+  out(`  ${"agent alone (this process's client):".padEnd(40)} ${describe(direct)}`);
   out(`single ops through corral connect`);
   out(`  list:   ${describe(listTimes)}`);
   out(`  send:   ${describe(sendTimes)}`);
   out(`  screen: ${describe(screenTimes)}`);
 } finally {
-  connect?.stdin?.end();
   control?.stdin?.end();
   control?.kill();
   tmux.kill();
-  agent.stop();
+  for (const side of sides) {
+    side.connect.stdin?.end();
+    side.agent.stop();
+  }
 }

@@ -7,7 +7,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import path from "node:path";
 import { repoRoot } from "../support/corral-cli.ts";
 import { agentFor } from "../support/jobs-fixture.ts";
@@ -29,6 +30,14 @@ test("under Deno, each call a stand-in answers itself answers as node:fs and nod
 
 test("under Deno, jobs and pty commands load none of the deferred Node modules; run loads what it spawns with", { skip: !existsSync(deno) && "deno is not installed", timeout: 180_000 }, async (t) => {
   const agent = agentFor(t, "deno-builtins");
+  // A listener whose socket path is gone, as an agent whose state dir was
+  // removed leaves: the agent check reads every listener on the machine, so
+  // the test plants one rather than pass or fail by what else runs here.
+  const gone = scratchDir(t, "corral-deno-gone-");
+  const orphan = createServer();
+  await new Promise<void>((resolve) => orphan.listen(path.join(gone, "agent.sock"), resolve));
+  t.after(() => orphan.close());
+  rmSync(gone, { recursive: true, force: true });
   await agent.ok(["pty", "open", "--name", "quiet", "--", "cat"]);
   const loads = path.join(agent.dir, "loads");
   const underDeno = (args: string[]) => {

@@ -5,13 +5,11 @@
 . "$SCRIPT_LIB"
 
 if [[ $(id -u) -ne 0 ]]; then
-  echo "SKIP: mounting a 1 MiB tmpfs needs root (running as uid $(id -u))"
-  exit 0
+  skip "mounting a 1 MiB tmpfs needs root (running as uid $(id -u))"
 fi
 mkdir small
 if ! mount -t tmpfs -o size=1m corral-test-full "$SCRIPT_TMP/small" 2>mount.err; then
-  echo "SKIP: cannot mount a tmpfs here: $(cat mount.err)"
-  exit 0
+  skip "cannot mount a tmpfs here: $(cat mount.err)"
 fi
 trap 'umount "$SCRIPT_TMP/small" 2>/dev/null || umount -l "$SCRIPT_TMP/small" || true' EXIT
 

@@ -2,7 +2,7 @@
 # those names are not credentials (only whole words like TOKEN or AUTH are), so
 # the commit works; a real token in the environment is still not passed.
 . "$SCRIPT_LIB"
-command -v git >/dev/null || { echo "skipped: git is not installed"; exit 0; }
+command -v git >/dev/null || skip "git is not installed"
 
 export GIT_AUTHOR_NAME="Ada Author" GIT_AUTHOR_EMAIL="ada@example.com"
 export GIT_COMMITTER_NAME="Cy Committer" GIT_COMMITTER_EMAIL="cy@example.com"

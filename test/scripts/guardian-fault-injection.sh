@@ -8,16 +8,13 @@
 
 guardian=$(corral probe --json | node -e 'const p = JSON.parse(require("fs").readFileSync(0, "utf8")); if (p.guardian.built) console.log(p.guardian.path)')
 if [[ -z "$guardian" ]]; then
-  echo "SKIP: no guardian built here (corral probe)"
-  exit 0
+  skip "no guardian built here (corral probe)"
 fi
 if ! command -v strace > /dev/null; then
-  echo "SKIP: strace is not installed (CI installs it: .ci/run)"
-  exit 0
+  skip "strace is not installed (CI installs it: .ci/run)"
 fi
 if ! strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2> strace.err; then
-  echo "SKIP: strace cannot trace here: $(head -c 300 strace.err)"
-  exit 0
+  skip "strace cannot trace here: $(head -c 300 strace.err)"
 fi
 
 cat > guardian-under-strace <<EOF

@@ -6,8 +6,7 @@
 . "$SCRIPT_LIB"
 
 if ! corral probe | grep -q '^guardian *in use'; then
-  echo "SKIP: no guardian in use here (corral probe)"
-  exit 0
+  skip "no guardian in use here (corral probe)"
 fi
 
 # The tree: the child shell, a background grandchild in its group, and an

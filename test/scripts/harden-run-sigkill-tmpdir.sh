@@ -10,8 +10,7 @@ export TMPDIR
 trap 'rm -rf "$TMPDIR"' EXIT
 
 if ! corral probe --json | grep -Eq '"usable": *true'; then
-  echo "skipped: no usable guardian here (corral probe)"
-  exit 0
+  skip "no usable guardian here (corral probe)"
 fi
 
 for command in run collect; do

@@ -3,6 +3,9 @@
 // the working directory. A script passes when it exits 0 and, after its
 // agent is stopped, nothing it started is still running (grandchildren and
 // tmux servers included: they all inherit the script's marker).
+// A script that cannot run its check here exits SKIP_STATUS (lib.sh's
+// skip) and is reported as a skipped test with its reason; a part it
+// skipped (skip_part) is a skipped subtest. Neither counts as a pass.
 // The scripts are split over the shard files beside this module
 // (scripts-N.test.ts), so the suite runs them as several test files, side by
 // side with the rest, instead of one long serial file.
@@ -10,7 +13,7 @@
 // runs one script.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
@@ -135,11 +138,24 @@ export function scriptTestsThroughJavaScript(names: readonly string[]): void {
   for (const name of names) scriptTest(name, "js");
 }
 
+/** The reason a skipped script gave (its last `SKIP: ...` line). */
+function skipReason(output: string): string {
+  const lines = [...output.matchAll(/^SKIP: (.*)$/gm)];
+  return lines.at(-1)?.[1] ?? "the script skipped without saying why";
+}
+
 function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
   test(`script ${name}${door === "js" ? " (JavaScript CLI)" : ""}`, async (t) => {
-    const skipped = await runUserScript(name, path.join(scriptsDir, name), door);
-    if (skipped !== undefined) t.skip(skipped);
+    const ran = await runUserScript(name, path.join(scriptsDir, name), door);
+    if (ran.skipped !== null) t.skip(ran.skipped);
+    for (const reason of ran.partsSkipped) await t.test(reason, { skip: reason }, () => {});
   });
+}
+
+/** What a script that passed skipped: all of it (its reason), or parts (skip_part's reasons). */
+export interface ScriptSkips {
+  readonly skipped: string | null;
+  readonly partsSkipped: readonly string[];
 }
 
 /**
@@ -149,7 +165,7 @@ function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DO
  * skipped (`skip REASON` in lib.sh exits 77: a skip, not a pass).
  * test/docs-examples.test.ts runs the docs' runnable blocks through it too.
  */
-export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<string | undefined> {
+export async function runUserScript(name: string, file: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): Promise<ScriptSkips> {
   const root = mkdtempSync(path.join(os.tmpdir(), `corral-script-${name.replace(/\.sh$/, "").replace(/[^A-Za-z0-9_.-]+/g, "_")}-`));
   const bin = path.join(root, "bin");
   const work = path.join(root, "work");
@@ -177,6 +193,7 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
     CORRAL_JS_RUNTIME: process.execPath,
     SCRIPT_LIB: path.join(scriptsDir, "lib.sh"),
     SCRIPT_TMP: work,
+    SCRIPT_SKIPS: path.join(root, "skips"),
     TMPDIR: work,
     [SCRIPT_MARKER]: runId,
   };
@@ -189,9 +206,9 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
     await stopAgent(env, work);
   }
   const leftovers = await leftoverProcesses(runId);
+  const partsSkipped = existsSync(env.SCRIPT_SKIPS!) ? readFileSync(env.SCRIPT_SKIPS!, "utf8").split("\n").filter((l) => l !== "") : [];
   rmSync(root, { recursive: true, force: true });
-  const skipped = result.code === SKIP_STATUS && leftovers.length === 0 ? /^SKIP: (.*)$/m.exec(result.output) : null;
-  if (skipped !== null) return skipped[1];
+  if (result.code === SKIP_STATUS && leftovers.length === 0) return { skipped: skipReason(result.output), partsSkipped };
   if (result.code !== 0 || leftovers.length > 0) {
     const left = leftovers.map((p) => `  ${p.pid}: ${p.cmdline}`).join("\n");
     throw new Error(
@@ -200,5 +217,5 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
         `\n--- output (last 64 KiB) ---\n${result.output}`,
     );
   }
-  return undefined;
+  return { skipped: null, partsSkipped };
 }

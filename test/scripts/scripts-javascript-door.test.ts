@@ -11,4 +11,5 @@ scriptTestsThroughJavaScript([
   "scripting-two-patterns.sh",
   "jobs-facts-and-env-note.sh",
   "cli-exit-words.sh",
+  "remote-ssh-attach.sh",
 ]);

@@ -41,6 +41,8 @@ if [[ $(id -u) -eq 0 ]]; then
       fail "left in the full cache dir: $(ls tiny/code-cache/)"
     fi
   else
-    echo "SKIP (full disk part): cannot mount a tmpfs here: $(cat mount.err)"
+    skip_part "the full-disk part: cannot mount a tmpfs here: $(cat mount.err)"
   fi
+else
+  skip_part "the full-disk part: mounting a tmpfs needs root (running as uid $(id -u))"
 fi

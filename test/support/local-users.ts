@@ -3,7 +3,7 @@
 // the user (spawn's uid/gid), and a teardown that kills every process the
 // user still has, by pid, and deletes the user.
 import { spawn, spawnSync } from "node:child_process";
-import { chownSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { corralCommand, repoRoot, type CliResult } from "./corral-cli.ts";
@@ -18,10 +18,40 @@ export interface LocalUser {
   readonly home: string;
 }
 
-/** Why users cannot be created here, or null when they can. */
+/** Why users cannot be created here (or cannot run this checkout's corral), or null when they can. */
 export function localUsersUnavailable(): string | null {
   if (process.getuid?.() !== 0) return "needs root to create a second local user (useradd)";
   if (spawnSync("useradd", ["--help"]).error) return "useradd is not installed";
+  return checkoutHiddenFromOthers();
+}
+
+/**
+ * A new user is in no group of ours, so only the "other" permission bits let
+ * it run this checkout's corral: every directory above the files must be
+ * searchable and the files readable. A checkout inside a 0700 `mktemp -d`
+ * is not, and the tests would fail with "Cannot find module"; they are
+ * skipped with the path that hides it instead.
+ */
+function checkoutHiddenFromOthers(): string | null {
+  const [, script] = corralCommand();
+  const needed = [script ?? path.join(repoRoot, "dist", "corral.cjs"), path.join(repoRoot, "native", "build", "corral-guardian")];
+  for (const file of needed) {
+    for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+      let mode: number;
+      try {
+        mode = statSync(dir).mode;
+      } catch {
+        break;
+      }
+      if ((mode & 0o001) === 0) return `another user cannot reach this checkout: ${dir} is mode ${(mode & 0o777).toString(8)} (others may not enter it); clone it where others can read`;
+      if (path.dirname(dir) === dir) break;
+    }
+    try {
+      if ((statSync(file).mode & 0o004) === 0) return `another user cannot read ${file} (mode ${(statSync(file).mode & 0o777).toString(8)})`;
+    } catch {
+      // not built: the test itself says so
+    }
+  }
   return null;
 }
 

@@ -7,7 +7,11 @@
 // each file's process starts and ends (the runner reports a file's tests
 // only once the files before it are reported; these lines come live), so
 // run-suite can tell when the stage is down to its last files.
-// Usage: run-files.ts --concurrency N [--progress-fd FD] FILE...
+// Each file has a deadline (--file-timeout SECONDS, else
+// $CORRAL_TEST_FILE_TIMEOUT, else FILE_DEADLINE_S): a file that hangs is
+// stopped and fails under its own name, and the suite goes on (a hang once
+// held the whole suite for ten minutes).
+// Usage: run-files.ts --concurrency N [--progress-fd FD] [--file-timeout S] FILE...
 import { writeSync } from "node:fs";
 import { PassThrough } from "node:stream";
 import { run } from "node:test";
@@ -22,11 +26,15 @@ function option(name: string): string | undefined {
   if (at < 0) return undefined;
   return args.splice(at, 2)[1];
 }
+/** Seconds a test file may run: the longest (a script shard) takes about 4 minutes alone on a loaded machine. */
+const FILE_DEADLINE_S = 600;
 const concurrency = Number(option("--concurrency"));
 const progressFd = option("--progress-fd");
+const deadline = Number(option("--file-timeout") ?? process.env.CORRAL_TEST_FILE_TIMEOUT ?? FILE_DEADLINE_S);
+if (!(deadline > 0)) throw new Error(`--file-timeout ${deadline}: give a number of seconds above 0`);
 const files = args.map((f) => path.resolve(f));
 
-const events = run({ files, concurrency });
+const events = run({ files, concurrency, timeout: deadline * 1000 });
 events.on("test:fail", () => {
   process.exitCode = 1;
 });

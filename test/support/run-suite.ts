@@ -18,6 +18,11 @@ import path from "node:path";
 import { repoRoot } from "./corral-cli.ts";
 import { SUITE_MARKER, processesMarked } from "./processes.ts";
 import { runGate } from "./suite-gate.ts";
+import { removeSuiteEnvironment, suiteEnvironment } from "./suite-environment.ts";
+
+// As on a fresh machine: the user's corral config, cache and CORRAL_* settings play no part.
+const suite = suiteEnvironment(process.env);
+process.on("exit", () => removeSuiteEnvironment(suite.dir));
 import { waitFor } from "./wait.ts";
 
 function testFiles(dir: string): string[] {
@@ -138,7 +143,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
     ],
     {
       cwd: repoRoot,
-      env: { ...process.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },
+      env: { ...suite.env, [SUITE_MARKER]: marker, CORRAL_TEST_RUNTIME: runtime },
       stdio: ["ignore", "pipe", options.live ? "inherit" : "pipe", "pipe"],
     },
   );

@@ -7,25 +7,30 @@
 // list, resize, close, exec; jobs and their waits; collect --job; reap;
 // agent status; --version and --help). Everything else, and any command
 // line whose meaning depends on the caller's process (a relative path the
-// agent would resolve against its own directory, --stdin), is refused
-// before any output: the client then execs the JavaScript CLI.
+// agent would resolve against its own directory; --stdin from a client that
+// cannot stream it), is refused before any output: the client then execs
+// the JavaScript CLI. A client that can (the request's `stdin`) is asked for
+// its stdin one frame at a time as the command reads it.
 import { Writable } from "node:stream";
 import tty from "node:tty";
-import type { CommandLineDoor, CommandOutput } from "../../../lib/agent/server/command-line-door.ts";
+import type { CommandInput, CommandLineDoor, CommandOutput } from "../../../lib/agent/server/command-line-door.ts";
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
 import type { CorralProcess } from "../../shared/context.ts";
 
 /** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
 const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
-/** Flags whose value is a file the command opens in the caller's directory, or input the client does not forward. */
-const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--stdin", "--cast"]);
+/** Flags whose value is a file the command opens in the caller's directory. */
+const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--cast"]);
+
+/** Flags that send the command to another machine's agent (lib/agent/client/remote/). */
+const REMOTE_FLAGS = new Set(["--host", "--via"]);
 
 /** How a command line is run over the whole command table (CorralContext.runCommandLine). */
 type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) => Promise<number>;
 
 /** The door the agent is started with (cli/commands/agent/impl.ts). */
 export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor {
-  return { refusal, run: (request, output, signal) => run(runCommandLine, request, output, signal) };
+  return { refusal, run: (request, output, signal, input) => run(runCommandLine, request, output, signal, input) };
 }
 
 function refusal(request: CommandLineRequest): string | null {
@@ -37,7 +42,10 @@ function refusal(request: CommandLineRequest): string | null {
   const argv = request.argv;
   const [first, second] = argv;
   const words = argv.indexOf("--") < 0 ? argv : argv.slice(0, argv.indexOf("--"));
-  if (words.some((word) => CALLER_FLAGS.has(word.split("=")[0] as string))) return "a flag that names a file or reads stdin";
+  if (words.some((word) => CALLER_FLAGS.has(word.split("=")[0] as string))) return "a flag that names a file";
+  if (request.stdin !== true && words.some((word) => word === "--stdin" || word.startsWith("--stdin="))) return "--stdin from a client that does not stream it";
+  // Another machine's agent: reached from the caller's process (its ssh, its keys), never from this agent.
+  if (words.some((word) => REMOTE_FLAGS.has(word.split("=")[0] as string)) || (request.env.CORRAL_HOST ?? "") !== "") return "another machine's agent (--host, --via, CORRAL_HOST)";
   const socketAt = words.findIndex((word) => word === "--socket" || word.startsWith("--socket="));
   if (socketAt >= 0) {
     const value = words[socketAt]!.startsWith("--socket=") ? words[socketAt]!.slice(9) : (words[socketAt + 1] ?? "");
@@ -51,10 +59,12 @@ function refusal(request: CommandLineRequest): string | null {
   return `corral ${first ?? ""} is run by the JavaScript CLI`;
 }
 
-async function run(runCommandLine: RunCommandLine, request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number> {
+async function run(runCommandLine: RunCommandLine, request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput): Promise<number> {
   const stdout = clientStream(1, output, request.stdoutTty === true, request);
   const stderr = clientStream(2, output, request.stderrTty === true, request);
-  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
+  // Never the agent's own stdin: the client's when it streams it, else nothing.
+  const stdin = request.stdin === true ? clientStdin(input) : noInput();
+  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, stdin, callerGone: signal };
   const status = await runCommandLine(request.argv, corralProcess);
   await Promise.all([finished(stdout), finished(stderr)]);
   return status;
@@ -82,6 +92,17 @@ function clientStream(fd: 1 | 2, output: CommandOutput, isTerminal: boolean, req
   }
   return stream as unknown as NodeJS.WriteStream;
 }
+
+/** The client's stdin, read as the command asks for it. */
+async function* clientStdin(input: CommandInput): AsyncGenerator<Uint8Array> {
+  for (;;) {
+    const bytes = await input.read();
+    if (bytes === null) return;
+    yield bytes;
+  }
+}
+
+async function* noInput(): AsyncGenerator<Uint8Array> {}
 
 function finished(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => {

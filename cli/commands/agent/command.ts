@@ -2,13 +2,13 @@
 // itself, which auto-start launches). Definitions only; implementations
 // load lazily from ./impl.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
-import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, parseDurationFlag, socketFlag } from "./flags.ts";
+import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, parseDurationFlag, agentFlags, socketFlag } from "./flags.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;
 
 export const agentStart = buildCommand<AgentFlags, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).agentStartAction,
-  parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, socket: socketFlag } },
+  parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, ...agentFlags } },
   docs: {
     brief: "Start the agent now (any command that needs it starts it anyway)",
     fullDescription: [
@@ -30,7 +30,7 @@ export const agentStop = buildCommand<AgentStopFlags, [], CorralContext>({
       json: { ...jsonFlag, brief: "Print what was stopped as JSON" },
       force: { kind: "boolean", default: false, brief: "End running sessions and jobs (their trees terminated), then stop" },
       keep: { kind: "boolean", default: false, brief: "Stop the agent only: sessions and jobs run on, for the next agent to re-adopt" },
-      socket: socketFlag,
+      ...agentFlags,
     },
   },
   docs: {
@@ -52,7 +52,7 @@ export const agentStop = buildCommand<AgentStopFlags, [], CorralContext>({
 
 export const agentRestart = buildCommand<AgentFlags, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).agentRestartAction,
-  parameters: { flags: { json: { ...jsonFlag, brief: "Print what was taken over as JSON" }, socket: socketFlag } },
+  parameters: { flags: { json: { ...jsonFlag, brief: "Print what was taken over as JSON" }, ...agentFlags } },
   docs: {
     brief: "Replace the agent (this corral's version) without losing a session or a job",
     fullDescription: [
@@ -71,7 +71,7 @@ export const agentRestart = buildCommand<AgentFlags, [], CorralContext>({
 
 export const agentStatus = buildCommand<AgentFlags, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).agentStatusAction,
-  parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, socket: socketFlag } },
+  parameters: { flags: { json: { ...jsonFlag, brief: "Print the status as JSON" }, ...agentFlags } },
   docs: {
     brief: "Show the agent's pid, uptime, protocol, sessions and memory",
     fullDescription: [

@@ -3,7 +3,8 @@ import process from "node:process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { CorralContext } from "../../shared/context.ts";
-import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { chosenSocket, openClient, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { durationFlag } from "../../shared/flag-parsers.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { AgentUnavailableError, connectOrStart } from "../../../lib/agent/client/auto-start.ts";
@@ -23,7 +24,7 @@ export interface AgentStopFlags extends AgentFlags {
   readonly keep: boolean;
 }
 
-export interface AgentRunFlags extends SocketFlag {
+export interface AgentRunFlags extends Pick<SocketFlag, "socket"> {
   /** Milliseconds. */
   readonly idleTimeout?: number;
 }
@@ -55,7 +56,7 @@ function describe(status: AgentStatus): string {
 export async function agentStartAction(this: CorralContext, flags: AgentFlags): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket: chosenSocket(this, flags), start: true, env: this.process.env });
+    client = await openClient(this, flags, true);
     const status = await statusOf(client);
     this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
@@ -70,12 +71,14 @@ export async function agentStatusAction(this: CorralContext, flags: AgentFlags):
   const socket = chosenSocket(this, flags);
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket, start: false });
+    client = await openClient(this, flags, false);
     const status = await statusOf(client);
     this.process.stdout.write(flags.json ? `${JSON.stringify({ running: true, ...status })}\n` : describe(status));
   } catch (error) {
     if (!(error instanceof AgentUnavailableError)) return reportFailure(this, error);
-    this.process.stdout.write(flags.json ? `${JSON.stringify({ running: false, socket })}\n` : `no agent is running on ${socket}\n`);
+    // Remote: the message names the machine (the socket is the far side's business).
+    const where = wantsRemote(this, flags) ? error.message.replace(/^no agent is running on /, "") : socket;
+    this.process.stdout.write(flags.json ? `${JSON.stringify({ running: false, socket: where })}\n` : `no agent is running on ${where}\n`);
     this.process.exitCode = ExitStatus.failure;
   } finally {
     client?.close();
@@ -97,7 +100,7 @@ export async function agentStopAction(this: CorralContext, flags: AgentStopFlags
   const running: StopRunning = flags.force ? "end" : flags.keep ? "keep" : "refuse";
   let client: AgentClient | undefined;
   try {
-    client = await connectOrStart({ socket, start: false });
+    client = await openClient(this, flags, false);
     const status = await statusOf(client);
     const closed = client.closed;
     const reply = await client.call({ op: "agent-stop", running });
@@ -109,7 +112,8 @@ export async function agentStopAction(this: CorralContext, flags: AgentStopFlags
       return;
     }
     await closed;
-    await waitGone(status.pid);
+    // A remote agent's pid is not ours to watch: its connection closing is the word we get.
+    if (!wantsRemote(this, flags)) await waitGone(status.pid);
     // An agent older than --keep/--force ends everything and names nothing but a count.
     const key = running === "keep" ? "kept" : "ended";
     const out = { stopped: true, pid: status.pid, sessions: reply.sessions, [key]: reply.running ?? { sessions: [], jobs: [] } };
@@ -141,6 +145,12 @@ function describeRunning(running: { sessions: readonly string[]; jobs: readonly 
  * and what was lost. Works across protocol versions (status and stop do).
  */
 export async function agentRestartAction(this: CorralContext, flags: AgentFlags): Promise<void> {
+  if (wantsRemote(this, flags)) {
+    // The new agent must be the far side's own corral's: it starts there, not through us.
+    this.process.stderr.write("corral: agent restart runs on the agent's own machine: ssh HOST corral agent restart\n");
+    this.process.exitCode = ExitStatus.usage;
+    return;
+  }
   const socket = chosenSocket(this, flags);
   let client: AgentClient | undefined;
   let oldPid: number | null = null;

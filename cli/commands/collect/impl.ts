@@ -19,9 +19,12 @@ import { chooseSupervisor, decideCapture } from "../../../lib/supervise/decide.t
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
+import { wantsRemote } from "../../shared/socket-flag.ts";
+
 /** The command function of `corral collect` (loaded lazily by cli/commands/collect/command.ts). */
 export async function collectAction(this: CorralContext, flags: CollectFlags, ...argv: string[]): Promise<void> {
-  if (flags.job !== undefined || flags.tty) {
+  // --host/--via: the command runs there, as a job; its bounded output comes back here.
+  if (flags.job !== undefined || flags.tty || wantsRemote(this, flags)) {
     return (await import("./job.ts")).jobCollectAction.call(this, flags, ...argv);
   }
   if (flags.from !== undefined || flags.follow || flags.socket !== undefined) {

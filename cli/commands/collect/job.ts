@@ -24,6 +24,7 @@ import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 
 /** Bytes asked for per read: large enough to stream fast, small enough for one frame. */
 const READ_BYTES = 1024 * 1024;
@@ -114,7 +115,8 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   const maxBytes = flags.maxBytes ?? config.maxBytes;
   const lines = lineLimitFlags(flags);
   if (flags.merge) throw new UsageError("--merge does not apply with --tty: a terminal's output is one stream already");
-  const { request, dropped, explain, quiet } = await prepareJob(ctx, flags, argv, true);
+  const remote = wantsRemote(ctx, flags);
+  const { request, dropped, explain, quiet } = await prepareJob(ctx, flags, argv, flags.tty || !remote, remote);
   if (flags.explain) for (const line of explain) ctx.process.stderr.write(`corral: explain: ${line}\n`);
   announceWithheld(ctx, dropped, quiet);
   const { stdout, stderr } = ctx.process;
@@ -162,7 +164,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     const handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => cancel(signal)] as const);
     for (const [signal, handler] of handlers) process.on(signal, handler);
     try {
-      await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...terminalSize() });
+      await c.call({ ...rest, attach: true, headBytes: 0, maxBytes: 0, ...(rest.tty ? terminalSize() : {}) });
       job = (await ended) ?? undefined;
     } finally {
       for (const [signal, handler] of handlers) process.off(signal, handler);
@@ -176,6 +178,10 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   }
   if (job === undefined) {
     if (group !== null && group.end() !== "") await writeAll(markerStream, [new TextEncoder().encode(group.end())]);
+    if (ctx.process.exitCode === undefined && client !== undefined && remote) {
+      // A remote transport's loss is its own fact (255), never the command's exit.
+      reportFailure(ctx, await client.call({ op: "jobs" }).then(() => new Error("the connection ended before the command did"), (error: unknown) => error));
+    }
     if (ctx.process.exitCode === undefined) {
       ctx.process.stderr.write("corral: the agent closed the connection before the command ended\n");
       ctx.process.exitCode = 125;

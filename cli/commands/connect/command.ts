@@ -2,11 +2,11 @@
 // JSON reply line per request out, in order. Definition only; the loop is
 // in cli/commands/connect/impl.ts.
 import { buildCommand } from "@stricli/core";
-import { type CorralContext, socketFlag, type SocketFlag } from "./flags.ts";
+import { type CorralContext, agentFlags, type SocketFlag } from "./flags.ts";
 
 export const connectCommand = buildCommand<SocketFlag, [], CorralContext>({
   loader: async () => (await import("./impl.ts")).connectAction,
-  parameters: { flags: { socket: socketFlag } },
+  parameters: { flags: { ...agentFlags } },
   docs: {
     brief: "Talk to the agent in JSON lines (one request a line, one reply a line)",
     fullDescription: [

@@ -1,7 +1,7 @@
 // `corral jobs`, `fg`, `bg`, `reap`: the job table of the agent seen from a
 // shell (issue 5). Definitions only; the actions load lazily.
 import { buildCommand, buildRouteMap, type TypedPositionalParameters } from "@stricli/core";
-import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, socketFlag } from "./flags.ts";
+import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, agentFlags } from "./flags.ts";
 
 const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   kind: "tuple",
@@ -14,7 +14,7 @@ export const jobsCommand = buildCommand<JobsFlags, [], CorralContext>({
   parameters: {
     flags: {
       json: { kind: "boolean", default: false, brief: "One JSON object: {jobs: [...]} with exit facts, bytes, start time" },
-      socket: socketFlag,
+      ...agentFlags,
     },
   },
   docs: {
@@ -40,7 +40,7 @@ export const jobsWaitCommand = buildCommand<JobsWaitFlags, string[], CorralConte
       any: { kind: "boolean", default: false, brief: "Return when the first of them ends, with its status" },
       timeout: { kind: "parsed", parse: parseDurationFlag("--timeout"), optional: true, placeholder: "dur", brief: "Give up after this long: exit 124, naming the jobs still running" },
       json: { kind: "boolean", default: false, brief: "One JSON line per job as it ends (the `corral jobs --json` job object)" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "array",
@@ -90,7 +90,7 @@ export const jobsRoutes = buildRouteMap<"list" | "wait", CorralContext>({
 /** `corral fg`: this terminal to a job, then SIGCONT. */
 export const fgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   loader: async () => (await import("./fg.ts")).fgAction,
-  parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
+  parameters: { flags: { ...agentFlags }, positional: jobIdPositional },
   docs: {
     brief: "Bring a stopped or background job to the foreground of this terminal",
     fullDescription: [
@@ -110,7 +110,7 @@ export const fgCommand = buildCommand<FgFlags, [string?], CorralContext>({
 /** `corral bg`: a stopped job continues without a terminal. */
 export const bgCommand = buildCommand<FgFlags, [string?], CorralContext>({
   loader: async () => (await import("./fg.ts")).bgAction,
-  parameters: { flags: { socket: socketFlag }, positional: jobIdPositional },
+  parameters: { flags: { ...agentFlags }, positional: jobIdPositional },
   docs: {
     brief: "Continue a stopped job in the background (output keeps going to its store)",
     fullDescription: [
@@ -132,7 +132,7 @@ export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
       all: { kind: "boolean", default: false, brief: "Also terminate every job and session still running (whole trees)" },
       grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
       json: { kind: "boolean", default: false, brief: "One JSON object: {jobs, sessions, orphans}, each with exit facts and a receipt" },
-      socket: socketFlag,
+      ...agentFlags,
     },
   },
   docs: {

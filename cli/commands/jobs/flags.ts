@@ -2,7 +2,7 @@
 // definitions so the lazily loaded actions import types only.
 import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../shared/context.ts";
-export { socketFlag } from "../../shared/socket-flag.ts";
+export { agentFlags, socketFlag } from "../../shared/socket-flag.ts";
 export { parseDurationFlag } from "../../shared/flag-parsers.ts";
 
 /** `jobs` flags. */

@@ -3,6 +3,7 @@
 // behind is named, with the way to clean it up).
 import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, withAgent } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { lostNotes, orphansNote } from "./orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
 import type { JobsFlags } from "./flags.ts";
@@ -17,12 +18,13 @@ export async function jobsAction(this: CorralContext, flags: JobsFlags): Promise
   await withAgent(this, flags, async (client) => {
     const { jobs } = await client.call({ op: "jobs" });
     print(jobs);
-    for (const note of lostNotes(chosenSocket(this, flags), "job")) this.process.stderr.write(errorLine(note));
+    // The notes read this machine's state dir: about a remote agent they would say nothing true.
+    if (!wantsRemote(this, flags)) for (const note of lostNotes(chosenSocket(this, flags), "job")) this.process.stderr.write(errorLine(note));
   }, {
     start: false,
     whenAbsent: () => {
       print([]);
-      const note = orphansNote(chosenSocket(this, flags));
+      const note = wantsRemote(this, flags) ? null : orphansNote(chosenSocket(this, flags));
       if (note !== null) this.process.stderr.write(errorLine(note));
     },
   });

@@ -7,6 +7,7 @@ import path from "node:path";
 import type { CorralContext } from "../../shared/context.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { chosenSocket, reachAgent, reportFailure } from "../../shared/agent-reach.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import type { ReapFlags } from "./flags.ts";
 import { commandLine } from "../../shared/jobs/format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
@@ -36,10 +37,11 @@ export async function reapAction(this: CorralContext, flags: ReapFlags): Promise
   } finally {
     client?.close();
   }
+  // Orphaned guardians are swept where their records are: on this machine only (a remote agent re-adopts its own).
   const stateDir = path.dirname(chosenSocket(this, flags));
   const recorded = new Set(readRecords(stateDir).records.map((r) => r.guardian.pid));
-  const orphans = await sweepOrphans(stateDir, graceMs);
-  if (flags.all) orphans.push(...await sweepStrayGuardians(stateDir, recorded, graceMs));
+  const orphans = wantsRemote(this, flags) ? [] : await sweepOrphans(stateDir, graceMs);
+  if (flags.all && !wantsRemote(this, flags)) orphans.push(...await sweepStrayGuardians(stateDir, recorded, graceMs));
   const { stdout } = this.process;
   if (flags.json) {
     // The job and session objects of `jobs --json` and `pty list --json`, each with its receipt.

@@ -7,6 +7,7 @@ import type { CorralContext } from "../../shared/context.ts";
 import type { SocketOnly } from "./flags.ts";
 import { sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
+import { ExitStatus } from "../../shared/exit-status.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
@@ -14,6 +15,13 @@ export const DETACH_BYTE = 0x1c;
 
 /** Attaches this terminal until detach or exit. */
 export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, session: string): Promise<void> {
+  // Without a terminal there is nothing to take over with: raw mode, the
+  // window size and the detach key all need one. Said before the agent is asked.
+  if (process.stdin.isTTY !== true) {
+    this.process.stderr.write(`corral: pty attach needs a terminal on stdin (it is not one); from a script, use corral pty send ${session} and corral pty screen ${session}\n`);
+    this.process.exitCode = ExitStatus.usage;
+    return;
+  }
   const stdout = process.stdout;
   await withAgent(this, flags, async (client) => {
     await client.call({ op: "attach", session, ...terminalSize() });

@@ -3,7 +3,7 @@
 // the emulator or a PTY: those live in the agent process.
 import { buildCommand, buildRouteMap, type TypedPositionalParameter } from "@stricli/core";
 import type { CorralContext, SendFlags, ScreenFlags, WaitFlags, CloseFlags, ListFlags, ResizeFlags, SocketOnly } from "./flags.ts";
-import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, socketFlag } from "./flags.ts";
+import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, agentFlags } from "./flags.ts";
 import { ptyRecord, ptyView } from "./debug/command.ts";
 import { ptyExec } from "./exec/command.ts";
 import { ptyOpen } from "./open/command.ts";
@@ -28,7 +28,7 @@ export const ptySend = buildCommand<SendFlags, [string, string | undefined], Cor
       waitReady: { kind: "boolean", default: false, brief: "Then wait until the program waits for input again" },
       timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124 (default 60s)" },
       json: { kind: "boolean", default: false, brief: "Print {sent, at, wait} as JSON (at: the output position the input went in at)" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "tuple",
@@ -67,7 +67,7 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
       styles: { kind: "boolean", default: false, brief: "With --json: add styles, per row runs of {from, to, text, fg, bg, bold, ...}" },
       svg: { ...opt, placeholder: "file", brief: "Write a picture of the screen as SVG to FILE (- for stdout)" },
       html: { ...opt, placeholder: "file", brief: "Write a picture of the screen as a self-contained HTML page to FILE (- for stdout)" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
   },
@@ -105,7 +105,7 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
       new: { kind: "boolean", default: false, brief: "Only output after the wait began counts (--after the position then)" },
       timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
       json: { kind: "boolean", default: false, brief: "Print {fired, match, position, windowExceeded, screen} as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
   },
@@ -136,7 +136,7 @@ export const ptyResize = buildCommand<ResizeFlags, [string, number | undefined, 
       cols: { ...opt, parse: parseClampedDimensionFlag("--cols"), placeholder: "n", brief: "Columns (1-1000), as pty open takes them" },
       rows: { ...opt, parse: parseClampedDimensionFlag("--rows"), placeholder: "n", brief: "Rows (1-1000), as pty open takes them" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., size: {cols, rows}}} as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "tuple",
@@ -169,7 +169,7 @@ export const ptyClose = buildCommand<CloseFlags, [string], CorralContext>({
       grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
       force: { kind: "boolean", default: false, brief: "Kill the whole tree at once" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., exit}} as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
   },
@@ -193,7 +193,7 @@ export const ptyList = buildCommand<ListFlags, [], CorralContext>({
   parameters: {
     flags: {
       json: { kind: "boolean", default: false, brief: "Print {sessions: [...]} as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
   },
   docs: {
@@ -212,13 +212,13 @@ export const ptyList = buildCommand<ListFlags, [], CorralContext>({
 
 export const ptyAttach = buildCommand<SocketOnly, [string], CorralContext>({
   loader: async () => (await import("./attach.ts")).ptyAttachAction,
-  parameters: { flags: { socket: socketFlag }, positional: { kind: "tuple", parameters: [sessionParameter] } },
+  parameters: { flags: { ...agentFlags }, positional: { kind: "tuple", parameters: [sessionParameter] } },
   docs: {
     brief: "Take over a session in this terminal; detach with C-\\",
     fullDescription: [
-      "Connects this terminal to the session (raw mode; the session follows this window's",
-      "size). Press C-\\ (Ctrl and backslash) to detach: the session keeps running. The",
-      "terminal is restored on every way out. Ends by itself when the program exits.",
+      "Connects this terminal (stdin must be one, else exit 2) to the session (raw mode; it",
+      "follows this window's size). Press C-\\ (Ctrl and backslash) to detach: the session",
+      "keeps running. The terminal is restored on every way out. Ends when the program exits.",
       "",
       "Examples:",
       "  corral pty attach 1",

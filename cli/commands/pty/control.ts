@@ -4,6 +4,7 @@ import type { CloseFlags, ListFlags, ResizeFlags } from "./flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
 import { chosenSocket, replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { commandLine } from "../../shared/command-line.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { lostNotes } from "../jobs/orphans-note.ts";
 import { errorLine } from "../../shared/error-line.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
@@ -62,7 +63,7 @@ export async function ptyCloseAction(this: CorralContext, flags: CloseFlags, ses
 export async function ptyListAction(this: CorralContext, flags: ListFlags): Promise<void> {
   await withAgent(this, flags, async (client) => {
     const { sessions } = await client.call({ op: "list" });
-    for (const note of lostNotes(chosenSocket(this, flags), "session")) this.process.stderr.write(errorLine(note));
+    if (!wantsRemote(this, flags)) for (const note of lostNotes(chosenSocket(this, flags), "session")) this.process.stderr.write(errorLine(note));
     if (flags.json) {
       this.process.stdout.write(`${JSON.stringify({ sessions })}\n`);
       return;

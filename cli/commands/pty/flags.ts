@@ -4,7 +4,7 @@
 // the action checks them (one-line messages, exit 2).
 import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../shared/context.ts";
-export { socketFlag } from "../../shared/socket-flag.ts";
+export { agentFlags, socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
 export { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
 export { MIN_RECORD_BYTES } from "../../../lib/core/recording-spec.ts";

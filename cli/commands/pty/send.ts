@@ -44,7 +44,7 @@ export async function ptySendAction(this: CorralContext, flags: SendFlags, sessi
     reportFailure(this, error);
     return;
   }
-  const slices = flags.stdin ? stdinSlices() : undefined;
+  const slices = flags.stdin ? stdinSlices(this.process.stdin ?? process.stdin) : undefined;
   // The first slice is read before connecting: an empty stdin adds nothing to the request.
   const first = slices === undefined ? undefined : await slices.next();
   try {
@@ -97,11 +97,11 @@ async function sendAll(
 }
 
 /** Stdin in slices of at most SLICE_BYTES; at most one slice (plus the stream's own buffer) is held. */
-async function* stdinSlices(): AsyncGenerator<Buffer> {
+async function* stdinSlices(input: AsyncIterable<Uint8Array>): AsyncGenerator<Buffer> {
   let held: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
-    let rest = chunk as Buffer;
+  for await (const chunk of input) {
+    let rest = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
     while (size + rest.length >= SLICE_BYTES) {
       const take = SLICE_BYTES - size;
       held.push(rest.subarray(0, take));

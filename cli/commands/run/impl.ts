@@ -3,6 +3,7 @@ import type { CorralContext } from "../../shared/context.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import type { RunJobFlags } from "../../shared/jobs/flags.ts";
 import { UsageError } from "../../shared/exit-status.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { prepareRun } from "../../shared/child/spawn-spec.ts";
 import { checkFactsTarget, reportFacts } from "../../shared/facts-output.ts";
 import { runSupervised } from "../../shared/child/supervise.ts";
@@ -10,6 +11,9 @@ import { dieIfKilledBy } from "../../shared/signal-death.ts";
 
 /** The command function of `corral run` (loaded lazily by cli/commands/run/command.ts). */
 export async function runAction(this: CorralContext, flags: RunFlags & Partial<RunJobFlags>, ...argv: string[]): Promise<void> {
+  if (flags.tty !== true && flags.bg !== true && wantsRemote(this, flags as RunJobFlags)) {
+    return (await import("./remote.ts")).remoteRunAction.call(this, flags as RunFlags & RunJobFlags, ...argv);
+  }
   if (flags.tty === true || flags.bg === true) {
     return (await import("./job.ts")).jobRunAction.call(this, flags as RunFlags & RunJobFlags, ...argv);
   }

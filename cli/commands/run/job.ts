@@ -12,6 +12,7 @@ import { holdJob } from "../../shared/jobs/hold.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import { terminalSize } from "../../shared/terminal-hold.ts";
 import { UsageError } from "../../shared/exit-status.ts";
+import { wantsRemote } from "../../shared/socket-flag.ts";
 import { checkFactsTarget, writeFacts } from "../../shared/facts-output.ts";
 import { announceWithheld } from "../../shared/env-dropped-note.ts";
 
@@ -24,7 +25,7 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
   }
   // The terminal (stdout) is the job's, as with plain run: --facts - is refused.
   const factsTarget = checkFactsTarget(flags.facts, true);
-  const { request, explain, dropped, quiet } = await prepareJob(this, flags, argv, flags.tty);
+  const { request, explain, dropped, quiet } = await prepareJob(this, flags, argv, flags.tty, wantsRemote(this, flags));
   if (flags.explain) for (const line of explain) this.process.stderr.write(`corral: explain: ${line}\n`);
   announceWithheld(this, dropped, quiet);
   if (flags.bg) {

@@ -2,7 +2,7 @@
 // action checks them (one line naming the flag, exit 2).
 import type { TypedFlagParameter } from "@stricli/core";
 import type { CorralContext } from "../context.ts";
-import { socketFlag, type SocketFlag } from "../socket-flag.ts";
+import { agentFlags, type SocketFlag } from "../socket-flag.ts";
 import { recordFlagDefs, type RecordFlagValues } from "../record/flags.ts";
 import { parseKeptSizeFlag, parseOffsetFlag } from "../flag-parsers.ts";
 
@@ -29,7 +29,7 @@ export const runJobFlagParameters: FlagTable<RunJobFlags> = {
   headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Job output: bytes of head kept in memory (default 64KiB)" },
   spill: { kind: "parsed", parse: text, optional: true, placeholder: "file", brief: "Job output: keep all of it byte-exact in FILE" },
   ...recordFlagDefs,
-  socket: socketFlag,
+  ...agentFlags,
 };
 
 /** What `collect` adds: read a job's output, or capture a command on a terminal. */
@@ -46,5 +46,5 @@ export const collectJobFlagParameters: FlagTable<CollectJobFlags> = {
   job: { kind: "parsed", parse: text, optional: true, placeholder: "job", brief: "Read a job's output instead of running a command (%N, N, %+, %-, a name)" },
   from: { kind: "parsed", parse: parseOffsetFlag("--from"), optional: true, placeholder: "offset", brief: "With --job: start at this byte offset (default 0); reading never consumes" },
   follow: { kind: "boolean", default: false, brief: "With --job: keep streaming until the job ends, then exit with its status" },
-  socket: socketFlag,
+  ...agentFlags,
 };

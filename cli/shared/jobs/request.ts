@@ -34,6 +34,7 @@ export async function prepareJob(
   flags: RunFlags & JobLimitFlags,
   argv: readonly string[],
   tty: boolean,
+  remote = false,
 ): Promise<PreparedJob> {
   if (flags.timeout !== undefined) {
     throw new UsageError("--timeout does not apply to a job (--bg, --tty); end it with corral reap --all, or use run --timeout without them");
@@ -50,8 +51,10 @@ export async function prepareJob(
     op: "job-start",
     argv: spec.argv,
     tty,
-    cwd: spec.cwd ?? process.cwd(),
-    env: spec.env,
+    // Remote: only what was set here travels; the far side adds its own environment and home (connect/framed-relay.ts).
+    ...(remote
+      ? { ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }), env: Object.fromEntries((flags.env ?? []).map(({ name, value }) => [name, value])) }
+      : { cwd: spec.cwd ?? process.cwd(), env: spec.env }),
     headBytes: flags.headBytes ?? config.headBytes,
     maxBytes: flags.maxBytes ?? config.maxBytes,
     graceMs: spec.graceMs,

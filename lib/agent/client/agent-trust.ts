@@ -10,7 +10,7 @@
 //      `socket:[INODE]`; another user's fd table is not even readable unless
 //      we are root, and then its owner's uid is compared).
 // Without /proc/net/unix (not Linux) only checks 1 and 2 run (README).
-import { lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { agentPaths } from "./agent-paths.ts";
 import { checkStateDir, StateDirError } from "./state-dir.ts";
@@ -79,6 +79,10 @@ function listenersAt(socket: string): string[] | null {
 
 /** The path with its directory's symlinks resolved, so `/link/a.sock` and `/real/a.sock` compare equal. */
 function canonical(file: string): string {
+  // A listener whose directory is gone (an agent whose state dir was removed)
+  // is not resolved: a realpath that fails loads the real node:fs under
+  // Deno's stand-in (lib/runtime/deno/builtins/fs.ts), for nothing.
+  if (!existsSync(path.dirname(file))) return file;
   try {
     return path.join(realpathSync(path.dirname(file)), path.basename(file));
   } catch {

@@ -1,7 +1,7 @@
 // The client end of the agent socket: one connection, many requests in
 // flight, replies matched by id. Used by every `corral pty ...` command, by
 // `corral connect` (which pipelines the lines it reads) and by the tests.
-import { openAgentLink, type AgentLink } from "./agent-link.ts";
+import { openAgentLink, type AgentLink, type AgentLinkEvents } from "./agent-link.ts";
 import { attachedFrame, bytesFrame, FrameDecoder, frameJson, jsonFrame, type Frame } from "../protocol/frames.ts";
 import type { AgentEvent, AttachedMessage } from "../protocol/operations.ts";
 import {
@@ -16,7 +16,31 @@ import {
 } from "../protocol/messages.ts";
 import { versionMismatchMessage } from "../protocol/version.ts";
 
-type Pending = { resolve: (reply: Reply) => void; reject: (error: Error) => void };
+type Pending =
+  | { raw: false; resolve: (reply: Reply) => void; reject: (error: Error) => void }
+  | { raw: true; resolve: (body: Uint8Array) => void; reject: (error: Error) => void };
+
+/** `{"id":` as bytes: how every reply of the agent begins (its id goes first). */
+const ID_PREFIX = [0x7b, 0x22, 0x69, 0x64, 0x22, 0x3a];
+
+/**
+ * The id a reply body starts with and where the id ends, read from the bytes
+ * (no JSON parse); undefined when the body does not start `{"id":DIGITS`
+ * followed by `,` or `}`.
+ */
+export function leadingReplyId(body: Uint8Array): { id: number; end: number } | undefined {
+  for (let i = 0; i < ID_PREFIX.length; i++) if (body[i] !== ID_PREFIX[i]) return undefined;
+  let at = ID_PREFIX.length;
+  let id = 0;
+  while (at < body.length && at < ID_PREFIX.length + 15) {
+    const byte = body[at] as number;
+    if (byte < 0x30 || byte > 0x39) break;
+    id = id * 10 + byte - 0x30;
+    at++;
+  }
+  if (at === ID_PREFIX.length || (body[at] !== 0x2c && body[at] !== 0x7d)) return undefined;
+  return { id, end: at };
+}
 
 /** A connection to the agent. */
 export class AgentClient {
@@ -39,12 +63,21 @@ export class AgentClient {
 
   /** Connects without hello (the caller decides); rejects with the socket error. */
   static async open(socketPath: string): Promise<AgentClient> {
+    return await AgentClient.over((events) => openAgentLink(socketPath, events));
+  }
+
+  /**
+   * A client over any byte stream that carries the agent's frames (a remote
+   * call's ssh, lib/agent/client/remote/); a link that fails says why in
+   * close(error), and that error is what every pending and later request gets.
+   */
+  static async over(openLink: (events: AgentLinkEvents & { close(error?: Error): void }) => Promise<AgentLink> | AgentLink): Promise<AgentClient> {
     const client = new AgentClient();
-    client.#link = await openAgentLink(socketPath, {
+    client.#link = await openLink({
       data: (bytes) => client.#onData(bytes),
       error: (error) => client.#fail(new AgentError("internal", `agent connection failed: ${error.message}`)),
-      close: () => {
-        client.#fail(new AgentError("internal", "the agent closed the connection"));
+      close: (error?: Error) => {
+        client.#fail(error ?? new AgentError("internal", "the agent closed the connection"));
         client.#closed();
         client.onClose?.();
       },
@@ -73,7 +106,21 @@ export class AgentClient {
     if (this.#closedError) return Promise.reject(this.#closedError);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      this.#pending.set(id, { raw: false, resolve, reject });
+      this.#write(jsonFrame({ ...request, id }));
+    });
+  }
+
+  /**
+   * Sends any JSON object as a request; resolves with the reply frame's body
+   * as it came: UTF-8 JSON starting `{"id":N` (leadingReplyId). For a relay
+   * that passes replies on (connect): no parse and no re-encoding.
+   */
+  sendRaw(request: object): Promise<Uint8Array> {
+    if (this.#closedError) return Promise.reject(this.#closedError);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { raw: true, resolve, reject });
       this.#write(jsonFrame({ ...request, id }));
     });
   }
@@ -124,6 +171,14 @@ export class AgentClient {
         this.onBytes?.(frame.body);
         continue;
       }
+      // A reply asked for raw is passed on as it came (its id read from the bytes).
+      const leading = leadingReplyId(frame.body);
+      const rawPending = leading === undefined ? undefined : this.#pending.get(leading.id);
+      if (leading !== undefined && rawPending?.raw === true) {
+        this.#pending.delete(leading.id);
+        rawPending.resolve(frame.body);
+        continue;
+      }
       let message: Record<string, unknown>;
       try {
         message = frameJson(frame.body) as Record<string, unknown>;
@@ -139,7 +194,8 @@ export class AgentClient {
       const pending = this.#pending.get(message.id as number);
       if (pending === undefined) continue;
       this.#pending.delete(message.id as number);
-      pending.resolve(message as unknown as Reply);
+      if (pending.raw) pending.resolve(frame.body);
+      else pending.resolve(message as unknown as Reply);
     }
   }
 

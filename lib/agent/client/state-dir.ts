@@ -28,6 +28,33 @@ export function socketPath(env: Env = process.env, override?: string): string {
   return path.join(stateDirPath(env), "agent.sock");
 }
 
+/** The longest Unix socket path Linux takes: sun_path's 108 bytes less the closing NUL. */
+export const SOCKET_PATH_MAX = 107;
+/** The longest name put beside the agent's socket: a guardian's `guardian-PID-HEX.sock` (7-digit pid). */
+const LONGEST_SOCKET_NAME = "guardian-4194304-0123456789ab.sock".length;
+/** The longest state dir every socket corral makes in it fits below. */
+export const STATE_DIR_MAX = SOCKET_PATH_MAX - 1 - LONGEST_SOCKET_NAME;
+
+/**
+ * Refuses a socket path the kernel would not take whole: Node binds and
+ * connects to a longer one cut at 107 bytes (a stray socket in a parent
+ * dir, then a puzzling ENOENT). Said before anything is created.
+ */
+export function checkSocketPath(socket: string): void {
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  const dir = path.dirname(socket);
+  if (bytes(dir) > STATE_DIR_MAX) {
+    throw new StateDirError(
+      `the state dir ${dir} is ${bytes(dir)} bytes long; the sockets made in it must fit in ${SOCKET_PATH_MAX} bytes, so it may be at most ${STATE_DIR_MAX}: set CORRAL_STATE_DIR (or CORRAL_SOCKET) to a shorter path`,
+    );
+  }
+  if (bytes(socket) > SOCKET_PATH_MAX) {
+    throw new StateDirError(
+      `the agent socket path ${socket} is ${bytes(socket)} bytes long; a Unix socket path may be at most ${SOCKET_PATH_MAX} bytes: set CORRAL_STATE_DIR (or CORRAL_SOCKET) to a shorter path`,
+    );
+  }
+}
+
 /**
  * Creates the state dir 0700 when missing; accepts an existing one only when
  * it is a real directory owned by us with no group/other permission bits.

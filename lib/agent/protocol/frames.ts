@@ -17,7 +17,16 @@ export const Tag = {
   bytes: 2,
   /** A served command line's output (command-line op): body[0] is the descriptor, 1 or 2, then the bytes. */
   output: 3,
+  /**
+   * A served command line's stdin, pulled (command-line op with `stdin`):
+   * the agent sends an empty one to ask for more; the client answers with
+   * one of at most INPUT_FRAME_BYTES of its stdin, or an empty one at its end.
+   */
+  input: 4,
 } as const;
+
+/** Largest stdin frame a client sends: one is in flight at a time, so a command's input is bounded. */
+export const INPUT_FRAME_BYTES = 64 * 1024;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder("utf-8", { ignoreBOM: true }); // a BOM stays, as Buffer kept it: not JSON
@@ -38,6 +47,11 @@ export function outputFrame(fd: 1 | 2, bytes: Uint8Array): Uint8Array {
   body[0] = fd;
   body.set(bytes, 1);
   return encodeFrame(Tag.output, body);
+}
+
+/** A stdin frame: from the agent an empty one asks for more; from the client, bytes, or empty at the end. */
+export function inputFrame(bytes: Uint8Array): Uint8Array {
+  return encodeFrame(Tag.input, bytes);
 }
 
 /** What a client sends on an attached connection: only the table's attached messages. */

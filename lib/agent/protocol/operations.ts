@@ -239,9 +239,10 @@ export const OPERATIONS = {
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
   "command-line": operation({
-    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output",
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin",
     fields: {
       argv: argv(),
+      stdin: optional(boolean()),
       cwd: absolutePath(),
       env: environment(),
       columns: optional(integer(1, 10_000)),

@@ -10,12 +10,18 @@ export interface AgentBudgets {
   readonly pendingFrameBytes: number;
   /** Reply bytes one connection has not taken yet; past it that connection's next request waits until its client reads (backpressure, no error). */
   readonly unsentReplyBytes: number;
-  /** Terminal cells, cols x (rows + scrollback), across every session held (exited ones too, until reaped); past it `open` and `resize` are refused. */
+  /**
+   * Terminal cells the screens hold, visible rows and the scrollback lines they
+   * keep, across every session held (exited ones too, until reaped). Past it the
+   * least active give memory back (screen-pressure.ts); `open` and `resize` are
+   * refused only when that is not enough.
+   */
   readonly screenCells: number;
 }
 
 export const DEFAULT_BUDGETS: AgentBudgets = {
-  pendingFrameBytes: 64 * 1024 * 1024,
+  // Four frames of the largest size at once; counted by declared size (lib/core/frame.ts).
+  pendingFrameBytes: 32 * 1024 * 1024,
   unsentReplyBytes: 4 * 1024 * 1024,
   // One session at the largest size (1000x1000, scrollback 10,000: 11M cells,
   // about 160 MB) still fits beside thousands of 80x24 ones.

@@ -9,7 +9,7 @@ import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import { AgentServer } from "./server.ts";
 import type { SessionFactory } from "./session-port.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
-import { ensureStateDir } from "../client/state-dir.ts";
+import { checkSocketPath, ensureStateDir } from "../client/state-dir.ts";
 
 export interface AgentRunOptions {
   readonly socket: string;
@@ -27,6 +27,7 @@ export async function runAgent(options: AgentRunOptions): Promise<number> {
   const log = (line: string) => {
     process.stderr.write(`${new Date().toISOString()} corral agent[${process.pid}]: ${line}\n`);
   };
+  checkSocketPath(options.socket);
   ensureStateDir(path.dirname(options.socket));
   const server = await AgentServer.listen({ ...options, log });
   let status = 0;

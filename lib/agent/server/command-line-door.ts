@@ -14,9 +14,15 @@ export interface CommandOutput {
   drained(): Promise<void>;
 }
 
+/** Where a served command's stdin comes from: the client's, one pulled frame at a time. */
+export interface CommandInput {
+  /** The next piece of the client's stdin; null at its end (or when the client has gone). */
+  read(): Promise<Uint8Array | null>;
+}
+
 export interface CommandLineDoor {
   /** Null when the agent runs this command line; otherwise why not (the client hands it over). */
   refusal(request: CommandLineRequest): string | null;
   /** Runs it; returns the exit status. `signal` aborts when the client goes away. */
-  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal): Promise<number>;
+  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput): Promise<number>;
 }

@@ -11,8 +11,8 @@
 // next request wait (and its socket paused) until it does.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { eventFrame, FrameDecoder, FrameError, frameJson, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
-import type { CommandOutput } from "./command-line-door.ts";
+import { eventFrame, FrameDecoder, FrameError, frameJson, inputFrame, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
+import type { CommandInput, CommandOutput } from "./command-line-door.ts";
 import type { AgentContext } from "./agent-context.ts";
 import { AgentError, MAX_FRAME_BYTES, PROTOCOL_VERSION, Tag, type AttachExitEvent, type Envelope } from "../protocol/messages.ts";
 import { allowedBeforeHello, parseRequest, requestId } from "../protocol/validation.ts";
@@ -45,6 +45,8 @@ export class AgentConnection {
   /** A framing error happened: nothing more is read from this connection. */
   #broken = false;
   #pendingMode: AttachMode | null = null;
+  /** A served command asked for its next piece of stdin: the client's input frame settles it. */
+  #inputWanted: ((bytes: Uint8Array | null) => void) | null = null;
 
   constructor(
     readonly socket: Socket,
@@ -60,6 +62,7 @@ export class AgentConnection {
       this.#abort.abort();
       this.#attach?.detach();
       this.#pendingMode?.detach();
+      this.#takeInput(null);
     });
   }
 
@@ -80,7 +83,7 @@ export class AgentConnection {
       return;
     }
     try {
-      this.frames.hold(this, this.#decoder.pendingBytes);
+      this.frames.hold(this, this.#decoder.reservedBytes);
     } catch (error) {
       if (!(error instanceof AgentError)) throw error;
       this.#refuse({ code: error.code, message: `${error.message}; closing this connection` });
@@ -102,6 +105,10 @@ export class AgentConnection {
   #onFrame(frame: Frame): void {
     if (this.#attach !== null) {
       this.#attach.onFrame(frame);
+      return;
+    }
+    if (frame.tag === Tag.input && this.#inputWanted !== null) {
+      this.#takeInput(frame.body.length === 0 ? null : frame.body);
       return;
     }
     if (frame.tag !== Tag.json) {
@@ -223,6 +230,28 @@ export class AgentConnection {
     },
     drained: () => this.#repliesTaken(),
   };
+
+  /** A served command's stdin: each read asks the client for one input frame (so at most one is held). */
+  readonly input: CommandInput = {
+    read: () => {
+      if (this.socket.destroyed || this.#inputWanted !== null) return Promise.resolve(null);
+      // The answer must be read even while replies back up (the command waits on it).
+      if (this.#readPaused && !this.#broken) {
+        this.#readPaused = false;
+        this.socket.resume();
+      }
+      return new Promise((resolve) => {
+        this.#inputWanted = resolve;
+        this.#write(inputFrame(new Uint8Array(0)));
+      });
+    },
+  };
+
+  #takeInput(bytes: Uint8Array | null): void {
+    const wanted = this.#inputWanted;
+    this.#inputWanted = null;
+    wanted?.(bytes);
+  }
 
   /** AttachTarget: the switch happens after the attach reply is written. */
   attachTo(entry: SessionEntry): void {

@@ -82,6 +82,15 @@ class PtyAgentSession implements AgentSession {
   screen(options: ScreenOptions): Promise<ScreenSnapshot> {
     return mapped(() => this.pty.screen(options));
   }
+  cellsHeld(): number {
+    return this.pty.cellsHeld();
+  }
+  lastActive(): number {
+    return this.pty.lastActive;
+  }
+  relieve(cells: number, mayTrim: boolean): number {
+    return this.pty.relieve(cells, mayTrim);
+  }
   async wait(options: WaitOptions): Promise<WaitOutcome> {
     const { signal, new: newOnly, ...rest } = options;
     const result = await mapped(() => this.pty.wait({ ...rest, ...(newOnly !== undefined ? { newOnly } : {}) }, signal));

@@ -27,6 +27,7 @@ export async function screenView(entry: SessionEntry, options: ScreenOptions): P
     foreground: await foregroundOf(entry),
     ...(screen.styles !== undefined ? { styles: screen.styles } : {}),
     ...(screen.approximate === true ? { approximate: true } : {}),
+    ...(screen.scrollbackTrimmed !== undefined ? { scrollbackTrimmed: screen.scrollbackTrimmed } : {}),
     ...recordingOf(entry),
     ...shellOf(entry),
   };

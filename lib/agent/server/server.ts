@@ -13,6 +13,7 @@ import { agentPaths } from "../client/agent-paths.ts";
 import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
+import { makeScreenRoom } from "./screen-pressure.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "../client/socket-probe.ts";
@@ -58,6 +59,7 @@ export class AgentServer {
   #resolveStopped!: () => void;
   readonly #log: (line: string) => void;
   readonly #ctx: AgentContext;
+  #overBudgetSaid = false;
 
   private constructor(readonly options: AgentServerOptions) {
     this.#log = options.log ?? (() => {});
@@ -154,6 +156,11 @@ export class AgentServer {
   }
 
   #checkIdle(): void {
+    // Screens grow as their programs write: past the budget, the least active give memory back.
+    const budget = this.#ctx.budgets.screenCells;
+    const inUse = makeScreenRoom(this.registry, 0, budget);
+    if (inUse > budget && !this.#overBudgetSaid) this.#log(`screens hold ${inUse} cells, over the budget of ${budget}, and none can give more back`);
+    this.#overBudgetSaid = inUse > budget;
     // Jobs keep the agent up until reaped: a finished job's exit facts are still to be read.
     if (this.#connections.size > 0 || this.registry.aliveCount() > 0 || this.jobs.size > 0) return;
     if (Date.now() - this.#lastActivity >= this.options.idleTimeoutMs) void this.stop("idle, no session running");

@@ -117,6 +117,12 @@ export interface AgentSession {
   follow?(onBytes: (bytes: Uint8Array) => void, onResize: (cols: number, rows: number) => void): Promise<ScreenFollower>;
   /** How a new agent reaches this session's guardian again (issue 11); absent when it cannot. */
   link?(): GuardianLink | undefined;
+  /** Terminal cells held in memory now; absent: the whole cols x (rows + scrollback) is charged. */
+  cellsHeld?(): number;
+  /** When the screen last had output, a read or a wait (ms since the epoch). */
+  lastActive?(): number;
+  /** Gives about `cells` back (drops an idle emulator, else the oldest scrollback); the cells freed. */
+  relieve?(cells: number, mayTrim: boolean): number;
   /** The shell's hook, when the session's shell is hooked (kept in the record for re-adoption). */
   shellHook?(): ShellHook | undefined;
   /** The hooked shell's directory and last command; null without shell integration. */

@@ -80,11 +80,20 @@ export class SessionRegistry {
     return [...this.#byId.values()];
   }
 
-  /** Terminal cells every held screen takes, cols x (rows + scrollback): the screen budget's measure. */
+  /**
+   * Terminal cells the held screens take: what each holds now (its lines,
+   * none while an idle screen's emulator is dropped), or, for a session that
+   * cannot tell, cols x (rows + scrollback). The screen budget's measure.
+   */
   screenCells(except?: SessionEntry): number {
     let cells = 0;
     for (const entry of this.#byId.values()) {
       if (entry === except) continue;
+      const held = entry.session.cellsHeld?.();
+      if (held !== undefined) {
+        cells += held;
+        continue;
+      }
       const { cols, rows } = entry.session.size();
       cells += cols * (rows + entry.scrollback);
     }

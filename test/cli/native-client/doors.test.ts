@@ -16,7 +16,7 @@ import { repoRoot } from "../../support/corral-cli.ts";
 import { createLocalUser, localUsersUnavailable, removeLocalUser } from "../../support/local-users.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
-import { MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
+import { INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
 
 const BIN = path.join(repoRoot, "dist", "corral");
 
@@ -27,17 +27,18 @@ interface Answer {
 }
 
 /** `dist/corral ARGS` (the bin a user's install runs) through one door. */
-function bin(args: readonly string[], env: Record<string, string>, options: { uid?: number; gid?: number; cwd?: string } = {}): Promise<Answer> {
+function bin(args: readonly string[], env: Record<string, string>, options: { uid?: number; gid?: number; cwd?: string; input?: string } = {}): Promise<Answer> {
   const child = spawn(BIN, args, {
     env: { ...process.env, CORRAL_JS_RUNTIME: process.execPath, ...env },
     cwd: options.cwd ?? repoRoot,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
     ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   const out: Buffer[] = [];
   const err: Buffer[] = [];
-  child.stdout.on("data", (c: Buffer) => out.push(c));
-  child.stderr.on("data", (c: Buffer) => err.push(c));
+  child.stdout?.on("data", (c: Buffer) => out.push(c));
+  child.stderr?.on("data", (c: Buffer) => err.push(c));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -114,6 +115,29 @@ test("a served command's effects are the JavaScript CLI's: send, then the screen
   assert.match(screen.stdout, /typed-natively/);
 });
 
+test("pty send --stdin: the native client streams its stdin to the agent, answers as the JavaScript CLI does", async () => {
+  const lines: [string[], string][] = [
+    [["pty", "send", "sh", "--stdin"], "from-stdin-DOOR\n"],
+    [["pty", "send", "sh", "--stdin", "--wait-text", "from-stdin-wait-"], "from-stdin-wait-DOOR\n"],
+    [["pty", "send", "sh", "--stdin"], ""],
+    [["pty", "send", "nosuch", "--stdin"], "x\n"],
+    [["pty", "send", "sh", "--stdin", "--key", "NoSuchKey"], "x\n"],
+  ];
+  for (const [line, input] of lines) {
+    const js = await bin(line, { ...agent.env, CORRAL_CLIENT: "js" }, { input: input.replace("DOOR", "js") });
+    const native = await bin(line, { ...agent.env, CORRAL_CLIENT: "native" }, { input: input.replace("DOOR", "native") });
+    assert.deepEqual(native, js, `corral ${line.join(" ")}: the native door answered otherwise`);
+  }
+  // More than one input frame (64 KiB each), all of it in order: cat echoes the last line once it is in.
+  let many = "";
+  let last = 0;
+  for (; many.length < 200 * 1024; last++) many += `stdin line ${last}\n`;
+  const sent = await bin(["pty", "send", "sh", "--stdin", "--wait-text", "end-of-many", "--timeout", "60s"], { ...agent.env, CORRAL_CLIENT: "native" }, { input: `${many}end-of-many\n` });
+  assert.equal(sent.status, 0, sent.stderr);
+  const screen = await bin(["pty", "screen", "sh"], { ...agent.env, CORRAL_CLIENT: "native" });
+  assert.match(screen.stdout, new RegExp(`stdin line ${last - 2}\nstdin line ${last - 1}\nend-of-many\n`));
+});
+
 test("what the agent does not serve is handed to the JavaScript CLI with the same argv", async () => {
   const handed = await bin(["run", "--", "sh", "-c", "echo 'a b'; echo err >&2; exit 3"], agent.env);
   assert.deepEqual(handed, { status: 3, stdout: "a b\n", stderr: "err\n" });
@@ -149,6 +173,9 @@ test("the C client speaks the protocol version and framing of lib/agent/protocol
   assert.equal(8 * 1024 * 1024, MAX_FRAME_BYTES);
   assert.equal(Number(define("CORRAL_TAG_JSON")), Tag.json);
   assert.equal(Number(define("CORRAL_TAG_OUTPUT")), Tag.output);
+  assert.equal(Number(define("CORRAL_TAG_INPUT")), Tag.input);
+  assert.equal(define("CORRAL_INPUT_FRAME_BYTES"), "(64u * 1024u)");
+  assert.equal(64 * 1024, INPUT_FRAME_BYTES);
 });
 
 test("a listener that another user planted at a socket of ours is sent nothing", async (t) => {

@@ -104,13 +104,13 @@ test("screen cells: limit-1 and limit fit, limit+1 is refused with what to do; r
       e.code === "limit_exceeded" && /needs 101 terminal cells .* already hold 99900 of its 100000; free some/.test(e.message));
     opened.push((await c.call({ op: "open", argv: ["fits"], cols: 10, rows: 10 })).session.id);
     await assert.rejects(c.call({ op: "open", argv: ["one more"], cols: 1, rows: 1 }), (e: AgentError) => e.code === "limit_exceeded");
-    // Scrollback counts: cols x (rows + scrollback).
+    // A session that cannot tell what it holds (these fakes) counts cols x (rows + scrollback).
     await assert.rejects(c.call({ op: "resize", session: opened[1] as string, cols: 11, rows: 10 }), (e: AgentError) =>
       e.code === "limit_exceeded" && /session \d+ at 11x10/.test(e.message));
     const shrunk = await c.call({ op: "resize", session: opened[0] as string, cols: 100, rows: 900 });
     assert.equal(shrunk.session.size.rows, 900);
-    await assert.rejects(c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 100 }), (e: AgentError) => e.code === "limit_exceeded");
-    opened.push((await c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 98 })).session.id);
+    // A new session is charged what it holds when it starts (its rows), not its whole possible scrollback.
+    opened.push((await c.call({ op: "open", argv: ["sb"], cols: 100, rows: 1, scrollback: 500 })).session.id);
   } finally {
     for (const session of opened) await c.call({ op: "close", session, force: true });
     await c.call({ op: "reap", all: true, graceMs: 100 });

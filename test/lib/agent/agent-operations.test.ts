@@ -47,7 +47,7 @@ const EXAMPLES: { readonly [O in Op]: Record<string, unknown> } = {
   bg: { job: "%1" },
   "job-stop": { job: "%1", graceMs: 1 },
   reap: { all: true, graceMs: 1 },
-  "command-line": { argv: ["jobs"], cwd: "/", env: { A: "1" }, columns: 80, stdoutTty: false, stderrTty: true },
+  "command-line": { argv: ["jobs"], cwd: "/", env: { A: "1" }, columns: 80, stdoutTty: false, stderrTty: true, stdin: true },
 };
 
 /** Wrong for every kind of field: not a number, string, boolean, array, nor an object with what it needs. */

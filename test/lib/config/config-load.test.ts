@@ -59,6 +59,8 @@ test("every key read from the file, in the units people type", async () => {
     "agent:",
     "  idle-timeout: 2m",
     "  orphan-wait: 45s",
+    "hosts:",
+    "  box: ci@testbox:/opt/corral/bin/corral",
   ].join("\n"));
   const loaded = await loadConfigFile({ CORRAL_CONFIG: p });
   assert.equal(loaded.file, p);
@@ -73,6 +75,7 @@ test("every key read from the file, in the units people type", async () => {
     heartbeat: 90_000,
     terminal: { cols: 132, rows: 50, term: "screen-256color" },
     agent: { idleTimeoutMs: 120_000, orphanWaitMs: 45_000 },
+    hosts: { box: "ci@testbox:/opt/corral/bin/corral" },
   });
 });
 
@@ -133,7 +136,9 @@ test("bad configs: each names the file, the line and the key, on one line", asyn
     ["grace: soon\n", /:1: grace: "soon" is not a duration; use /],
     ["grace:\n", /:1: grace: has no value; use a duration/],
     ["grace: [1s]\n", /:1: grace: expected a duration such as 250ms, 10s or 2m, got a list/],
-    ["colour: red\n", /:1: colour: unknown key; use one of grace, max-bytes, head-bytes, env, guardian, scrub, quiet, heartbeat, terminal, agent$/],
+    ["colour: red\n", /:1: colour: unknown key; use one of grace, max-bytes, head-bytes, env, guardian, scrub, quiet, heartbeat, terminal, agent, hosts$/],
+    ["hosts: [box]\n", /:1: hosts: hosts must be a mapping of names to \[user@\]machine\[:path-to-corral\]$/],
+    ["hosts:\n  box: two words\n", /:2: hosts\.box: /],
     ["heartbeat: sometimes\n", /:1: heartbeat: "sometimes" is not a duration/],
     ["terminal:\n  colums: 80\n", /:2: terminal\.colums: unknown key; use one of cols, rows, term$/],
     ["terminal: 80x24\n", /:1: terminal: terminal must be a mapping/],

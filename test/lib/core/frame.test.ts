@@ -38,3 +38,24 @@ test("a zero length and a truncated stream are protocol errors", () => {
   decoder.push(encodeFrame(3, new Uint8Array(4)).subarray(0, 6));
   assert.throws(() => decoder.end(), (e: unknown) => e instanceof FrameError && e.code === "truncated");
 });
+
+test("a large frame split anywhere decodes whole, with small frames around it; its declared size is reserved from its first bytes", () => {
+  const big = new Uint8Array(300 * 1024).map((_, i) => (i * 7) % 251);
+  const stream = new Uint8Array([...encodeFrame(1, new Uint8Array([1, 2])), ...encodeFrame(2, big), ...encodeFrame(1, new Uint8Array([3]))]);
+  for (const cut of [1, 3, 4, 5, 7, 1000, 65_536, 200_000]) {
+    const decoder = new FrameDecoder(1024 * 1024);
+    const frames = [];
+    let reservedSeen = 0;
+    for (let at = 0; at < stream.length; at += cut) {
+      frames.push(...decoder.push(stream.subarray(at, Math.min(stream.length, at + cut))));
+      reservedSeen = Math.max(reservedSeen, decoder.reservedBytes);
+      assert.ok(decoder.reservedBytes >= decoder.pendingBytes, `cut ${cut}: reserved covers what is held`);
+    }
+    decoder.end();
+    assert.deepEqual(frames.map((f) => [f.tag, f.body.length]), [[1, 2], [2, big.length], [1, 1]], `cut ${cut}`);
+    assert.deepEqual(frames[1]?.body, big, `cut ${cut}: the large body is byte-exact`);
+    assert.equal(decoder.pendingBytes, 0);
+    assert.equal(decoder.reservedBytes, 0);
+    if (cut < big.length) assert.equal(reservedSeen, 4 + 1 + big.length, `cut ${cut}: the large frame's whole size was reserved while it came`);
+  }
+});

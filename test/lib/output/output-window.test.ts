@@ -33,15 +33,21 @@ function expected(stream: Uint8Array, head: number, tail: number) {
   return { head: h, tail: t, elided: stream.length - h.length - t.length };
 }
 
-function check(window: RetainedWindow, stream: Uint8Array, label: string): void {
+/**
+ * The limits come from the test, never from the window under test: a window
+ * that kept the wrong head size would otherwise be held to its own mistake.
+ */
+function check(window: RetainedWindow, limits: { head: number; tail: number }, stream: Uint8Array, label: string): void {
+  assert.equal(window.headBytes, limits.head, `${label}: the window's head limit is the one asked for`);
+  assert.equal(window.tailBytes, limits.tail, `${label}: the window's tail limit is the one asked for`);
   const snap = window.snapshot();
-  const want = expected(stream, window.headBytes, window.tailBytes);
+  const want = expected(stream, limits.head, limits.tail);
   assert.equal(snap.bytes, stream.length, `${label}: bytes`);
   assert.deepEqual(snap.head, want.head, `${label}: head`);
   assert.deepEqual(snap.tail, want.tail, `${label}: tail`);
   assert.equal(snap.elided, want.elided, `${label}: elided`);
   assert.equal(snap.truncated, want.elided > 0, `${label}: truncated`);
-  assert.ok(window.retainedBytes <= window.headBytes + window.tailBytes, `${label}: retained`);
+  assert.ok(window.retainedBytes <= limits.head + limits.tail, `${label}: retained`);
   const feeds = stream.filter((b) => b === 0x0a).length;
   const last = stream[stream.length - 1];
   assert.equal(snap.lines, feeds + (last !== undefined && last !== 0x0a ? 1 : 0), `${label}: lines`);
@@ -49,7 +55,7 @@ function check(window: RetainedWindow, stream: Uint8Array, label: string): void 
     const tailStart = stream.length - snap.tail.length;
     assert.equal(snap.tailAtLineStart, tailStart === 0 || stream[tailStart - 1] === 0x0a, `${label}: tailAtLineStart`);
   }
-  if (stream.length <= window.headBytes + window.tailBytes) {
+  if (stream.length <= limits.head + limits.tail) {
     assert.deepEqual(new Uint8Array([...snap.head, ...snap.tail]), stream, `${label}: head+tail is the stream`);
   }
 }
@@ -71,10 +77,10 @@ test("head and tail at limit-1, limit, limit+1, in one chunk and byte by byte", 
     const stream = streamOf(n, n + 7);
     const whole = new RetainedWindow(head, tail);
     feed(whole, stream, [n || 1]);
-    check(whole, stream, `n=${n} one chunk`);
+    check(whole, { head, tail }, stream, `n=${n} one chunk`);
     const bytewise = new RetainedWindow(head, tail);
     feed(bytewise, stream, Array.from({ length: n }, () => 1));
-    check(bytewise, stream, `n=${n} bytewise`);
+    check(bytewise, { head, tail }, stream, `n=${n} bytewise`);
   }
 });
 
@@ -87,7 +93,7 @@ test("a chunk crossing the head/tail boundary at every split point", () => {
       const w = new RetainedWindow(head, tail);
       w.append(stream.subarray(0, cut));
       w.append(stream.subarray(cut));
-      check(w, stream, `n=${n} cut=${cut}`);
+      check(w, { head, tail }, stream, `n=${n} cut=${cut}`);
     }
   }
 });
@@ -97,7 +103,7 @@ test("zero head or zero tail", () => {
   for (const [h, t] of [[0, 10], [10, 0], [0, 0], [0, 100], [100, 0]] as const) {
     const w = new RetainedWindow(h, t);
     feed(w, stream, [7, 13, 1, 50]);
-    check(w, stream, `head=${h} tail=${t}`);
+    check(w, { head: h, tail: t }, stream, `head=${h} tail=${t}`);
   }
 });
 
@@ -114,7 +120,7 @@ test("random chunkings match the reference (seeded)", () => {
     };
     const w = new RetainedWindow(head, tail);
     feed(w, stream, sizes());
-    check(w, stream, `seed=${seed} head=${head} tail=${tail} n=${n}`);
+    check(w, { head, tail }, stream, `seed=${seed} head=${head} tail=${tail} n=${n}`);
   }
 });
 
@@ -126,7 +132,7 @@ test("tail ring grows lazily and wraps correctly past 64 KiB", () => {
   assert.ok(w.capacityBytes < 100_000, "small stream, small buffers");
   feed(w, stream.subarray(5000), [65536, 1, 4095, 300_000, 12345]);
   // feed() continued from offset 5000, so compare against the whole stream.
-  check(w, stream, "big");
+  check(w, { head: 1000, tail }, stream, "big");
   assert.equal(w.capacityBytes, 1000 + tail);
 });
 

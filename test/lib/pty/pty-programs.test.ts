@@ -16,11 +16,21 @@ for (const backend of backends) {
     const at = s.write("6 * 7\r");
     const r = await s.wait({ regex: "^42$", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "regex");
-    await s.sendKeys(["Up"]);
+    // Keys once the next prompt is drawn: readline puts the terminal in raw
+    // mode before it draws the prompt. An Up typed earlier, while python still
+    // ran the line, is echoed as ^[[A by the cooked terminal and lost.
+    await s.wait({ text: ">>>", after: r.match?.position ?? at, timeoutMs: 10_000 });
+    // Up brings back the line (readline redraws it after the new prompt);
+    // only output after the key counts, so the first echo does not.
+    const up = await s.sendKeys(["Up"]);
+    await s.wait({ text: "6 * 7", after: up, timeoutMs: 10_000 });
     await s.wait({ regex: "^>>> 6 \\* 7$[\\s\\S]*^>>> 6 \\* 7$", timeoutMs: 10_000 });
+    // C-a goes to the start of the line: "2 + " lands before "6 * 7".
     await s.sendKeys(["C-a"]);
     s.write("2 + ");
-    await s.sendKeys(["Enter"]);
+    const enter = await s.sendKeys(["Enter"]);
+    const sum = await s.wait({ regex: "^-?\\d+$|Error", after: enter, timeoutMs: 10_000 });
+    assert.equal(sum.match?.text, "44", "Up recalled 6 * 7 and C-a put 2 + before it");
     // C-d once the next prompt is drawn: readline has the terminal raw again.
     // Typed while python still ran the line (terminal in cooked mode), the
     // line discipline keeps ^D as an end-of-file mark, which readline, raw

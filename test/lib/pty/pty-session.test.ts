@@ -96,7 +96,7 @@ for (const backend of backends) {
     await s.wait({ regex: "; echo late$", timeoutMs: 10_000 });
     // Both waits start from here, so "late" counts however late the second begins.
     const mark = s.position;
-    const early = await s.wait({ text: "late", after: mark, timeoutMs: 100 });
+    const early = await s.waitMayTimeout({ text: "late", after: mark, timeoutMs: 100 });
     assert.equal(early.fired, "timeout", "the echo of the command does not count as new");
     const waiting = s.wait({ text: "late", after: mark, timeoutMs: 10_000 });
     await gate.release();
@@ -105,7 +105,7 @@ for (const backend of backends) {
     assert.ok(late.snapshot.lines.includes("late"));
     // Already on the screen: satisfied at once without --new, never with it.
     assert.equal((await s.wait({ text: "late", timeoutMs: 10_000 })).fired, "text");
-    const none = await s.wait({ text: "late", newOnly: true, timeoutMs: 200 });
+    const none = await s.waitMayTimeout({ text: "late", newOnly: true, timeoutMs: 200 });
     assert.equal(none.fired, "timeout");
     assert.equal(none.snapshot.alive, true);
     // The prompt already showing does not satisfy --new; the next one does.
@@ -189,7 +189,7 @@ for (const backend of backends) {
     await moving.wait({ regex: "^\\d+", timeoutMs: 10_000 });
     // A full second without a visible change: a loaded machine may starve the counter (or
     // the agent's parsing) for a few hundred milliseconds, which is stable by definition.
-    assert.equal((await moving.wait({ stableMs: 1000, timeoutMs: 4000 })).fired, "timeout");
+    assert.equal((await moving.waitMayTimeout({ stableMs: 1000, timeoutMs: 4000 })).fired, "timeout");
   });
 
   test(`[${backend}] an idle screen drops its emulator and is rebuilt exactly, without answering twice`, async (t) => {
@@ -225,16 +225,19 @@ for (const backend of backends) {
   test(`[${backend}] named keys and application-cursor mode reach the program as bytes`, async (t) => {
     const s = await openSession(t, backend, { argv: BYTE_ECHO });
     await s.wait({ text: "ready", timeoutMs: 10_000 });
-    await s.sendKeys(["Up"]);
-    await s.wait({ text: "b'\\x1b[A'", timeoutMs: 10_000 });
-    await s.sendKeys(["C-c"]);
-    await s.wait({ text: "b'\\x03'", timeoutMs: 10_000 });
-    await s.sendKeys(["F5"]);
-    await s.wait({ text: "b'\\x1b[15~'", timeoutMs: 10_000 });
+    // Each answer after the position the keys went in at: only the program's
+    // echo of these very bytes counts.
+    for (const [key, echoed] of [["Up", "b'\\x1b[A'"], ["C-c", "b'\\x03'"], ["F5", "b'\\x1b[15~'"]] as const) {
+      const at = await s.sendKeys([key]);
+      const r = await s.wait({ text: echoed, after: at, timeoutMs: 10_000 });
+      assert.equal(r.match?.text, echoed, `${key} reached the program as ${echoed}`);
+    }
     const app = await openSession(t, backend, { argv: [...BYTE_ECHO, "\x1b[?1h"] });
     await app.wait({ text: "ready", timeoutMs: 10_000 });
-    await app.sendKeys(["Up", "Home"]);
-    await app.wait({ text: "b'\\x1bOA\\x1bOH'", timeoutMs: 10_000 });
+    const at = await app.sendKeys(["Up", "Home"]);
+    await app.wait({ text: "b'\\x1bOA\\x1bOH'", after: at, timeoutMs: 10_000 });
+    const lines = (await app.screen()).lines;
+    assert.equal(lines[1], "b'\\x1bOA\\x1bOH'", `application-cursor keys arrived as SS3, nothing else: ${lines.join("|")}`);
   });
 
   test(`[${backend}] terminal replies (cursor position report) reach the program`, async (t) => {
@@ -343,8 +346,10 @@ test("open refuses what cannot start, with typed errors and nothing left running
 
 test("TERM defaults to xterm-256color whatever the caller's env says; --term overrides", async (t) => {
   const backend = backends[0] ?? "node-pty";
-  const s = await openSession(t, backend, { argv: ["sh", "-c", "echo term=$TERM; read x"], env: { TERM: "dumb" } });
-  await s.wait({ text: "term=xterm-256color", timeoutMs: 10_000 });
-  const v = await openSession(t, backend, { argv: ["sh", "-c", "echo term=$TERM; read x"], term: "vt100" });
-  await v.wait({ text: "term=vt100", timeoutMs: 10_000 });
+  const s = await openSession(t, backend, { argv: ["sh", "-c", "echo term=$TERM.; read x"], env: { TERM: "dumb" } });
+  const r = await s.wait({ regex: "^term=.*\\.$", timeoutMs: 10_000 });
+  assert.equal(r.match?.text, "term=xterm-256color.", "the caller's TERM=dumb is not the session's");
+  const v = await openSession(t, backend, { argv: ["sh", "-c", "echo term=$TERM.; read x"], term: "vt100" });
+  const rv = await v.wait({ regex: "^term=.*\\.$", timeoutMs: 10_000 });
+  assert.equal(rv.match?.text, "term=vt100.");
 });

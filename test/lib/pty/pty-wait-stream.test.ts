@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { endOf, MAX_LINE_CHARS, type StreamLine, StreamProjector } from "../../../lib/pty/stream-lines.ts";
 import { StreamWindow } from "../../../lib/pty/stream-window.ts";
+import { Screen } from "../../../lib/pty/screen.ts";
 import { type StreamHit, StreamWatch } from "../../../lib/pty/wait-stream.ts";
 import { compilePatterns, compileRegex, findFrom, PatternError } from "../../../lib/pty/wait-pattern.ts";
 import { backends, openSession } from "../../support/pty-fixture.ts";
@@ -149,7 +150,37 @@ for (const backend of backends) {
     assert.equal(r.fired, "text");
     assert.equal(r.match?.from, "stream");
     assert.ok(!r.snapshot.lines.includes("MARKER-7"), "the marker had left the screen");
-    const next = await s.wait({ regex: "^MARKER", after: r.match?.position ?? 0, timeoutMs: 300 });
+    const next = await s.waitMayTimeout({ regex: "^MARKER", after: r.match?.position ?? 0, timeoutMs: 300 });
     assert.equal(next.fired, "timeout", "after the match's position, the marker is behind");
   });
 }
+
+test("a running watch fires on the unfinished last line as its chunk arrives, before any parse", () => {
+  const window = new StreamWindow();
+  const hits: StreamHit[] = [];
+  const watch = new StreamWatch(window, 0, compilePatterns(["$ "], []), (hit) => hits.push(hit));
+  window.feed(bytes("output\r\n$"));
+  assert.equal(hits.length, 0);
+  window.feed(bytes(" "));
+  assert.equal(hits.length, 1, "a prompt has no newline: the chunk that completes it fires the wait");
+  assert.equal(hits[0]?.position, "output\r\n$ ".length);
+  window.feed(bytes("\r\n$ "));
+  assert.equal(hits.length, 1, "once");
+  watch.stop();
+});
+
+test("a pending wait has output parsed as it arrives; without one it waits for the loop's next turn", async () => {
+  const screen = await Screen.create({ cols: 20, rows: 4, onReply: () => {}, onPressure: () => {} });
+  try {
+    await screen.settled(); // makes the emulator: output is parsed, not kept as history
+    screen.feed(bytes("no wait\r\n"));
+    assert.equal(screen.isSettled, false, "negative control: batched for the next turn");
+    await screen.settled();
+    const stop = screen.onParsed(() => {});
+    screen.feed(bytes("a wait is pending\r\n"));
+    assert.equal(screen.isSettled, true, "parsed at once for the pending wait");
+    stop();
+  } finally {
+    screen.dispose();
+  }
+});

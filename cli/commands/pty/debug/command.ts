@@ -1,7 +1,7 @@
 // `corral pty record` and `corral pty view`: for people debugging a terminal
 // program by hand. Definitions only; the implementations load lazily.
 import { buildCommand, type TypedPositionalParameter } from "@stricli/core";
-import { type CorralContext, MIN_RECORD_BYTES, parseIntFlag, parseSizeFlag, type RecordFlags, socketFlag, type ViewFlags } from "../flags.ts";
+import { type CorralContext, MIN_RECORD_BYTES, parseIntFlag, parseSizeFlag, type RecordFlags, agentFlags, type ViewFlags } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -19,7 +19,7 @@ export const ptyRecord = buildCommand<RecordFlags, [string, string | undefined],
       input: { kind: "boolean", default: false, brief: "Record what is typed too (off by default: input may hold passwords)" },
       stop: { kind: "boolean", default: false, brief: "End the session's recording (give no FILE)" },
       json: { kind: "boolean", default: false, brief: "Print the recording's status as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "tuple",
@@ -49,7 +49,7 @@ export const ptyView = buildCommand<ViewFlags, [string], CorralContext>({
     flags: {
       port: { ...opt, parse: parseIntFlag("--port", 0, 65535), placeholder: "n", brief: "Port to listen on (default: a free one)" },
       listen: { ...opt, placeholder: "address", brief: "Address to listen on (default 127.0.0.1; any other shows the session to the network)" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: { kind: "tuple", parameters: [sessionParameter] },
   },

@@ -2,7 +2,7 @@
 // exec.ts). Kept out of command.ts, which holds the other pty commands.
 import { buildCommand } from "@stricli/core";
 import type { CorralContext, ExecFlags } from "../flags.ts";
-import { parseDurationFlag, socketFlag } from "../flags.ts";
+import { parseDurationFlag, agentFlags } from "../flags.ts";
 import { parseKeptSizeFlag, parseLineCountFlag } from "../../../shared/flag-parsers.ts";
 
 const text = (input: string): string => input;
@@ -21,7 +21,7 @@ export const ptyExec = buildCommand<ExecFlags, [string, ...string[]], CorralCont
       tailLines: { ...opt, parse: parseLineCountFlag("--tail-lines"), placeholder: "n", brief: "Show at most N lines of the tail" },
       spill: { ...opt, placeholder: "file", brief: "Keep the whole output byte-exact in FILE" },
       json: { kind: "boolean", default: false, brief: "Print {output, status, signal, cwd, durationMs, from, to, truncated, ...} as JSON" },
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "array",

@@ -4,7 +4,7 @@
 // has a folder of its own (impl.ts beside it loads lazily).
 import { buildCommand } from "@stricli/core";
 import type { CorralContext, OpenFlags } from "../flags.ts";
-import { parseDurationFlag, parseIntFlag, recordFlagDefs, socketFlag } from "../flags.ts";
+import { parseDurationFlag, parseIntFlag, recordFlagDefs, agentFlags } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -29,7 +29,7 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}, wait} as JSON" },
       shellIntegration: { kind: "boolean", default: true, brief: "Hook bash, zsh, fish or sh for pty exec (--no-shell-integration leaves the shell untouched)" },
       ...recordFlagDefs,
-      socket: socketFlag,
+      ...agentFlags,
     },
     positional: {
       kind: "array",

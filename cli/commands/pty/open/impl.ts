@@ -7,6 +7,7 @@ import type { CorralContext } from "../../../shared/context.ts";
 import type { OpenFlags } from "../flags.ts";
 import { envFlag } from "../../../shared/flag-parsers.ts";
 import { replyBody, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
+import { wantsRemote } from "../../../shared/socket-flag.ts";
 import { loadConfig } from "../../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../../lib/agent/client/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../../../../lib/pty/screen-size.ts";
@@ -38,14 +39,17 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
     const config = await loadConfig(this.process.env);
     quiet = flags.quiet ?? config.quiet;
     const set = (flags.env ?? []).map(envFlag);
+    const remote = wantsRemote(this, flags);
     request = {
       op: "open" as const,
       argv,
       ...(flags.name !== undefined ? { name: flags.name } : {}),
       cols: flags.cols ?? config.terminal.cols,
       rows: flags.rows ?? config.terminal.rows,
-      cwd: path.resolve(flags.cwd ?? process.cwd()),
-      env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)),
+      // Remote: only what was set here travels; the far side adds its own environment and home (connect/framed-relay.ts).
+      ...(remote
+        ? { ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }), env: Object.fromEntries([...set.map(({ name, value }) => [name, value]), ...(flags.term === undefined ? [] : [["TERM", flags.term]])]) }
+        : { cwd: path.resolve(flags.cwd ?? process.cwd()), env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)) }),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
       ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };

@@ -4,6 +4,7 @@ import process from "node:process";
 import { clampSize, type AgentContext } from "../agent-context.ts";
 import type { OpenRequest, ReplyBodies } from "../../protocol/messages.ts";
 import { checkScreenCells } from "../agent-budgets.ts";
+import { makeScreenRoom } from "../screen-pressure.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
 import { recordSession } from "../session-record.ts";
 import { describeExit } from "../../../core/exit-words.ts";
@@ -15,7 +16,9 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   const cols = clampSize(request.cols ?? ctx.defaults.cols);
   const rows = clampSize(request.rows ?? ctx.defaults.rows);
   const scrollback = clampScrollback(request.scrollback ?? ctx.defaults.scrollback);
-  checkScreenCells(ctx.registry.screenCells(), cols * (rows + scrollback), ctx.budgets.screenCells, `a ${cols}x${rows} session with scrollback ${scrollback}`);
+  // Charged what it holds when it starts (its visible rows); its scrollback is charged as it fills.
+  const inUse = makeScreenRoom(ctx.registry, cols * rows, ctx.budgets.screenCells);
+  checkScreenCells(inUse, cols * rows, ctx.budgets.screenCells, `a ${cols}x${rows} session`);
   const session = await ctx.openSession({
     argv: request.argv,
     cols,

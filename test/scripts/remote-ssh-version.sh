@@ -1,0 +1,45 @@
+# A remote corral of another protocol version: the call through ssh is
+# refused with both version numbers and what to do (the same release on
+# both machines), status 1, nothing run; and a remote machine without
+# corral on its PATH is named, with the --host HOST:/path form to use.
+# The other release is this checkout built again with PROTOCOL_VERSION
+# bumped by one (as agent-restart-newer-protocol.sh builds it).
+. "$SCRIPT_LIB"
+sshd_private
+trap 'sshd_stop' EXIT
+
+newer="$SCRIPT_TMP/newer"
+mkdir -p "$newer"
+cp -r "$CORRAL_REPO/cli" "$CORRAL_REPO/lib" "$CORRAL_REPO/package.json" "$CORRAL_REPO/tsconfig.json" "$newer/"
+ln -s "$CORRAL_REPO/node_modules" "$newer/node_modules"
+ln -s "$CORRAL_REPO/native" "$newer/native"
+old_version=$(sed -nE 's/^export const PROTOCOL_VERSION = ([0-9]+);$/\1/p' "$newer/lib/agent/protocol/version.ts")
+[[ -n "$old_version" ]] || fail "PROTOCOL_VERSION not found in lib/agent/protocol/version.ts"
+new_version=$((old_version + 1))
+sed -i "s/^export const PROTOCOL_VERSION = $old_version;\$/export const PROTOCOL_VERSION = $new_version;/" "$newer/lib/agent/protocol/version.ts"
+(cd "$newer" && "$CORRAL_REPO/node_modules/.bin/esbuild" corral=cli/main.ts --bundle --platform=node --format=esm \
+  --target=node20 --splitting --outdir=dist --entry-names='[name]' --chunk-names='chunks/[name]-[hash]' \
+  --out-extension:.js=.mjs --external:@lydell/node-pty \
+  "--banner:js=import{createRequire as __corralRequire}from'node:module';const require=__corralRequire(import.meta.url);" \
+  --log-level=warning)
+newer_remote="$SSHD_DIR/newer-corral"
+printf '#!/bin/sh\nCORRAL_STATE_DIR=%s CORRAL_AGENT_IDLE=5m exec %s %s "$@"\n' "$SCRIPT_TMP/remote-state" "$(command -v node)" "$newer/dist/corral.mjs" >"$newer_remote"
+chmod 755 "$newer_remote"
+
+H="$SSH_DEST:$newer_remote"
+st=0
+corral pty open --host "$H" --name x -- true >open.out 2>open.err || st=$?
+cat open.err >&2
+assert_eq "$st" 1 "status against a remote corral of another protocol"
+assert_eq "$(wc -l < open.err)" 1 "lines on stderr"
+assert_contains "$(cat open.err)" "corral: the agent on $H speaks protocol $new_version and this corral speaks $old_version"
+assert_contains "$(cat open.err)" "run the same corral release on both machines"
+[[ ! -s open.out ]] || fail "a refused call printed: $(cat open.out)"
+assert_eq "$(CORRAL_STATE_DIR="$SCRIPT_TMP/remote-state" "$newer_remote" pty list --json | jq '.sessions | length')" 0 "sessions opened despite the mismatch"
+
+# No corral there under that name: named, with the form that gives its path.
+st=0
+corral pty list --host "$SSH_DEST:/nonexistent/corral" 2>missing.err || st=$?
+assert_eq "$st" 125 "status when the remote corral is missing"
+assert_contains "$(cat missing.err)" "has no corral on the remote PATH"
+assert_contains "$(cat missing.err)" "--host $SSH_DEST:/path/to/corral"
