@@ -8,16 +8,13 @@
 
 guardian=$(corral probe --json | jq -r 'if .guardian.built then .guardian.path else "" end')
 if [[ -z "$guardian" ]]; then
-  echo "SKIP: no guardian built here (corral probe)"
-  exit 0
+  skip "no guardian built here (corral probe)"
 fi
 if ! command -v strace > /dev/null; then
-  echo "SKIP: strace is not installed (CI installs it: .ci/run)"
-  exit 0
+  skip "strace is not installed (CI installs it: .ci/run)"
 fi
 if ! strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2> strace.err; then
-  echo "SKIP: strace cannot trace here: $(head -c 300 strace.err)"
-  exit 0
+  skip "strace cannot trace here: $(head -c 300 strace.err)"
 fi
 cat > guardian-under-strace <<EOF2
 #!/bin/sh

@@ -7,8 +7,7 @@
 . "$SCRIPT_LIB"
 
 if [[ "$(corral probe --json | jq -r .guardian.built)" != true ]]; then
-  echo "SKIP: no guardian built here (corral probe): a job's spill is the agent's to write without one"
-  exit 0
+  skip "no guardian built here (corral probe): a job's spill is the agent's to write without one"
 fi
 
 mkfifo gate1 gate2

@@ -10,8 +10,7 @@
 . "$SCRIPT_LIB"
 
 if [[ "$(corral probe --json | jq -r .guardian.built)" != true ]]; then
-  echo "SKIP: no guardian built here (corral probe): sessions then live in the agent alone"
-  exit 0
+  skip "no guardian built here (corral probe): sessions then live in the agent alone"
 fi
 gone() { # gone PID: no such process, or a zombie
   local state
