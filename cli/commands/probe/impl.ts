@@ -25,7 +25,8 @@ import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.t
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
-import { guardianMode } from "../../../lib/supervise/decide.ts";
+import { type DecisionsHere, decisionsHere, guardianMode } from "../../../lib/supervise/decide.ts";
+import type { GuardianMode } from "../../../lib/config/schema.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -63,6 +64,8 @@ export interface ProbeReport {
   readonly compiler: string | null;
   /** The `corral` command's first door (cli/native-client-install.ts): the native client, or the JavaScript CLI for every command. */
   readonly client: { readonly native: boolean; readonly path: string | null; readonly forced: "js" | "native" | null };
+  /** What lib/supervise/decide.ts would choose here for each kind of tree and for collect's output, with the reasons `--explain` prints. */
+  readonly decisions: DecisionsHere;
 }
 
 /** probe's exit statuses (README "Exit statuses"). */
@@ -108,17 +111,19 @@ function checkDir(dir: string): ProbeReport["stateDir"] {
   }
 }
 
-/** Which setting says `guardian: never` and what undoes it, or null when the guardian may be used. */
-async function guardianTurnedOff(env: Readonly<Record<string, string | undefined>>): Promise<{ why: string; fix: string } | null> {
-  let configured: Awaited<ReturnType<typeof loadConfigFile>>["config"]["guardian"] = "auto";
-  let file: string | null = null;
+/** The config file's `guardian` setting and where it was read ("auto" and null without one). */
+async function configuredGuardian(env: Readonly<Record<string, string | undefined>>): Promise<{ configured: GuardianMode; file: string | null }> {
   try {
     const loaded = await loadConfigFile(env);
-    configured = loaded.config.guardian;
-    file = loaded.path;
+    return { configured: loaded.config.guardian, file: loaded.path };
   } catch {
     // A broken config file is `corral config`'s report; probe judges the environment alone.
+    return { configured: "auto", file: null };
   }
+}
+
+/** Which setting says `guardian: never` and what undoes it, or null when the guardian may be used. */
+function guardianTurnedOff(env: Readonly<Record<string, string | undefined>>, configured: GuardianMode, file: string | null): { why: string; fix: string } | null {
   try {
     if (guardianMode(configured, env) !== "never") return null;
   } catch (error) {
@@ -136,7 +141,8 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
   const found = probeGuardian(locateGuardian(env));
   // The one backend decision's setting: under `never` nothing uses the guardian, so the
   // report says what really runs (node-pty terminals, process groups) and what that loses.
-  const offBy = await guardianTurnedOff(env);
+  const { configured, file } = await configuredGuardian(env);
+  const offBy = guardianTurnedOff(env, configured, file);
   const guardian = offBy === null ? found : { ...found, usable: false, why: `turned off: ${offBy.why}` };
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
   const nodePty = await checkNodePty(!guardianPty, runtime);
@@ -168,6 +174,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
     client: nativeClient(env),
+    decisions: decisionsHere(configured, env),
   };
 }
 
@@ -206,6 +213,11 @@ export function formatProbe(r: ProbeReport): string {
     ? `native        ${r.client.path} (session and job commands are answered by the agent without a JavaScript start)`
     : "JavaScript    every command starts the JavaScript CLI (the native client was not built: no C compiler at install?)";
   lines.push(`client        ${door}${r.client.forced !== null ? `; CORRAL_CLIENT=${r.client.forced} in force` : ""}`);
+  const chosen = r.decisions;
+  lines.push(`run           ${chosen.pipes.why}`);
+  lines.push(`pty sessions  ${chosen.ptySessions.why}`);
+  lines.push(`jobs          ${chosen.jobs.why}; run --tty: ${chosen.ttyJobs.why}`);
+  lines.push(`collect       ${chosen.capture.why}; with --live: ${chosen.capture.live}`);
   lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
