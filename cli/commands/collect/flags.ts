@@ -5,6 +5,7 @@ import { commandPositional, type RunFlags, runFlagParameters } from "../../share
 import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
 export { collectJobFlagParameters, commandPositional, runFlagParameters };
 export { parseDurationOrOffFlag, parseLineCountFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { HELP_DEFAULT } from "../../shared/flag-defaults.ts";
 
 /** Flags of `collect`: the run flags plus the capture limits and format. */
 export interface CollectFlags extends RunFlags, CollectJobFlags {
