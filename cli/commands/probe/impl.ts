@@ -146,10 +146,14 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
   const guardian = offBy === null ? found : { ...found, usable: false, why: `turned off: ${offBy.why}` };
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
   const nodePty = await checkNodePty(!guardianPty, runtime);
-  const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
+  // The backend a session really gets is the one decision's (lib/supervise/decide.ts); the checks above say whether it can open a PTY.
+  const decisions = decisionsHere(configured, env);
+  const chosen = decisions.ptySessions.supervisor;
+  const backend = chosen === "guardian" ? "guardian" : chosen === "node-pty" ? "node-pty" : "none";
+  const ptyOk = backend === "guardian" ? guardianPty : backend === "node-pty" && nodePty.ptyOk;
   const socket = socketPath(env);
   const proc = checkProcess();
-  const status = !proc.ok ? "unusable" : guardian.usable && backend !== "none" ? "ok" : "degraded";
+  const status = !proc.ok ? "unusable" : guardian.usable && ptyOk ? "ok" : "degraded";
   const binary = guardian.binary;
   return {
     corral: CORRAL_VERSION,
@@ -164,7 +168,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
       why: guardian.why,
       capabilities: guardian.capabilities,
     },
-    pty: { backend, ok: backend !== "none", nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
+    pty: { backend, ok: ptyOk, nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
     process: proc,
     agent: { socket, answering: await socketIsLive(socket) },
     stateDir: checkDir(stateDirPath(env)),
@@ -174,7 +178,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
     client: nativeClient(env),
-    decisions: decisionsHere(configured, env),
+    decisions,
   };
 }
 
@@ -206,7 +210,7 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`guardian      ${g.usable ? "in use" : g.turnedOff ? "built, not used" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
   if (g.why) lines.push(`              why: ${g.why}`);
   for (const c of g.capabilities) lines.push(`  ${c.name.padEnd(18)} ${(c.ok ? "ok" : "missing").padEnd(8)} ${c.core ? "core    " : "optional"}  ${c.detail}`);
-  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
+  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : r.pty.ok ? "" : " (chosen, but it cannot open a PTY here)"}`);
   lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
   lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
   const door = r.client.native
@@ -224,7 +228,7 @@ export function formatProbe(r: ProbeReport): string {
   if (r.status === "ok") lines.push("ok: corral can run processes and allocate PTYs here, with the guardian's guarantees");
   else if (r.status === "unusable") lines.push("NOT ok: corral cannot run processes here (see above)");
   else {
-    lines.push(`degraded: corral works here without the guardian${r.pty.backend === "none" ? " and without terminal sessions" : ""}; lost:`);
+    lines.push(`degraded: corral works here without the guardian${r.pty.ok ? "" : " and without terminal sessions"}; lost:`);
     for (const g of r.lost) lines.push(`  ${g.name.padEnd(23)} ${g.lost}`);
   }
   if (r.fix !== null) {

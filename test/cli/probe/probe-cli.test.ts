@@ -72,6 +72,9 @@ test("probe --json reports the backend decisions, with the reasons run and colle
   assert.ok(ran.stderr.includes(`under ${decisions.pipes.why}\n`), ran.stderr);
   const never = JSON.parse((await corral(["probe", "--json"], { env: { CORRAL_STATE_DIR: path.join(dir, "state"), CORRAL_GUARDIAN: "never" } })).stdout.toString("utf8"));
   assert.equal(never.decisions.pipes.why, "process group (guardian: never)");
+  assert.equal(never.pty.backend, never.decisions.ptySessions.supervisor, "the PTY backend probe names is the one the decision picks");
+  const { pty } = JSON.parse(r.stdout.toString("utf8"));
+  assert.equal(pty.backend, decisions.ptySessions.supervisor);
   const text = await corral(["probe"], { env });
   assert.match(text.stdout.toString("utf8"), /^run {11}process group \(no guardian: /m);
   assert.match(text.stdout.toString("utf8"), /^collect {7}JavaScript keeps the output/m);
