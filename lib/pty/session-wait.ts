@@ -31,6 +31,7 @@ export interface WaitCondition {
   readonly after?: number;
   /** `after` the position when the wait began. */
   readonly newOnly?: boolean;
+  /** 0 to MAX_DURATION_MS (lib/core/duration.ts): checked where it enters (the CLI flag, the agent's field), trusted here. */
   readonly timeoutMs: number;
 }
 
@@ -101,9 +102,6 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
   }
   if (patterns.length === 0 && cond.stableMs === undefined && cond.exit !== true && cond.ready !== true) {
     throw new PtySessionError("bad_value", "wait needs a condition: text, regex, stable, ready or exit");
-  }
-  if (!Number.isFinite(cond.timeoutMs) || cond.timeoutMs < 0) {
-    throw new PtySessionError("bad_value", `timeout ${cond.timeoutMs} is not a duration; give e.g. 5000 ms`);
   }
   if (cond.ready === true && target.isReady === undefined) {
     throw new PtySessionError("bad_value", "this session cannot tell when its program waits for input");

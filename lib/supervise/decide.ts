@@ -188,3 +188,46 @@ export function decideCapture(question: CaptureQuestion): CaptureChoice {
   const why = `${keeper}${tee !== null ? ", and tees it to corral's own descriptors" : ""}${externalSpill ? ", and writes the spill file" : ""}`;
   return { tee, jsTee, externalSpill, nativeCapture, why };
 }
+
+/** One decision as probe reports it: the supervisor (null: refused here) and the line `--explain` would print. */
+export interface DecisionLine {
+  readonly supervisor: SupervisorName | null;
+  readonly why: string;
+}
+
+/** Every decision corral would make here, each with its reason (`corral probe`). */
+export interface DecisionsHere {
+  /** run, collect and MCP runs: a pipe tree swept on exit. */
+  readonly pipes: DecisionLine;
+  /** pty start: a terminal session swept by its owner. */
+  readonly ptySessions: DecisionLine;
+  /** run --job: a pipe tree kept by the agent. */
+  readonly jobs: DecisionLine;
+  /** run --tty: a terminal job. */
+  readonly ttyJobs: DecisionLine;
+  /** Who keeps collect's output (no --live), and with --live on corral's own stdout and stderr. */
+  readonly capture: { readonly keeper: "guardian" | "javascript"; readonly why: string; readonly live: string };
+}
+
+/** Asks chooseSupervisor and decideCapture what they would choose here, without starting anything. */
+export function decisionsHere(configured: GuardianMode, env: Env): DecisionsHere {
+  const ask = (mode: TreeMode, sweep: TreeSweep): DecisionLine => {
+    try {
+      const choice = chooseSupervisor({ mode, sweep, guardian: configured, env });
+      return { supervisor: choice.supervisor, why: choice.why };
+    } catch (error) {
+      return { supervisor: null, why: `refused: ${(error as Error).message}` };
+    }
+  };
+  const pipes = ask("pipe", "on-exit");
+  const guardian = pipes.supervisor === "guardian";
+  const kept = decideCapture({ guardian, live: false, spill: false, handed: null });
+  const live = decideCapture({ guardian, live: true, spill: false, handed: { stdout: 1, stderr: 2 } });
+  return {
+    pipes,
+    ptySessions: ask("pty", "by-owner"),
+    jobs: ask("pipe", "on-exit"),
+    ttyJobs: ask("pty", "on-exit"),
+    capture: { keeper: kept.nativeCapture && guardian ? "guardian" : "javascript", why: kept.why, live: live.why },
+  };
+}

@@ -3,6 +3,7 @@
 // load lazily from ./impl.ts.
 import { buildCommand, buildRouteMap } from "@stricli/core";
 import { type AgentFlags, type AgentRunFlags, type AgentStopFlags, type CorralContext, parseDurationFlag, agentFlags, socketFlag } from "./flags.ts";
+import { HELP_DEFAULT } from "./flags.ts";
 
 const jsonFlag = { kind: "boolean", default: false } as const;
 
@@ -14,7 +15,7 @@ export const agentStart = buildCommand<AgentFlags, [], CorralContext>({
     fullDescription: [
       "Starts the agent in the background unless one already answers on the socket, and",
       "prints its pid. The agent exits by itself once no session runs and nothing has been",
-      "asked of it for agent.idle-timeout (default 5m; $CORRAL_AGENT_IDLE overrides).",
+      `asked of it for agent.idle-timeout (default ${HELP_DEFAULT.idleTimeout}; $CORRAL_AGENT_IDLE overrides).`,
       "",
       "Examples:",
       "  corral agent start",
@@ -117,7 +118,7 @@ export const agentRoutes = buildRouteMap<string, CorralContext>({
     fullDescription: [
       "The background agent that keeps terminal sessions and jobs. Any command that needs it",
       "starts it, and it exits by itself once nothing runs and it has been idle for",
-      "agent.idle-timeout (default 5m). These commands start, inspect, stop and replace it.",
+      `agent.idle-timeout (default ${HELP_DEFAULT.idleTimeout}). These commands start, inspect, stop and replace it.`,
       "",
       "Examples:",
       "  corral agent status",

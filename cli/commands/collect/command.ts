@@ -11,6 +11,7 @@ import {
   parseKeptSizeFlag,
   runFlagParameters,
 } from "./flags.ts";
+import { HELP_DEFAULT } from "./flags.ts";
 
 const text = (input: string): string => input;
 
@@ -19,8 +20,8 @@ export const collectCommand = buildCommand<CollectFlags, readonly string[], Corr
   parameters: {
     flags: {
       ...runFlagParameters,
-      maxBytes: { kind: "parsed", parse: parseKeptSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's tail to keep (default 1MiB; e.g. 64k, 10M)" },
-      headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Bytes of each stream's head to keep (default 64KiB)" },
+      maxBytes: { kind: "parsed", parse: parseKeptSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: `Bytes of each stream's tail to keep (default ${HELP_DEFAULT.maxBytes}; e.g. 64k, 10M)` },
+      headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: `Bytes of each stream's head to keep (default ${HELP_DEFAULT.headBytes})` },
       headLines: { kind: "parsed", parse: parseLineCountFlag("--head-lines"), optional: true, placeholder: "n", brief: "Show the first N lines, as head -n (alone: no tail; with --head-bytes the smaller wins)" },
       tailLines: { kind: "parsed", parse: parseLineCountFlag("--tail-lines"), optional: true, placeholder: "n", brief: "Show the last N lines, as tail -n (alone: no head; with --max-bytes the smaller wins)" },
       live: { kind: "boolean", default: false, brief: "Also stream the output through as it comes (tee); the report then goes to stderr" },

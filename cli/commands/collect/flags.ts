@@ -4,7 +4,8 @@ export type { CorralContext } from "../../shared/context.ts";
 import { commandPositional, type RunFlags, runFlagParameters } from "../../shared/child/flags.ts";
 import { type CollectJobFlags, collectJobFlagParameters } from "../../shared/jobs/flags.ts";
 export { collectJobFlagParameters, commandPositional, runFlagParameters };
-export { parseDurationOrOffFlag, parseKeptSizeFlag, parseLineCountFlag } from "../../shared/flag-parsers.ts";
+export { parseDurationOrOffFlag, parseLineCountFlag, parseKeptSizeFlag } from "../../shared/flag-parsers.ts";
+export { HELP_DEFAULT } from "../../shared/flag-defaults.ts";
 
 /** Flags of `collect`: the run flags plus the capture limits and format. */
 export interface CollectFlags extends RunFlags, CollectJobFlags {

@@ -2,6 +2,7 @@
 // shell (issue 5). Definitions only; the actions load lazily.
 import { buildCommand, buildRouteMap, type TypedPositionalParameters } from "@stricli/core";
 import { type CorralContext, type FgFlags, type JobsFlags, type JobsWaitFlags, parseDurationFlag, type ReapFlags, agentFlags } from "./flags.ts";
+import { HELP_DEFAULT } from "./flags.ts";
 
 const jobIdPositional: TypedPositionalParameters<[string?], CorralContext> = {
   kind: "tuple",
@@ -130,7 +131,7 @@ export const reapCommand = buildCommand<ReapFlags, [], CorralContext>({
   parameters: {
     flags: {
       all: { kind: "boolean", default: false, brief: "Also terminate every job and session still running (whole trees)" },
-      grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL with --all (default 5s)" },
+      grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: `Time between SIGTERM and SIGKILL with --all (default ${HELP_DEFAULT.grace})` },
       json: { kind: "boolean", default: false, brief: "One JSON object: {jobs, sessions, orphans}, each with exit facts and a receipt" },
       ...agentFlags,
     },

@@ -4,6 +4,7 @@ import type { SocketFlag } from "../../shared/socket-flag.ts";
 export type { CorralContext } from "../../shared/context.ts";
 export { agentFlags, socketFlag } from "../../shared/socket-flag.ts";
 export { parseDurationFlag } from "../../shared/flag-parsers.ts";
+export { HELP_DEFAULT } from "../../shared/flag-defaults.ts";
 
 /** `jobs` flags. */
 export interface JobsFlags extends SocketFlag {

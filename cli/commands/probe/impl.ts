@@ -25,7 +25,8 @@ import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.t
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
-import { guardianMode } from "../../../lib/supervise/decide.ts";
+import { type DecisionsHere, decisionsHere, guardianMode } from "../../../lib/supervise/decide.ts";
+import type { GuardianMode } from "../../../lib/config/schema.ts";
 
 /** Everything `corral probe --json` prints. */
 export interface ProbeReport {
@@ -63,6 +64,8 @@ export interface ProbeReport {
   readonly compiler: string | null;
   /** The `corral` command's first door (cli/native-client-install.ts): the native client, or the JavaScript CLI for every command. */
   readonly client: { readonly native: boolean; readonly path: string | null; readonly forced: "js" | "native" | null };
+  /** What lib/supervise/decide.ts would choose here for each kind of tree and for collect's output, with the reasons `--explain` prints. */
+  readonly decisions: DecisionsHere;
 }
 
 /** probe's exit statuses (README "Exit statuses"). */
@@ -108,17 +111,19 @@ function checkDir(dir: string): ProbeReport["stateDir"] {
   }
 }
 
-/** Which setting says `guardian: never` and what undoes it, or null when the guardian may be used. */
-async function guardianTurnedOff(env: Readonly<Record<string, string | undefined>>): Promise<{ why: string; fix: string } | null> {
-  let configured: Awaited<ReturnType<typeof loadConfigFile>>["config"]["guardian"] = "auto";
-  let file: string | null = null;
+/** The config file's `guardian` setting and where it was read ("auto" and null without one). */
+async function configuredGuardian(env: Readonly<Record<string, string | undefined>>): Promise<{ configured: GuardianMode; file: string | null }> {
   try {
     const loaded = await loadConfigFile(env);
-    configured = loaded.config.guardian;
-    file = loaded.path;
+    return { configured: loaded.config.guardian, file: loaded.path };
   } catch {
     // A broken config file is `corral config`'s report; probe judges the environment alone.
+    return { configured: "auto", file: null };
   }
+}
+
+/** Which setting says `guardian: never` and what undoes it, or null when the guardian may be used. */
+function guardianTurnedOff(env: Readonly<Record<string, string | undefined>>, configured: GuardianMode, file: string | null): { why: string; fix: string } | null {
   try {
     if (guardianMode(configured, env) !== "never") return null;
   } catch (error) {
@@ -136,14 +141,19 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
   const found = probeGuardian(locateGuardian(env));
   // The one backend decision's setting: under `never` nothing uses the guardian, so the
   // report says what really runs (node-pty terminals, process groups) and what that loses.
-  const offBy = await guardianTurnedOff(env);
+  const { configured, file } = await configuredGuardian(env);
+  const offBy = guardianTurnedOff(env, configured, file);
   const guardian = offBy === null ? found : { ...found, usable: false, why: `turned off: ${offBy.why}` };
   const guardianPty = guardian.usable && guardian.capabilities.some((c) => c.name === "pty" && c.ok);
   const nodePty = await checkNodePty(!guardianPty, runtime);
-  const backend = guardianPty ? "guardian" : nodePty.ptyOk ? "node-pty" : "none";
+  // The backend a session really gets is the one decision's (lib/supervise/decide.ts); the checks above say whether it can open a PTY.
+  const decisions = decisionsHere(configured, env);
+  const chosen = decisions.ptySessions.supervisor;
+  const backend = chosen === "guardian" ? "guardian" : chosen === "node-pty" ? "node-pty" : "none";
+  const ptyOk = backend === "guardian" ? guardianPty : backend === "node-pty" && nodePty.ptyOk;
   const socket = socketPath(env);
   const proc = checkProcess();
-  const status = !proc.ok ? "unusable" : guardian.usable && backend !== "none" ? "ok" : "degraded";
+  const status = !proc.ok ? "unusable" : guardian.usable && ptyOk ? "ok" : "degraded";
   const binary = guardian.binary;
   return {
     corral: CORRAL_VERSION,
@@ -158,7 +168,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
       why: guardian.why,
       capabilities: guardian.capabilities,
     },
-    pty: { backend, ok: backend !== "none", nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
+    pty: { backend, ok: ptyOk, nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
     process: proc,
     agent: { socket, answering: await socketIsLive(socket) },
     stateDir: checkDir(stateDirPath(env)),
@@ -168,6 +178,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     fix: offBy !== null ? offBy.fix : binary.built ? null : binary.fix,
     compiler: findCompiler(env),
     client: nativeClient(env),
+    decisions,
   };
 }
 
@@ -199,20 +210,25 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`guardian      ${g.usable ? "in use" : g.turnedOff ? "built, not used" : g.built ? "built, not usable" : "not built"}  ${g.path ?? ""}`.trimEnd());
   if (g.why) lines.push(`              why: ${g.why}`);
   for (const c of g.capabilities) lines.push(`  ${c.name.padEnd(18)} ${(c.ok ? "ok" : "missing").padEnd(8)} ${c.core ? "core    " : "optional"}  ${c.detail}`);
-  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : ""}`);
+  lines.push(`pty backend   ${r.pty.backend}${r.pty.backend === "none" ? " (no PTY can be allocated)" : r.pty.ok ? "" : " (chosen, but it cannot open a PTY here)"}`);
   lines.push(`node-pty      ${r.pty.nodePty.loadable ? "loadable" : "not loadable"}${r.pty.nodePty.why ? `: ${r.pty.nodePty.why}` : ""}`);
   lines.push(`processes     ${r.process.ok ? "ok" : `cannot run: ${r.process.why}`}`);
   const door = r.client.native
     ? `native        ${r.client.path} (session and job commands are answered by the agent without a JavaScript start)`
     : "JavaScript    every command starts the JavaScript CLI (the native client was not built: no C compiler at install?)";
   lines.push(`client        ${door}${r.client.forced !== null ? `; CORRAL_CLIENT=${r.client.forced} in force` : ""}`);
+  const chosen = r.decisions;
+  lines.push(`run           ${chosen.pipes.why}`);
+  lines.push(`pty sessions  ${chosen.ptySessions.why}`);
+  lines.push(`jobs          ${chosen.jobs.why}; run --tty: ${chosen.ttyJobs.why}`);
+  lines.push(`collect       ${chosen.capture.why}; with --live: ${chosen.capture.live}`);
   lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
   if (r.status === "ok") lines.push("ok: corral can run processes and allocate PTYs here, with the guardian's guarantees");
   else if (r.status === "unusable") lines.push("NOT ok: corral cannot run processes here (see above)");
   else {
-    lines.push(`degraded: corral works here without the guardian${r.pty.backend === "none" ? " and without terminal sessions" : ""}; lost:`);
+    lines.push(`degraded: corral works here without the guardian${r.pty.ok ? "" : " and without terminal sessions"}; lost:`);
     for (const g of r.lost) lines.push(`  ${g.name.padEnd(23)} ${g.lost}`);
   }
   if (r.fix !== null) {

@@ -7,6 +7,7 @@ import { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, agentFlags 
 import { ptyRecord, ptyView } from "./debug/command.ts";
 import { ptyExec } from "./exec/command.ts";
 import { ptyOpen } from "./open/command.ts";
+import { HELP_DEFAULT, MAX_SCROLLBACK } from "./flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -26,7 +27,7 @@ export const ptySend = buildCommand<SendFlags, [string, string | undefined], Cor
       waitRegex: { ...opt, variadic: true, placeholder: "re", brief: "Then wait until an RE2 regex matches the output after the input (repeatable)" },
       waitStable: { ...opt, parse: parseDurationFlag("--wait-stable"), placeholder: "dur", brief: "Then wait until the screen has not changed for this long" },
       waitReady: { kind: "boolean", default: false, brief: "Then wait until the program waits for input again" },
-      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124 (default 60s)" },
+      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: `Give up the --wait-* after this long: exit 124 (default ${HELP_DEFAULT.waitTimeout})` },
       json: { kind: "boolean", default: false, brief: "Print {sent, at, wait} as JSON (at: the output position the input went in at)" },
       ...agentFlags,
     },
@@ -62,7 +63,7 @@ export const ptyScreen = buildCommand<ScreenFlags, [string], CorralContext>({
     flags: {
       json: { kind: "boolean", default: false, brief: "Print cursor, size, title, hash, changed, alive and exit facts too" },
       since: { ...opt, placeholder: "hash", brief: "Report changed against this hash instead of the last read" },
-      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, 10_000), placeholder: "n", brief: "Include up to N lines above the screen" },
+      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, MAX_SCROLLBACK), placeholder: "n", brief: `Include up to N lines above the screen (at most ${HELP_DEFAULT.maxScrollback})` },
       ansi: { kind: "boolean", default: false, brief: "Print the rows with colours and attributes as SGR escapes (tmux capture-pane -e)" },
       styles: { kind: "boolean", default: false, brief: "With --json: add styles, per row runs of {from, to, text, fg, bg, bold, ...}" },
       svg: { ...opt, placeholder: "file", brief: "Write a picture of the screen as SVG to FILE (- for stdout)" },
@@ -103,7 +104,7 @@ export const ptyWait = buildCommand<WaitFlags, [string], CorralContext>({
       commandDone: { kind: "boolean", default: false, brief: "Until the session's hooked shell finishes a command (at once when none runs, without --after/--new)" },
       after: { ...opt, parse: parseIntFlag("--after", 0, Number.MAX_SAFE_INTEGER), placeholder: "pos", brief: "Only output after this position counts (from pty send --json)" },
       new: { kind: "boolean", default: false, brief: "Only output after the wait began counts (--after the position then)" },
-      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up after this long: exit 124 (default 60s)" },
+      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: `Give up after this long: exit 124 (default ${HELP_DEFAULT.waitTimeout})` },
       json: { kind: "boolean", default: false, brief: "Print {fired, match, position, windowExceeded, screen} as JSON" },
       ...agentFlags,
     },
@@ -166,7 +167,7 @@ export const ptyClose = buildCommand<CloseFlags, [string], CorralContext>({
   loader: async () => (await import("./control.ts")).ptyCloseAction,
   parameters: {
     flags: {
-      grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: "Time after SIGHUP before the tree is terminated (default 5s or config grace)" },
+      grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: `Time after SIGHUP before the tree is terminated (default ${HELP_DEFAULT.grace} or config grace)` },
       force: { kind: "boolean", default: false, brief: "Kill the whole tree at once" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, ..., exit}} as JSON" },
       ...agentFlags,

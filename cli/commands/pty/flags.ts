@@ -7,6 +7,7 @@ export type { CorralContext } from "../../shared/context.ts";
 export { agentFlags, socketFlag } from "../../shared/socket-flag.ts";
 export { recordFlagDefs } from "../../shared/record/flags.ts";
 export { parseClampedDimensionFlag, parseDurationFlag, parseIntFlag, parseSizeFlag } from "../../shared/flag-parsers.ts";
+export { HELP_DEFAULT, MAX_SCROLLBACK } from "../../shared/flag-defaults.ts";
 export { MIN_RECORD_BYTES } from "../../../lib/core/recording-spec.ts";
 
 export type SocketOnly = SocketFlag;

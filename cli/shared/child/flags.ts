@@ -6,6 +6,7 @@ import type { TypedFlagParameter, TypedPositionalParameters } from "@stricli/cor
 import type { CorralContext } from "../context.ts";
 import type { EnvAssignment } from "../../../lib/env/assignment.ts";
 import { parseDurationFlag, parseEnvFlag } from "../flag-parsers.ts";
+import { HELP_DEFAULT } from "../flag-defaults.ts";
 
 /** Parsed flags common to `run` and `collect`. */
 export interface RunFlags {
@@ -52,7 +53,7 @@ export const runFlagParameters: FlagTable<RunFlags> = {
   clearEnv: { kind: "boolean", default: false, brief: "Start the command with an empty environment (plus --env, --keep-env)" },
   explain: { kind: "boolean", default: false, brief: "Say on stderr what corral decided: variable names dropped (never values), grace, backend, pid" },
   timeout: { kind: "parsed", parse: parseDurationFlag("--timeout"), optional: true, placeholder: "dur", brief: "Terminate the whole tree after this long; exit 124 (e.g. 30s, 2m, 1h30m, 1d)" },
-  grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: "Time between SIGTERM and SIGKILL, and for output EOF after exit (default 5s)" },
+  grace: { kind: "parsed", parse: parseDurationFlag("--grace"), optional: true, placeholder: "dur", brief: `Time between SIGTERM and SIGKILL, and for output EOF after exit (default ${HELP_DEFAULT.grace})` },
   facts: { kind: "parsed", parse: text, optional: true, placeholder: "file", brief: "Write the exit facts as JSON to this file (collect: - for stdout, after the rest)" },
   leaveRunning: { kind: "boolean", default: false, brief: "Do not terminate what the command leaves running when it exits" },
 };

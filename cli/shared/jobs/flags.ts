@@ -4,7 +4,8 @@ import type { TypedFlagParameter } from "@stricli/core";
 import type { CorralContext } from "../context.ts";
 import { agentFlags, type SocketFlag } from "../socket-flag.ts";
 import { recordFlagDefs, type RecordFlagValues } from "../record/flags.ts";
-import { parseKeptSizeFlag, parseOffsetFlag } from "../flag-parsers.ts";
+import { parseOffsetFlag, parseKeptSizeFlag } from "../flag-parsers.ts";
+import { HELP_DEFAULT } from "../flag-defaults.ts";
 
 const text = (input: string): string => input;
 
@@ -25,8 +26,8 @@ export const runJobFlagParameters: FlagTable<RunJobFlags> = {
   tty: { kind: "boolean", default: false, brief: "Run on a terminal held by the agent: a job; Ctrl-Z parks it (exit 148), fg resumes it" },
   bg: { kind: "boolean", default: false, brief: "Start as a background job in the agent; print its id (%N) at once" },
   name: { kind: "parsed", parse: text, optional: true, placeholder: "name", brief: "A name for the job (--bg/--tty), usable where a job id is" },
-  maxBytes: { kind: "parsed", parse: parseKeptSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: "Job output: bytes of tail kept in memory (default 1MiB)" },
-  headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: "Job output: bytes of head kept in memory (default 64KiB)" },
+  maxBytes: { kind: "parsed", parse: parseKeptSizeFlag("--max-bytes"), optional: true, placeholder: "size", brief: `Job output: bytes of tail kept in memory (default ${HELP_DEFAULT.maxBytes})` },
+  headBytes: { kind: "parsed", parse: parseKeptSizeFlag("--head-bytes"), optional: true, placeholder: "size", brief: `Job output: bytes of head kept in memory (default ${HELP_DEFAULT.headBytes})` },
   spill: { kind: "parsed", parse: text, optional: true, placeholder: "file", brief: "Job output: keep all of it byte-exact in FILE" },
   ...recordFlagDefs,
   ...agentFlags,

@@ -17,11 +17,12 @@ import {
   textWhere,
 } from "./fields.ts";
 import { MIN_RECORD_BYTES, type RecordingSpec } from "../../core/recording-spec.ts";
+import { MAX_DURATION_MS } from "../../core/duration.ts";
 
 /** Sizes are clamped to 1..1000 by the session; beyond this is a mistake. */
 export const MAX_DIMENSION = 100_000;
-/** Milliseconds that fit a timer. */
-export const MAX_MS = 2 ** 31 - 1;
+/** Milliseconds that fit a timer: the same limit as a duration flag's (lib/core/duration.ts), so the CLI and the wire refuse the same values. */
+export const MAX_MS = MAX_DURATION_MS;
 /** Sizes up to 1 TiB: the store allocates lazily, so this only stops nonsense. */
 export const MAX_SIZE = 2 ** 40;
 

@@ -53,3 +53,29 @@ test("probe lines parse: name, ok|missing, core|optional, detail", { timeout: 12
     { name: "splice", ok: false, core: false, detail: "why not" },
   ]);
 });
+
+test("probe --json reports the backend decisions, with the reasons run and collect --explain print", { timeout: 120_000 }, async (t) => {
+  const dir = tempDir(t);
+  const env = { CORRAL_GUARDIAN_BIN: path.join(dir, "missing"), CORRAL_STATE_DIR: path.join(dir, "state") };
+  const r = await corral(["probe", "--json"], { env });
+  assert.equal(r.code, 3, r.stderr);
+  const { decisions } = JSON.parse(r.stdout.toString("utf8"));
+  assert.equal(decisions.pipes.supervisor, "process-group");
+  assert.equal(decisions.jobs.supervisor, "process-group");
+  assert.equal(decisions.ptySessions.supervisor, "node-pty");
+  assert.equal(decisions.ttyJobs.supervisor, null, "a terminal job needs the guardian");
+  assert.match(decisions.ttyJobs.why, /^refused: --tty jobs need the guardian/);
+  assert.equal(decisions.capture.keeper, "javascript");
+  const ran = await corral(["collect", "--explain", "--", "true"], { env });
+  assert.equal(ran.code, 0, ran.stderr);
+  assert.ok(ran.stderr.includes(`corral: explain: output: ${decisions.capture.why}\n`), ran.stderr);
+  assert.ok(ran.stderr.includes(`under ${decisions.pipes.why}\n`), ran.stderr);
+  const never = JSON.parse((await corral(["probe", "--json"], { env: { CORRAL_STATE_DIR: path.join(dir, "state"), CORRAL_GUARDIAN: "never" } })).stdout.toString("utf8"));
+  assert.equal(never.decisions.pipes.why, "process group (guardian: never)");
+  assert.equal(never.pty.backend, never.decisions.ptySessions.supervisor, "the PTY backend probe names is the one the decision picks");
+  const { pty } = JSON.parse(r.stdout.toString("utf8"));
+  assert.equal(pty.backend, decisions.ptySessions.supervisor);
+  const text = await corral(["probe"], { env });
+  assert.match(text.stdout.toString("utf8"), /^run {11}process group \(no guardian: /m);
+  assert.match(text.stdout.toString("utf8"), /^collect {7}JavaScript keeps the output/m);
+});

@@ -16,6 +16,7 @@ import { prepareLaunch } from "../launch.ts";
 import { cleanText } from "../model-text.ts";
 import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, COMMAND_INPUT, integer, JOB, nullable, object, RECEIPT, SCRUBBED, str, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
+import { DEFAULT_GRACE_MS } from "../../../../lib/core/defaults.ts";
 
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 let spilled = 0;
@@ -194,7 +195,7 @@ export const jobStopTool: Tool = {
   description: "Ends the job's whole process tree (SIGTERM, the grace, SIGKILL) and answers once it is gone, with the receipt. A job that already ended is left as it is.",
   readOnly: false,
   starts: false,
-  inputSchema: object({ ...jobInput, graceMs: integer("Between SIGTERM and SIGKILL (default 5000)") }, ["job"]),
+  inputSchema: object({ ...jobInput, graceMs: integer(`Between SIGTERM and SIGKILL (default ${DEFAULT_GRACE_MS})`) }, ["job"]),
   outputSchema: object({ job: JOB, stopped: bool("false: it had already ended"), receipt: RECEIPT }, ["job", "stopped", "receipt"]),
   async answer(input, call) {
     const reply = await agentCall(call, { op: "job-stop", job: jobRef(input), ...(typeof input.graceMs === "number" ? { graceMs: input.graceMs } : {}) });

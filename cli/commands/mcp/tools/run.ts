@@ -14,6 +14,7 @@ import { streamForModel } from "../model-text.ts";
 import { type Run, treeIsStopped } from "../runs.ts";
 import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, COMMAND_INPUT, ELISION, EXIT_FACTS, integer, nullable, object, SCRUBBED, str, strings, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
+import { DEFAULT_GRACE_MS } from "../../../../lib/core/defaults.ts";
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 /** How often a waiting call looks for a stopped tree (a read of a terminal it does not own). */
@@ -36,7 +37,7 @@ export const runTool: Tool = {
     ...COMMAND_INPUT,
     stdin: str("Text written to the command's stdin, then closed (default: stdin is /dev/null)"),
     timeoutMs: integer(`End the whole tree after this long (default ${DEFAULT_TIMEOUT_MS} ms)`, 1),
-    graceMs: integer("Between SIGTERM and SIGKILL when the tree is ended (default: the config's, 5 s)"),
+    graceMs: integer(`Between SIGTERM and SIGKILL when the tree is ended (default: the config's, ${DEFAULT_GRACE_MS})`),
     budget: integer("Characters of output in the answer (default: the server's --budget)", 200),
     spill: bool("Keep every byte in a file (default true)"),
     ...WAIT_INPUT,

@@ -19,6 +19,7 @@ import { spilledStream } from "../spilled-stream.ts";
 import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, ELISION, integer, nullable, object, str, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
 import type { ExecReply } from "../../../../lib/agent/protocol/messages.ts";
+import { DEFAULT_INTERRUPT_GRACE_MS } from "../../../../lib/core/defaults.ts";
 
 const DEFAULT_TIMEOUT_MS = 10 * 60_000;
 
@@ -57,7 +58,7 @@ export const terminalExecTool: Tool = {
     command: str("The command line, as typed at the shell's prompt (several lines run as one group)"),
     timeoutMs: integer(`Give up waiting after this long in all, across cursors (default ${DEFAULT_TIMEOUT_MS} ms)`, 1),
     interrupt: bool("At the timeout, send Ctrl-C and wait briefly for the shell's prompt (default false: the command keeps running)"),
-    graceMs: integer("With interrupt: how long to wait for the shell's prompt after the Ctrl-C (default 2000)"),
+    graceMs: integer(`With interrupt: how long to wait for the shell's prompt after the Ctrl-C (default ${DEFAULT_INTERRUPT_GRACE_MS})`),
     budget: integer("Characters of output in the answer (default: the server's --budget)", 200),
     spill: bool("Keep every byte of the output in a file (default true)"),
     ...WAIT_INPUT,

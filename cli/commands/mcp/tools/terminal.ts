@@ -10,6 +10,7 @@ import type { Tool, ToolAnswer } from "../tool.ts";
 import { bool, COMMAND_INPUT, integer, object, SCRUBBED, SESSION, str, strings } from "./schema-parts.ts";
 import { CONDITIONS_INPUT, WAITED, waitOnSession } from "./terminal-wait.ts";
 import type { SessionInfo } from "../../../../lib/agent/protocol/messages.ts";
+import { DEFAULT_COLS, DEFAULT_GRACE_MS, DEFAULT_ROWS } from "../../../../lib/core/defaults.ts";
 
 /** Names that describe the server's own terminal, wrong inside the session's. */
 const TERMINAL_NAMES = ["COLUMNS", "LINES", "TERMCAP", "TMUX", "TMUX_PANE", "STY", "WINDOWID"];
@@ -37,8 +38,8 @@ export const terminalOpenTool: Tool = {
   inputSchema: object({
     ...COMMAND_INPUT,
     name: str("A name to refer to it by (letters, digits, . _ -; starts with a letter)"),
-    cols: integer("Columns (default 80)", 1),
-    rows: integer("Rows (default 24)", 1),
+    cols: integer(`Columns (default ${DEFAULT_COLS})`, 1),
+    rows: integer(`Rows (default ${DEFAULT_ROWS})`, 1),
     shellIntegration: bool("Hook a shell (bash, zsh, fish, sh with no arguments but -i) so terminal_exec can run commands in it (default true; false leaves it as started)"),
   }),
   outputSchema: object({ session: SESSION, scrubbed: SCRUBBED }, ["session", "scrubbed"]),
@@ -110,7 +111,7 @@ export const terminalCloseTool: Tool = {
   description: "Hangs up the session's terminal (SIGHUP), then ends its whole process tree after the grace (at once with force); answers once it is gone.",
   readOnly: false,
   starts: false,
-  inputSchema: object({ session: str("Session id or name"), graceMs: integer("Between SIGHUP and the end of the tree (default 5000)"), force: bool("End the tree at once") }, ["session"]),
+  inputSchema: object({ session: str("Session id or name"), graceMs: integer(`Between SIGHUP and the end of the tree (default ${DEFAULT_GRACE_MS})`), force: bool("End the tree at once") }, ["session"]),
   outputSchema: object({ session: SESSION }, ["session"]),
   async answer(input, call) {
     const reply = await agentCall(call, {

@@ -4,6 +4,7 @@ import { buildCommand } from "@stricli/core";
 import type { CorralContext, ExecFlags } from "../flags.ts";
 import { parseDurationFlag, agentFlags } from "../flags.ts";
 import { parseKeptSizeFlag, parseLineCountFlag } from "../../../shared/flag-parsers.ts";
+import { HELP_DEFAULT } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -12,11 +13,11 @@ export const ptyExec = buildCommand<ExecFlags, [string, ...string[]], CorralCont
   loader: async () => (await import("./impl.ts")).ptyExecAction,
   parameters: {
     flags: {
-      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up after this long: exit 124, the command left running (default 60s)" },
+      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: `Give up after this long: exit 124, the command left running (default ${HELP_DEFAULT.waitTimeout})` },
       interrupt: { kind: "boolean", default: false, brief: "On timeout, send Ctrl-C and wait --grace for the prompt (still exit 124)" },
-      grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: "With --interrupt: time after Ctrl-C (default 2s)" },
-      maxBytes: { ...opt, parse: parseKeptSizeFlag("--max-bytes"), placeholder: "size", brief: "Bytes of the output's tail to keep (default 1MiB)" },
-      headBytes: { ...opt, parse: parseKeptSizeFlag("--head-bytes"), placeholder: "size", brief: "Bytes of the output's head to keep (default 64KiB)" },
+      grace: { ...opt, parse: parseDurationFlag("--grace"), placeholder: "dur", brief: `With --interrupt: time after Ctrl-C (default ${HELP_DEFAULT.interruptGrace})` },
+      maxBytes: { ...opt, parse: parseKeptSizeFlag("--max-bytes"), placeholder: "size", brief: `Bytes of the output's tail to keep (default ${HELP_DEFAULT.maxBytes})` },
+      headBytes: { ...opt, parse: parseKeptSizeFlag("--head-bytes"), placeholder: "size", brief: `Bytes of the output's head to keep (default ${HELP_DEFAULT.headBytes})` },
       headLines: { ...opt, parse: parseLineCountFlag("--head-lines"), placeholder: "n", brief: "Show at most N lines of the head" },
       tailLines: { ...opt, parse: parseLineCountFlag("--tail-lines"), placeholder: "n", brief: "Show at most N lines of the tail" },
       spill: { ...opt, placeholder: "file", brief: "Keep the whole output byte-exact in FILE" },

@@ -5,6 +5,7 @@
 import { buildCommand } from "@stricli/core";
 import type { CorralContext, OpenFlags } from "../flags.ts";
 import { parseDurationFlag, parseIntFlag, recordFlagDefs, agentFlags } from "../flags.ts";
+import { HELP_DEFAULT, MAX_SCROLLBACK } from "../flags.ts";
 
 const text = (input: string): string => input;
 const opt = { kind: "parsed", parse: text, optional: true } as const;
@@ -14,17 +15,17 @@ export const ptyOpen = buildCommand<OpenFlags, readonly string[], CorralContext>
   parameters: {
     flags: {
       name: { ...opt, placeholder: "name", brief: "A name to use instead of the id (letters, digits, . _ -)" },
-      cols: { ...opt, parse: parseIntFlag("--cols", 1, 1000), placeholder: "n", brief: "Columns (1-1000; default 80 or terminal.cols)" },
-      rows: { ...opt, parse: parseIntFlag("--rows", 1, 1000), placeholder: "n", brief: "Rows (1-1000; default 24 or terminal.rows)" },
+      cols: { ...opt, parse: parseIntFlag("--cols", 1, 1000), placeholder: "n", brief: `Columns (1-1000; default ${HELP_DEFAULT.cols} or terminal.cols)` },
+      rows: { ...opt, parse: parseIntFlag("--rows", 1, 1000), placeholder: "n", brief: `Rows (1-1000; default ${HELP_DEFAULT.rows} or terminal.rows)` },
       cwd: { ...opt, placeholder: "dir", brief: "Working directory (default: the current one)" },
       env: { ...opt, variadic: true, placeholder: "name=value", brief: "Set a variable for the program (repeatable)" },
       term: { ...opt, placeholder: "term", brief: "TERM for the program (default xterm-256color)" },
-      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, 10_000), placeholder: "n", brief: "Lines kept above the screen (default 2000, at most 10000)" },
+      scrollback: { ...opt, parse: parseIntFlag("--scrollback", 0, MAX_SCROLLBACK), placeholder: "n", brief: `Lines kept above the screen (default ${HELP_DEFAULT.scrollback}, at most ${HELP_DEFAULT.maxScrollback})` },
       waitText: { ...opt, variadic: true, placeholder: "str", brief: "Return once the program's output shows this text (repeatable), so a first send never races its start" },
       waitRegex: { ...opt, variadic: true, placeholder: "re", brief: "Return once an RE2 regex matches the program's output (repeatable)" },
       waitStable: { ...opt, parse: parseDurationFlag("--wait-stable"), placeholder: "dur", brief: "Return once the screen has not changed for this long" },
       waitReady: { kind: "boolean", default: false, brief: "Return once the program waits for input (blocked reading the terminal)" },
-      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: "Give up the --wait-* after this long: exit 124, the session stays open (default 60s)" },
+      timeout: { ...opt, parse: parseDurationFlag("--timeout"), placeholder: "dur", brief: `Give up the --wait-* after this long: exit 124, the session stays open (default ${HELP_DEFAULT.waitTimeout})` },
       quiet: { kind: "boolean", optional: true, brief: "Do not name the withheld credential-shaped variables on stderr (config key quiet)" },
       json: { kind: "boolean", default: false, brief: "Print {session: {id, name, pid, argv, size, position, ...}, wait} as JSON" },
       shellIntegration: { kind: "boolean", default: true, brief: "Hook bash, zsh, fish or sh for pty exec (--no-shell-integration leaves the shell untouched)" },
