@@ -33,7 +33,7 @@ export function chosenSocket(ctx: CorralContext, flags: SocketFlag): string {
  * `start` is false), or through ssh/--via to another's, which its own
  * `corral connect` starts on demand.
  */
-export async function openClient(ctx: CorralContext, flags: SocketFlag, start: boolean): Promise<AgentClient> {
+export async function openClient(ctx: CorralContext, flags: SocketFlag, start: boolean, readopt = false): Promise<AgentClient> {
   const remote = await chosenRemote(ctx, flags);
   let client: AgentClient;
   if (remote !== null) {
@@ -43,8 +43,10 @@ export async function openClient(ctx: CorralContext, flags: SocketFlag, start: b
     // Loaded here, not at the top: definitions import this module at start-up.
     const { connectOrStart } = await import("../../lib/agent/client/auto-start.ts");
     const socket = chosenSocket(ctx, flags);
-    // Guardians waiting for a new agent (the last one died): this command's agent re-adopts them.
-    client = await connectOrStart({ socket, start: start || guardiansAwaitAgent(path.dirname(socket)), env: ctx.process.env });
+    // Guardians waiting for a new agent (the last one died): a command that
+    // reads sessions or jobs (`readopt`) starts one, which re-adopts them;
+    // `agent status` and `agent stop` never start one.
+    client = await connectOrStart({ socket, start: start || (readopt && guardiansAwaitAgent(path.dirname(socket))), env: ctx.process.env });
   }
   endWithCaller(ctx, client);
   return client;
@@ -129,7 +131,7 @@ export async function withAgent(
 ): Promise<void> {
   let client: AgentClient | undefined;
   try {
-    const connected = await openClient(ctx, flags, options.start ?? true);
+    const connected = await openClient(ctx, flags, options.start ?? true, true);
     client = connected;
     // The hello and the command's first request go out together (the agent
     // answers a connection's requests in order), saving a round trip; a
