@@ -9,6 +9,7 @@ import { sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
+import type { AgentEvent } from "../../../lib/agent/protocol/operations.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
 export const DETACH_BYTE = 0x1c;
@@ -24,6 +25,14 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
   }
   const stdout = process.stdout;
   await withAgent(this, flags, async (client) => {
+    // Wired before the request: the screen's first paint (and the session's
+    // next output) can arrive in the same read as the reply, over ssh or
+    // --via more often than not, and is handed out before the reply's
+    // await returns here. Held until the terminal is raw, then written.
+    const early: Uint8Array[] = [];
+    let earlyEvent: AgentEvent | null = null;
+    client.onBytes = (bytes) => early.push(bytes);
+    client.onEvent = (event) => (earlyEvent ??= event);
     await client.call({ op: "attach", session, ...terminalSize() });
     const hold = new TerminalHold();
     let outcome = "detached";
@@ -33,10 +42,13 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
           outcome = why;
           resolve();
         };
+        const ended = (event: AgentEvent) => finish(`exited (${describeExit(event.event === "exit" ? event.exit : null)})`);
         hold.rawMode();
+        for (const bytes of early.splice(0)) stdout.write(bytes);
         client.onBytes = (bytes) => stdout.write(bytes);
-        client.onEvent = (event) => finish(`exited (${describeExit(event.event === "exit" ? event.exit : null)})`);
+        client.onEvent = ended;
         client.onClose = () => finish(outcome === "detached" ? "the agent closed the connection" : outcome);
+        if (earlyEvent !== null) ended(earlyEvent);
         hold.readInput((chunk) => {
           const at = chunk.indexOf(DETACH_BYTE);
           if (at >= 0) {
