@@ -13,7 +13,7 @@ import type { CorralContext } from "../../shared/context.ts";
 import type { SendFlags } from "./flags.ts";
 import { replyBody, reportFailure, sessionOnly, withAgent } from "../../shared/agent-reach.ts";
 import { UsageError } from "../../shared/exit-status.ts";
-import { printWait, waitConditions } from "./wait-conditions.ts";
+import { printWait, waitFlagConditions } from "./wait-conditions.ts";
 import type { WaitConditions, WaitReply } from "../../../lib/agent/protocol/messages.ts";
 
 /** Raw bytes per request: base64 grows them by a third, well inside the 8 MiB frame. */
@@ -27,19 +27,7 @@ export async function ptySendAction(this: CorralContext, flags: SendFlags, sessi
     if (text === undefined && keys.length === 0 && !flags.stdin) {
       throw new UsageError("pty send needs TEXT, --key NAME or --stdin (e.g. corral pty send 1 'ls' --key Enter)");
     }
-    wait = await waitConditions(
-      {
-        text: flags.waitText ?? [],
-        regex: flags.waitRegex ?? [],
-        stable: flags.waitStable,
-        ready: flags.waitReady,
-        exit: false,
-        timeout: flags.timeout,
-      },
-    );
-    if (wait === null && flags.timeout !== undefined) {
-      throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");
-    }
+    wait = await waitFlagConditions(flags);
   } catch (error) {
     reportFailure(this, error);
     return;

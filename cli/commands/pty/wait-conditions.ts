@@ -43,6 +43,31 @@ export async function waitConditions(flags: ConditionFlags): Promise<WaitConditi
   };
 }
 
+/** The `--wait-*` flags `pty open` and `pty send` share, with their `--timeout`. */
+export interface WaitFlagValues {
+  readonly waitText?: readonly string[];
+  readonly waitRegex?: readonly string[];
+  readonly waitStable?: number;
+  readonly waitReady: boolean;
+  readonly timeout?: number;
+}
+
+/** The conditions `--wait-*` asks for, or null; `--timeout` without one is a usage error. */
+export async function waitFlagConditions(flags: WaitFlagValues): Promise<WaitConditions | null> {
+  const wait = await waitConditions({
+    text: flags.waitText ?? [],
+    regex: flags.waitRegex ?? [],
+    stable: flags.waitStable,
+    ready: flags.waitReady,
+    exit: false,
+    timeout: flags.timeout,
+  });
+  if (wait === null && flags.timeout !== undefined) {
+    throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");
+  }
+  return wait;
+}
+
 /** The plain-text answer of a wait (the condition that fired), and a note on stderr when output was no longer kept. */
 export function printWait(out: { write(text: string): unknown }, err: { write(text: string): unknown }, reply: WaitReply, json: boolean): void {
   out.write(json ? `${JSON.stringify(reply)}\n` : `${reply.fired}\n`);

@@ -12,8 +12,7 @@ import { loadConfig } from "../../../../lib/config/load.ts";
 import { sessionEnvironment } from "../../../../lib/agent/client/open-environment.ts";
 import { DEFAULT_SCROLLBACK } from "../../../../lib/pty/screen-size.ts";
 import { recordSpecOf } from "../../../shared/record/spec.ts";
-import { UsageError } from "../../../shared/exit-status.ts";
-import { printWait, waitConditions } from "../wait-conditions.ts";
+import { printWait, waitFlagConditions } from "../wait-conditions.ts";
 import type { WaitConditions, WaitReply } from "../../../../lib/agent/protocol/messages.ts";
 import { CorralError } from "../../../../lib/core/corral-error.ts";
 import { announceWithheld } from "../../../shared/env-dropped-note.ts";
@@ -25,17 +24,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
   let withheld: readonly string[] = [];
   let quiet = false;
   try {
-    wait = await waitConditions({
-      text: flags.waitText ?? [],
-      regex: flags.waitRegex ?? [],
-      stable: flags.waitStable,
-      ready: flags.waitReady,
-      exit: false,
-      timeout: flags.timeout,
-    });
-    if (wait === null && flags.timeout !== undefined) {
-      throw new UsageError("--timeout goes with --wait-text, --wait-regex, --wait-stable or --wait-ready");
-    }
+    wait = await waitFlagConditions(flags);
     const config = await loadConfig(this.process.env);
     quiet = flags.quiet ?? config.quiet;
     const set = (flags.env ?? []).map(envFlag);
