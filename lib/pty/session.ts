@@ -29,6 +29,12 @@ export interface AdoptedOutput {
   readonly backlog: Uint8Array;
   readonly position: number;
   readonly createdAt: number;
+  /**
+   * The session had ended before this agent took it in (its end was written
+   * down by the agent that saw it, or found while no agent held it): these
+   * facts are its end as they were, told as they are.
+   */
+  readonly ended?: ExitFacts;
 }
 
 /**
@@ -74,6 +80,8 @@ export class PtySession {
   /** The hooked shell's marks and what they say (null: no shell integration). */
   #marks: ShellMarkFilter | null = null;
   #shell: ShellState | null = null;
+  /** The end a previous agent recorded (AdoptedOutput.ended). */
+  #ended: ExitFacts | undefined;
 
   private constructor(spec: PtySessionSpec, handle: SupervisedTree, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
     this.createdAt = adopted?.createdAt ?? Date.now();
@@ -85,6 +93,7 @@ export class PtySession {
       this.#stream.startAt(adopted.position - adopted.backlog.length);
       this.#stream.feed(adopted.backlog);
       this.#approximate = adopted.position > adopted.backlog.length;
+      this.#ended = adopted.ended;
     }
     this.id = spec.id ?? `s${nextId++}`;
     this.name = spec.name ?? null;
@@ -447,7 +456,7 @@ export class PtySession {
   #recordExit(): void {
     const raw = this.#exitRaw;
     if (raw === undefined || this.#exit !== null) return;
-    this.#exit = {
+    this.#exit = this.#ended ?? {
       code: raw.code,
       signal: raw.signal,
       timedOut: false,

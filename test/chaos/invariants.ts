@@ -11,8 +11,6 @@ import { sha256, type ClientItem, type Session, type SpillJob } from "./workload
 export class Verdicts {
   checked = 0;
   readonly violations: string[] = [];
-  /** What a documented gap explains instead of a violation (docs/chaos.md). */
-  readonly knownGaps: string[] = [];
 
   check(ok: boolean, invariant: string, detail: () => string): void {
     this.checked++;
@@ -86,16 +84,10 @@ export function checkJobExit(v: Verdicts, job: SpillJob, row: JobRow | undefined
 }
 
 /** A session's end: bash says 5, vim 0, the flood is hung up; unknown only with the reason. */
-export function checkSessionExit(v: Verdicts, s: Session, closed: Ran, exit: ExitFacts | null, lostNotes: string, agentReplaced: boolean): void {
+export function checkSessionExit(v: Verdicts, s: Session, closed: Ran, exit: ExitFacts | null, lostNotes: string): void {
   // Its guardian killed by the run, then the agent before it learned of it: reported lost, with why (`pty list`).
   if (exit === null && s.guardianKilled && lostNotes.includes(`(${s.name}): `)) {
     v.check(true, "session closed", () => "");
-    return;
-  }
-  // A known gap (docs/chaos.md): a session that ended (here: its guardian killed) in an agent that was then
-  // replaced is not carried over to the next agent; its end is forgotten, not invented. Counted, not failed.
-  if (exit === null && s.guardianKilled && agentReplaced && /no session/.test(closed.stderr)) {
-    v.knownGaps.push(`${s.name}: ended in an agent that was replaced; the next agent does not know it`);
     return;
   }
   v.check(closed.code === 0 && exit !== null, "session closed", () => `${s.name}: pty close exit ${closed.code}: ${closed.stderr.trim()}`);

@@ -86,14 +86,12 @@ export async function runRound(setup: RoundSetup): Promise<RoundResult> {
   })();
 
   let faults = 0;
-  let agentReplaced = false;
   const t0 = Date.now();
   for (const step of plan) {
     await pause(Math.max(0, t0 + step.atMs - Date.now()));
     const did = await inject(step.fault, env, rng, items);
     if (did !== null) {
       faults++;
-      if (step.fault === "agent-kill" || step.fault === "agent-restart") agentReplaced = true;
       log(`round ${round}: ${did}`);
     }
   }
@@ -112,7 +110,7 @@ export async function runRound(setup: RoundSetup): Promise<RoundResult> {
     checkSpill(v, job as SpillJob, row);
     checkJobExit(v, job as SpillJob, row, lostNotes);
   }
-  for (const [s, r] of closed) checkSessionExit(v, s, r, jsonOf<{ session?: { exit: ExitFacts | null } }>(r)?.session?.exit ?? null, lostNotes, agentReplaced);
+  for (const [s, r] of closed) checkSessionExit(v, s, r, jsonOf<{ session?: { exit: ExitFacts | null } }>(r)?.session?.exit ?? null, lostNotes);
   clients.forEach((c, i) => checkClient(v, c, ran[i]!, c.job === undefined ? undefined : final.find((r) => r.name === c.job!.name), lostNotes));
   for (const p of probes) v.check(p.ok && p.ms <= SCREEN_BOUND_MS, "screen within bound", () => `pty screen took ${p.ms} ms (bound ${SCREEN_BOUND_MS}): ${p.error}`);
 

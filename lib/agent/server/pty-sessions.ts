@@ -225,6 +225,8 @@ export interface AdoptSpec {
   readonly position: number;
   /** The hooked shell, from the session's record. */
   readonly shell?: ShellHook;
+  /** The session had ended before this agent: its end as recorded (session-ends.ts). */
+  readonly ended?: ExitFacts;
 }
 
 /** A session rebuilt around a guardian a previous agent started (its screen replayed from the raw tail). */
@@ -232,7 +234,7 @@ export async function adoptPtySession(handle: SupervisedTree, spec: AdoptSpec): 
   const pty = await PtySession.adopt(
     { argv: spec.argv, env: {}, cols: spec.cols, rows: spec.rows, scrollback: spec.scrollback, term: spec.term, ...(spec.shell !== undefined ? { shell: spec.shell } : {}) },
     handle,
-    { backlog: spec.backlog, position: spec.position, createdAt: spec.createdAt },
+    { backlog: spec.backlog, position: spec.position, createdAt: spec.createdAt, ...(spec.ended !== undefined ? { ended: spec.ended } : {}) },
   );
   const slot = new SessionRecording(spec.term);
   slot.attach(pty);

@@ -22,6 +22,7 @@ import { SOCKET_CHECK_MS, SocketWatch } from "./socket-watch.ts";
 import { JobTable } from "../../jobs/job-table.ts";
 import { stopAllJobs } from "../../jobs/stop-all.ts";
 import { removeAllDoneJobs } from "../../jobs/done-jobs.ts";
+import { removeAllSessionEnds } from "./session-ends.ts";
 
 /** Longest a stopping agent waits for one session's close (grace included). */
 const STOP_SESSION_DEADLINE_MS = 10_000;
@@ -84,6 +85,7 @@ export class AgentServer {
     this.#ctx = ctx;
     this.#frames = frames;
     this.jobs.keepEndsIn(ctx.stateDir);
+    this.registry.keepEndsIn(ctx.stateDir);
     this.#server = this.#createServer();
   }
 
@@ -202,8 +204,9 @@ export class AgentServer {
       }
     });
     await Promise.all([...closing, stopAllJobs(this.jobs, 1000, this.#log)]);
-    // Everything was ended on purpose: no later agent is to show these jobs.
+    // Everything was ended on purpose: no later agent is to show these jobs and sessions.
     removeAllDoneJobs(this.#ctx.stateDir);
+    removeAllSessionEnds(this.#ctx.stateDir);
     for (const connection of this.#connections) connection.close();
     this.#removeFiles();
     this.#log("stopped");

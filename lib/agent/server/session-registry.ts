@@ -5,6 +5,7 @@
 // so a script that opens "py" can run twice in a row (DESIGN.md 4.8).
 import { AgentError, type SessionInfo } from "../protocol/messages.ts";
 import type { AgentSession } from "./session-port.ts";
+import { removeSessionEnd } from "./session-ends.ts";
 
 /** Exited sessions kept for `list`/`screen`; the oldest go first past this. */
 const MAX_EXITED_KEPT = 64;
@@ -23,6 +24,12 @@ export interface SessionEntry {
 export class SessionRegistry {
   #byId = new Map<string, SessionEntry>();
   #nextId = 1;
+  /** Where the sessions' ends are written (session-ends.ts): a session forgotten here is forgotten there. */
+  #endsIn: string | undefined;
+
+  keepEndsIn(stateDir: string): void {
+    this.#endsIn = stateDir;
+  }
 
   add(session: AgentSession, name: string | null, scrollback = 0): SessionEntry {
     if (name !== null) {
@@ -74,6 +81,7 @@ export class SessionRegistry {
 
   remove(id: string): void {
     this.#byId.delete(id);
+    if (this.#endsIn !== undefined) removeSessionEnd(this.#endsIn, id);
   }
 
   all(): SessionEntry[] {
@@ -129,7 +137,7 @@ export class SessionRegistry {
   #trimExited(): void {
     const exited = this.all().filter((e) => !e.session.alive());
     for (const entry of exited.slice(0, Math.max(0, exited.length - MAX_EXITED_KEPT))) {
-      this.#byId.delete(entry.id);
+      this.remove(entry.id);
       entry.session.dispose?.();
     }
   }

@@ -3,10 +3,13 @@
 // records in the state dir, reconnects to each adoptable guardian whose
 // agent is gone, and rebuilds sessions (same id, name, size, position; the
 // screen replayed from the raw tail) and jobs (same id, offsets, spill).
-// A guardian that is gone or does not answer is never silently dropped: its
-// record is kept, marked lost with the reason, for `reap` and `agent status`.
+// A guardian that does not answer is never silently dropped: its record is
+// kept, marked lost with the reason, for `reap` and `agent status`. A
+// session whose guardian is gone ended while no agent held it: it is listed
+// as ended, its end unknown with the reason (session-restore.ts), and so is
+// every session whose end a previous agent wrote down.
 import process from "node:process";
-import { type GuardianRecord, readRecords, writeRecord } from "../../../supervise/guardian-records.ts";
+import { type GuardianRecord, readRecords, removeRecord, writeRecord } from "../../../supervise/guardian-records.ts";
 import { identityOf, stillRuns } from "../../../proc/identity.ts";
 import { adoptedGuardianHandle } from "../../../supervise/adoption.ts";
 import type { SupervisedTree } from "../../../supervise/handle.ts";
@@ -16,6 +19,8 @@ import { forgetAtExit } from "../session-record.ts";
 import { LostGuardian, reconnect } from "./reconnect.ts";
 import { adoptJob, restoreEndedJob } from "./job-adopt.ts";
 import { readDoneJobs, restoreDoneJob } from "../../../jobs/done-jobs.ts";
+import { readSessionEnds, type SessionEndRecord } from "../session-ends.ts";
+import { endUnownedSession, restoreEndedSession, retireShadowedNames } from "./session-restore.ts";
 
 /** What a new agent found: ids re-adopted, and what was lost with why. */
 export interface AdoptionReport {
@@ -49,9 +54,29 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
   const records = readRecords(ctx.stateDir).records
     .filter((r) => r.adoptable === true && r.lost === undefined)
     .filter((r) => r.owner.pid !== process.pid && !stillRuns(r.owner));
-  // Sessions first, in id order, then jobs: lists come back in the order they had.
-  records.sort((a, b) => order(a) - order(b));
+  // Sessions a previous agent saw end come back as they ended (session-ends.ts); one whose end
+  // was written before its guardian's record went is the ended one, whatever the record says.
+  const ends = readSessionEnds(ctx.stateDir).filter((e) => !ctx.registry.all().some((s) => s.id === e.id));
+  const endedIds = new Set(ends.map((e) => e.id));
   for (const record of records) {
+    if (record.session !== undefined && endedIds.has(record.session.id)) removeRecord(ctx.stateDir, record.guardian.pid);
+  }
+  // Sessions first, in id order (the ended ones among them), then jobs: lists come back in the order they had.
+  const work: Work[] = [
+    ...ends.map((end): Work => ({ at: Number(end.id) || 0, end })),
+    ...records.filter((r) => r.session === undefined || !endedIds.has(r.session.id)).map((record): Work => ({ at: order(record), record })),
+  ].sort((a, b) => a.at - b.at);
+  for (const item of work) {
+    if (item.end !== undefined) {
+      try {
+        await restoreEndedSession(ctx, item.end);
+        report.sessions.push(item.end.id);
+      } catch (error) {
+        ctx.log(`session ${item.end.id} could not be restored as it ended: ${(error as Error).message}`);
+      }
+      continue;
+    }
+    const record = item.record!;
     try {
       if (record.session !== undefined) report.sessions.push(await adoptSession(ctx, record));
       else if (record.jobFacts !== undefined && record.job !== null) report.jobs.push(await adoptJob(ctx, record));
@@ -60,13 +85,30 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
         report.jobs.push(await restoreEndedJob(ctx, record));
         continue;
       }
+      // A session whose guardian is gone ended while no agent held it: listed as ended, its end unknown with why.
+      if (error instanceof LostGuardian && record.session !== undefined && !stillRuns(record.guardian)) {
+        try {
+          report.sessions.push(await endUnownedSession(ctx, record, error.message));
+          continue;
+        } catch (failed) {
+          ctx.log(`session ${record.session.id} could not be listed as ended: ${(failed as Error).message}`);
+        }
+      }
       const reason = error instanceof LostGuardian ? error.message : `re-adopting failed: ${(error as Error).message}`;
       writeRecord(ctx.stateDir, { ...record, lost: reason });
       report.lost.push(lostItem(record, reason));
       ctx.log(`${describe(record)} lost: ${reason}`);
     }
   }
+  retireShadowedNames(ctx);
   return report;
+}
+
+/** One step of adoption: a guardian's record, or a session's written end. */
+interface Work {
+  readonly at: number;
+  readonly record?: GuardianRecord;
+  readonly end?: SessionEndRecord;
 }
 
 /** Records a previous agent left that this agent found lost (kept until `reap`). */
@@ -111,7 +153,7 @@ async function adoptSession(ctx: AgentContext, record: GuardianRecord): Promise<
   });
   const entry = ctx.registry.adopt(session, facts.id, facts.name, facts.scrollback);
   writeRecord(ctx.stateDir, { ...record, owner: identityOf(process.pid) ?? record.owner, recordedAt: Date.now() });
-  forgetAtExit(ctx.stateDir, entry, record.guardian.pid);
+  forgetAtExit(ctx.stateDir, entry, record.guardian.pid, facts.term);
   const dropped = position - backlog.length;
   ctx.log(`session ${facts.id} re-adopted: pid ${child.pid}, position ${position}${dropped > 0 ? `, screen rebuilt from the last ${backlog.length} bytes (approximate until a redraw)` : ""}`);
   return facts.id;

@@ -7,6 +7,7 @@ import { checkScreenCells } from "../agent-budgets.ts";
 import { makeScreenRoom } from "../screen-pressure.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
 import { recordSession } from "../session-record.ts";
+import { keepSessionEnd } from "../session-ends.ts";
 import { describeExit } from "../../../core/exit-words.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
@@ -32,8 +33,11 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   });
   const entry = ctx.registry.add(session, name, scrollback);
   // Written down so that a new agent can re-adopt it if this one dies or is replaced (issue 11).
+  // Its end is written down as it comes, for whichever agent is asked next (session-ends.ts).
   const link = session.link?.();
-  if (link !== undefined) recordSession(ctx.stateDir, entry, link, request.term ?? request.env?.TERM ?? ctx.defaults.term);
+  const term = request.term ?? request.env?.TERM ?? ctx.defaults.term;
+  if (link !== undefined) recordSession(ctx.stateDir, entry, link, term);
+  else keepSessionEnd(ctx.stateDir, entry, term);
   // The program's name only: arguments may carry secrets.
   ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
   session.onExit((exit) => {
