@@ -33,7 +33,8 @@ export class PendingFrameLedger {
   #total = 0;
   #held = new Map<object, number>();
 
-  constructor(readonly budget: number) {}
+  /** `onRelease(bytes, total)`: a holder let go of `bytes`; `total` is what all still hold. */
+  constructor(readonly budget: number, readonly onRelease: (bytes: number, total: number) => void = () => {}) {}
 
   /** Records what `holder` now buffers; throws AgentError limit_exceeded when the total would pass the budget. */
   hold(holder: object, bytes: number): void {
@@ -48,6 +49,7 @@ export class PendingFrameLedger {
     this.#total = total;
     if (bytes === 0) this.#held.delete(holder);
     else this.#held.set(holder, bytes);
+    if (bytes < before) this.onRelease(before - bytes, total);
   }
 
   release(holder: object): void {

@@ -57,6 +57,8 @@ export class AgentConnection {
     socket.on("data", (chunk: Buffer) => this.#onData(chunk));
     socket.on("error", () => socket.destroy());
     socket.on("close", () => {
+      // The unfinished frame's buffer goes with the connection (memory-return.ts).
+      this.#decoder = new FrameDecoder(MAX_FRAME_BYTES);
       this.frames.release(this);
       this.#inbox = [];
       this.#abort.abort();
@@ -96,6 +98,9 @@ export class AgentConnection {
   #refuse(error: { code: string; message: string }): void {
     this.#broken = true;
     this.#inbox = [];
+    // Nothing more is read: the rest of a refused frame is not taken in only to be thrown away.
+    this.socket.pause();
+    this.#decoder = new FrameDecoder(MAX_FRAME_BYTES);
     this.frames.release(this);
     this.#send({ id: 0, ok: false, error });
     // The error reply goes out first; a peer that never closes its side is cut off.

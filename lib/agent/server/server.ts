@@ -14,6 +14,7 @@ import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
 import { makeScreenRoom } from "./screen-pressure.ts";
+import { MemoryReturn } from "./memory-return.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "../client/socket-probe.ts";
@@ -67,7 +68,9 @@ export class AgentServer {
     this.stopped = new Promise((resolve) => (this.#resolveStopped = resolve));
     noteFdLimit();
     const budgets: AgentBudgets = { ...DEFAULT_BUDGETS, ...options.budgets };
-    const frames = new PendingFrameLedger(budgets.pendingFrameBytes);
+    // Frame buffers let go are handed back to the system, not kept by an idle heap (memory-return.ts).
+    const memory = new MemoryReturn();
+    const frames = new PendingFrameLedger(budgets.pendingFrameBytes, (bytes, total) => memory.released(bytes, total));
     const ctx: AgentContext = {
       registry: this.registry,
       jobs: this.jobs,
