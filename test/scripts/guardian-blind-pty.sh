@@ -1,0 +1,43 @@
+# A terminal session whose guardian can open nothing any more (every openat
+# fails with EACCES once it runs: /proc, its children files, everything,
+# injected with `strace -e inject=` into the guardian only): its census
+# cannot see a setsid escapee it adopted as subreaper, and says so. The
+# agent, which can read /proc, ends those orphans by their parent while the
+# guardian still holds them: `pty close` leaves nothing running, and `reap`
+# has nothing uncertain to say.
+. "$SCRIPT_LIB"
+
+guardian=$(corral probe --json | jq -r 'if .guardian.built then .guardian.path else "" end')
+if [[ -z "$guardian" ]]; then
+  skip "no guardian built here (corral probe)"
+fi
+if ! command -v strace > /dev/null; then
+  skip "strace is not installed (CI installs it: .ci/run)"
+fi
+if ! strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2> strace.err; then
+  skip "strace cannot trace here: $(head -c 300 strace.err)"
+fi
+cat > guardian-under-strace <<EOF2
+#!/bin/sh
+exec strace -qq -o /dev/null -e trace=openat -e inject=openat:error=EACCES:when=4+ "$guardian" "\$@"
+EOF2
+chmod +x guardian-under-strace
+export CORRAL_GUARDIAN=always CORRAL_GUARDIAN_BIN="$SCRIPT_TMP/guardian-under-strace"
+
+gone() { # gone PID: no such process, or a zombie
+  local state
+  state=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1) || return 0
+  [[ -z "$state" || "$state" == Z ]]
+}
+
+# The program, a background child, and an escapee in its own session (the guardian's openat
+# calls 1-3 are its start: the loader's and the program's; from the 4th on, all fail).
+corral pty open --name s -- bash --norc -c \
+  "echo \$\$ > main.pid; sleep 303 & echo \$! > bg.pid; setsid sh -c 'echo \$\$ > esc.pid; exec sleep 305' & exec sleep 304" >/dev/null
+wait_until 60 test -s esc.pid
+wait_until 60 test -s main.pid
+wait_until 60 test -s bg.pid
+corral pty close s >/dev/null
+for f in main.pid bg.pid esc.pid; do wait_until 60 gone "$(cat "$f")"; done
+assert_eq "$(corral reap --all 2>&1 | grep -c 'receipt uncertain' || true)" 0 "reap finds nothing uncertain"
+corral agent stop --force >/dev/null
