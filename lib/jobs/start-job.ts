@@ -45,7 +45,7 @@ export class JobRefusedError extends CorralError {
 
 /** Starts a job and adds it to `table`; throws SpawnError, SpillError or JobRefusedError. */
 export async function startJob(table: JobTable, request: JobRequest): Promise<Job> {
-  const [program, ...args] = request.argv;
+  const [program] = request.argv;
   if (program === undefined || program === "") throw new SpawnError("not-found", "no command given; put it after --");
   if (request.name !== null) {
     const holder = table.nameHolder(request.name);
