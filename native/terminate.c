@@ -118,6 +118,7 @@ static void finish(struct guardian *g) {
   }
   bytes_free(&j);
   bytes_free(&rest);
+  int blind = !cs->proc_ok;
   census_free(cs);
   g->n_term_ids = 0;
   g->term_active = 0;
@@ -130,9 +131,10 @@ static void finish(struct guardian *g) {
    * Staying keeps them our children, so an owner still alive finds them by
    * their parent (corral's loss path: lib/supervise/guardian/orphaned-tree.ts)
    * and ends them; each is reaped here, and the guardian leaves once none is
-   * left, or after HOLD_MS.
+   * left, or after HOLD_MS. The same with an owner when the census was blind
+   * to /proc: the owner can read it (lib/supervise/guardian/census-unseen.ts).
    */
-  if (!confirmed && g->conn_fd < 0 && has_children(g)) {
+  if (!confirmed && (g->conn_fd < 0 || blind) && has_children(g)) {
     g->hold_deadline = now_ms() + HOLD_MS;
     return;
   }

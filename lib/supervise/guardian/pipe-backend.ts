@@ -21,6 +21,7 @@ import { monotonicMs } from "../monotonic-ms.ts";
 import { armDeadline } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
+import { endWhatTheCensusMissed } from "./census-unseen.ts";
 import type { OrphanedTreeReport } from "../orphaned-tree.ts";
 import { captureLimits, captureOf, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
 import { TailGather } from "./tail-gather.ts";
@@ -165,7 +166,8 @@ class GuardianProcess implements SupervisedProcess {
       // terminate's SIGTERM would kill a child that handles SIGINT and exits on its own.
       const graceMs = options.graceMs ?? this.resolved.spec.graceMs;
       const receipt = await this.#answered(this.guardian.terminate(graceMs, options.signal ?? "SIGTERM"), graceMs);
-      return this.#noted(receipt);
+      // A guardian blind to /proc leaves its adopted escapees to us (census-unseen.ts).
+      return this.#noted(await endWhatTheCensusMissed(this.guardian, receipt, graceMs));
     })().catch(() => null);
     return this.#termination;
   }
@@ -178,7 +180,9 @@ class GuardianProcess implements SupervisedProcess {
    */
   #terminateAndExit(): Promise<TerminateReceipt | null> {
     const graceMs = this.resolved.spec.graceMs;
-    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs).then((receipt) => this.#noted(receipt)).catch(() => null);
+    this.#termination = this.#answered(this.guardian.shutdown(graceMs), graceMs)
+      .then(async (receipt) => this.#noted(await endWhatTheCensusMissed(this.guardian, receipt, graceMs)))
+      .catch(() => null);
     return this.#termination;
   }
 

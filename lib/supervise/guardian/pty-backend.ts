@@ -20,6 +20,7 @@ import type {
 import { SpawnError } from "../spawn-error.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { TreeEvents } from "../tree-events.ts";
+import { receiptOfCensus } from "../receipts.ts";
 import { endWhatTheCensusMissed } from "./census-unseen.ts";
 import { DEFAULT_GRACE_MS } from "../../core/defaults.ts";
 import { afterGuardianLoss } from "./guardian-loss.ts";
@@ -110,7 +111,7 @@ class GuardianPtyHandle implements SupervisedTree {
     if (this.#lost !== undefined) return await this.#lost;
     try {
       // A guardian blind to /proc leaves its adopted escapees to us (census-unseen.ts).
-      return await endWhatTheCensusMissed(this.guardian, await this.guardian.terminate(graceMs, firstSignal), graceMs);
+      return receiptOfCensus(await endWhatTheCensusMissed(this.guardian, await this.guardian.terminate(graceMs, firstSignal), graceMs));
     } catch (error) {
       // The guardian is gone: what is left of its tree is ended here, and the receipt says what could not be.
       if (error instanceof GuardianError && error.code === "closed") return await (this.#lost ??= this.#afterLoss());
