@@ -78,3 +78,23 @@ reaped=$(corral reap --json)
 assert_eq "$(jq '.sessions | length' <<<"$reaped")" 3 "reap retires them"
 kill_agent_and
 assert_eq "$(corral pty list --json | jq '.sessions | length')" 0 "reaped: forgotten by the next agent too"
+
+# 5. A session without a guardian (its terminal is the agent's own: node-pty) ends with its agent:
+# the next agent lists it as ended, its end unknown with the reason, and ends what ignored the hangup.
+if [[ "$(corral probe --json | jq -r .pty.nodePty.loadable)" != true ]]; then
+  skip_part "a session without the guardian: node-pty cannot be loaded here (corral probe)"
+else
+  rm -f bg.pid main.pid
+  CORRAL_GUARDIAN=never corral pty open --name agent-held -- bash --norc --noprofile -c "$tree" >/dev/null
+  wait_until 60 test -s main.pid
+  wait_until 60 test -s bg.pid
+  kill_agent_and
+  s=$(session agent-held)
+  [[ -n "$s" ]] || fail "the next agent forgot the session that ended with its agent: $(corral pty list 2>&1)"
+  assert_eq "$(jq -r '[.alive, .exit.code, .exit.signal] | map(tostring) | join(" ")' <<<"$s")" "false null null" "ended, its status unknown"
+  assert_contains "$(jq -r .exit.unknownWhy <<<"$s")" "ended while it ran" "the reason says it ended with its agent"
+  wait_until 60 gone "$(cat bg.pid)"
+  wait_until 60 gone "$(cat main.pid)"
+  corral reap >/dev/null
+  corral agent stop >/dev/null
+fi

@@ -11,6 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, w
 import path from "node:path";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import type { SessionEntry } from "./session-registry.ts";
+import { identityOf, type ProcessIdentity } from "../../proc/identity.ts";
+import process from "node:process";
 
 /** What is written for one ended session. */
 export interface SessionEndRecord {
@@ -25,7 +27,15 @@ export interface SessionEndRecord {
   readonly term: string;
   readonly createdAt: number;
   readonly position: number;
-  readonly exit: ExitFacts;
+  /**
+   * How it ended; null while a session whose terminal is the agent's own
+   * (no guardian: node-pty) runs: if that agent dies, the session ends with
+   * it, and the next agent says so (session-restore.ts).
+   */
+  readonly exit: ExitFacts | null;
+  /** With `exit` null: the agent that holds the terminal, and the program's identity. */
+  readonly heldBy?: ProcessIdentity;
+  readonly child?: { readonly pid: number; readonly pgid: number; readonly sid: number; readonly startTime: number };
   /** The visible rows when it ended (absent: not read, or nothing known of them). */
   readonly lines?: readonly string[];
   readonly cursor?: { readonly row: number; readonly col: number };
@@ -82,12 +92,28 @@ export function readSessionEnds(stateDir: string): SessionEndRecord[] {
   for (const name of names.filter((n) => /^\d+\.json$/.test(n))) {
     try {
       const record = JSON.parse(readFileSync(path.join(sessionEndsDir(stateDir), name), "utf8")) as SessionEndRecord;
-      if (typeof record?.id === "string" && typeof record.exit === "object" && record.exit !== null) records.push(record);
+      if (typeof record?.id === "string" && typeof record.exit === "object" && (record.exit !== null || record.heldBy !== undefined)) records.push(record);
     } catch {
       // unreadable: nothing to restore
     }
   }
   return records.sort((a, b) => Number(a.id) - Number(b.id));
+}
+
+/**
+ * A session whose terminal is this agent's own (no guardian to outlive it):
+ * written down at once, so that the next agent learns it ended with this one.
+ */
+export function noteAgentHeldSession(stateDir: string, entry: SessionEntry, term: string): void {
+  const heldBy = identityOf(process.pid);
+  const child = identityOf(entry.session.pid);
+  if (heldBy === undefined) return;
+  const { cols, rows } = entry.session.size();
+  writeSessionEnd(stateDir, {
+    id: entry.id, name: entry.name, retired: entry.retired, argv: entry.session.argv, pid: entry.session.pid,
+    cols, rows, scrollback: entry.scrollback, term, createdAt: entry.session.startedAt, position: 0, exit: null, heldBy,
+    ...(child !== undefined ? { child: { pid: child.pid, pgid: child.pid, sid: child.pid, startTime: child.startTime } } : {}),
+  });
 }
 
 /**

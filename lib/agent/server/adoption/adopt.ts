@@ -56,7 +56,9 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
     .filter((r) => r.owner.pid !== process.pid && !stillRuns(r.owner));
   // Sessions a previous agent saw end come back as they ended (session-ends.ts); one whose end
   // was written before its guardian's record went is the ended one, whatever the record says.
-  const ends = readSessionEnds(ctx.stateDir).filter((e) => !ctx.registry.all().some((s) => s.id === e.id));
+  const ends = readSessionEnds(ctx.stateDir)
+    .filter((e) => !ctx.registry.all().some((s) => s.id === e.id))
+    .filter((e) => e.exit !== null || (e.heldBy !== undefined && e.heldBy.pid !== process.pid && !stillRuns(e.heldBy)));
   const endedIds = new Set(ends.map((e) => e.id));
   for (const record of records) {
     if (record.session !== undefined && endedIds.has(record.session.id)) removeRecord(ctx.stateDir, record.guardian.pid);

@@ -61,6 +61,10 @@ function repaint(record: SessionEndRecord): Uint8Array {
 
 /** Lists one ended session under its id and name; its end record stays until it is reaped. */
 export async function restoreEndedSession(ctx: AgentContext, record: SessionEndRecord): Promise<void> {
+  if (record.exit === null) {
+    await restoreEndedSession(ctx, await endedWithItsAgent(ctx, record));
+    return;
+  }
   const backlog = repaint(record);
   const session = await adoptPtySession(new EndedSessionTree(record.pid, record.exit), {
     argv: record.argv,
@@ -111,6 +115,29 @@ export async function endUnownedSession(ctx: AgentContext, record: GuardianRecor
   }
   ctx.log(`session ${facts.id} ended while no agent held it: ${why}; ${cleanup}`);
   return facts.id;
+}
+
+/**
+ * A session whose terminal was its agent's own (no guardian) ended with that
+ * agent: its status was never kept, so its end is unknown, with the reason;
+ * what is left of its tree (a program that ignores the hangup) is ended.
+ */
+async function endedWithItsAgent(ctx: AgentContext, record: SessionEndRecord): Promise<SessionEndRecord> {
+  const tree = record.child === undefined ? null : await terminateOrphanedTree(record.child, LEFTOVER_GRACE_MS);
+  const cleanup = tree === null ? "its program could not be identified" : describeOrphanedTree(tree);
+  const exit: ExitFacts = {
+    code: null,
+    signal: null,
+    timedOut: false,
+    forced: tree?.forced ?? false,
+    durationMs: Math.max(0, Date.now() - record.createdAt),
+    outputComplete: false,
+    unknownWhy: `its agent (pid ${record.heldBy?.pid ?? "?"}) ended while it ran, and its terminal was that agent's own (no guardian), so its exit status was not kept; ${cleanup}`,
+  };
+  const ended: SessionEndRecord = { ...record, exit };
+  writeSessionEnd(ctx.stateDir, ended);
+  ctx.log(`session ${record.id} ended with its agent (pid ${record.heldBy?.pid ?? "?"}); ${cleanup}`);
+  return ended;
 }
 
 /** Names of sessions restored ended whose name a later session holds are found by id only. */

@@ -7,7 +7,7 @@ import { checkScreenCells } from "../agent-budgets.ts";
 import { makeScreenRoom } from "../screen-pressure.ts";
 import { clampScrollback } from "../../../pty/screen-size.ts";
 import { recordSession } from "../session-record.ts";
-import { keepSessionEnd } from "../session-ends.ts";
+import { keepSessionEnd, noteAgentHeldSession } from "../session-ends.ts";
 import { describeExit } from "../../../core/exit-words.ts";
 
 /** Opens a session; the name is checked before anything is spawned. */
@@ -37,7 +37,10 @@ export async function handleOpen(ctx: AgentContext, request: OpenRequest): Promi
   const link = session.link?.();
   const term = request.term ?? request.env?.TERM ?? ctx.defaults.term;
   if (link !== undefined) recordSession(ctx.stateDir, entry, link, term);
-  else keepSessionEnd(ctx.stateDir, entry, term);
+  else {
+    noteAgentHeldSession(ctx.stateDir, entry, term);
+    keepSessionEnd(ctx.stateDir, entry, term);
+  }
   // The program's name only: arguments may carry secrets.
   ctx.log(`session ${entry.id} opened: pid ${session.pid}, program ${request.argv[0] ?? "?"}, ${cols}x${rows}`);
   session.onExit((exit) => {
