@@ -54,10 +54,13 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
   const records = readRecords(ctx.stateDir).records
     .filter((r) => r.adoptable === true && r.lost === undefined)
     .filter((r) => r.owner.pid !== process.pid && !stillRuns(r.owner));
-  // Sessions a previous agent saw end come back as they ended (session-ends.ts); one whose end
-  // was written before its guardian's record went is the ended one, whatever the record says.
+  // Sessions a previous agent saw end come back as they ended (session-ends.ts). One whose end
+  // was written before its guardian's record went (the agent died in between): a guardian still
+  // there is taken over as usual (it tells the same end, and ends what is left); a gone one's
+  // record goes, and the written end stands.
+  const liveGuardianOf = new Set(records.filter((r) => r.session !== undefined && stillRuns(r.guardian)).map((r) => r.session!.id));
   const ends = readSessionEnds(ctx.stateDir)
-    .filter((e) => !ctx.registry.all().some((s) => s.id === e.id))
+    .filter((e) => !ctx.registry.all().some((s) => s.id === e.id) && !liveGuardianOf.has(e.id))
     .filter((e) => e.exit !== null || (e.heldBy !== undefined && e.heldBy.pid !== process.pid && !stillRuns(e.heldBy)));
   const endedIds = new Set(ends.map((e) => e.id));
   for (const record of records) {
