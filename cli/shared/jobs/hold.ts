@@ -5,7 +5,7 @@ import type { CorralContext } from "../context.ts";
 import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
-import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
+import { AgentError, type FgRequest, type JobInfo, type JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
 import { JobTerminal } from "./terminal.ts";
 import { stoppedLine } from "./format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
@@ -50,6 +50,13 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     if (end.kind === "done") {
       if (end.job.exit !== null) dieIfKilledBy(ctx, hold.forwarded, end.job.exit);
       return { status: end.job.status ?? ExitStatus.corralFailure, job: end.job, ended: true };
+    }
+    // A remote call's transport cut (ssh killed, network gone): its own fact, 255 as ssh's,
+    // with the line that says the job lives on there; never the job's outcome.
+    const cause = await client.call({ op: "jobs" }).then(() => null, (error: unknown) => error);
+    if (cause instanceof AgentError && cause.code === "connection_lost") {
+      reportFailure(ctx, cause);
+      return { status: cause.exitStatus, job: null, ended: false };
     }
     ctx.process.stderr.write(`corral: lost the job's terminal: ${end.why}; corral jobs shows its state\n`);
     return { status: ExitStatus.corralFailure, job: null, ended: false };
