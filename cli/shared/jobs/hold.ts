@@ -7,6 +7,7 @@ import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import { AgentError, type FgRequest, type JobInfo, type JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
 import { JobTerminal } from "./terminal.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { stoppedLine } from "./format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
@@ -25,11 +26,18 @@ export interface HoldOutcome {
  * Runs the attaching request with this terminal; returns how it ended, or
  * null when a failure was already reported.
  */
-export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: JobStartRequest | FgRequest): Promise<HoldOutcome | null> {
+export async function holdJob(
+  ctx: CorralContext,
+  flags: SocketFlag,
+  request: JobStartRequest | FgRequest,
+  /** Said on the connection before the terminal is taken (a remote job's environment plan). */
+  before?: (client: AgentClient) => Promise<unknown>,
+): Promise<HoldOutcome | null> {
   let client;
   let hold: JobTerminal | undefined;
   try {
     client = await reachAgent(ctx, flags, request.op === "job-start");
+    await before?.(client);
     hold = new JobTerminal(client);
     hold.takeTerminal();
     const reply = await client.call(request as JobStartRequest);
