@@ -48,9 +48,10 @@ type_line two
 pane_wait 'got-two'
 
 # The ssh connection under fg cut: 255, one line, and the job lives on there.
-fg_ssh() { local p; for p in $(pgrep -f -- ' fg --host'); do pgrep -P "$p" -x ssh || true; done; }
-wait_until 30 test -n "$(fg_ssh)"
-kill -KILL $(fg_ssh)
+# The ssh of the pane's corral: a child of the process whose command line has these words.
+ssh_of() { local p; for p in $(pgrep -f -- "$1"); do pgrep -P "$p" -x ssh || true; done; }
+wait_until 30 test -n "$(ssh_of ' fg --host')"
+kill -KILL $(ssh_of ' fg --host')
 pane_wait 'fg ended: 255'
 pane_has "corral: the connection to $H was lost" || { tmx capture-pane -p >&2; fail "no lost-connection line"; }
 wait_until 60 output_is false attached
@@ -63,7 +64,19 @@ type_line three
 pane_wait 'got-three'
 tmx send-keys C-c
 pane_wait 'fg again: 130'
+assert_eq "$(corral jobs --host "$H" --json | jq '.jobs | length')" 0 "jobs left after fg saw the end"
+
+# pty attach --host the same way: the cut is 255 and its line, not a detach; the session lives on.
+corral pty open --host "$H" --name sh -- sh >/dev/null
+corral pty send --host "$H" sh 'echo mark-$((6*7))' --key Enter --wait-text 'mark-42' >/dev/null
+type_line 'corral pty attach --host "$H" sh; echo "attach ended: $?"'
+pane_wait 'mark-42'
+wait_until 30 test -n "$(ssh_of ' pty attach --host')"
+kill -KILL $(ssh_of ' pty attach --host')
+pane_wait 'attach ended: 255'
+pane_has "corral: the connection to $H was lost" || { tmx capture-pane -p >&2; fail "no lost-connection line after attach"; }
+assert_eq "$(corral pty list --host "$H" --json | jq -r '.sessions[] | select(.name == "sh") | .alive')" true "the session after its attach lost the connection"
+corral pty close --host "$H" sh --force >/dev/null
 # The pane's shell is still there, with its terminal as it was.
 type_line 'echo "shell alive"'
 pane_wait 'shell alive'
-assert_eq "$(corral jobs --host "$H" --json | jq '.jobs | length')" 0 "jobs left after fg saw the end"

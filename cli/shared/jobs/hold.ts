@@ -5,7 +5,8 @@ import type { CorralContext } from "../context.ts";
 import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
-import { AgentError, type FgRequest, type JobInfo, type JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
+import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
+import { lostConnection } from "../connection-lost.ts";
 import { JobTerminal } from "./terminal.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { stoppedLine } from "./format.ts";
@@ -61,8 +62,8 @@ export async function holdJob(
     }
     // A remote call's transport cut (ssh killed, network gone): its own fact, 255 as ssh's,
     // with the line that says the job lives on there; never the job's outcome.
-    const cause = await client.call({ op: "jobs" }).then(() => null, (error: unknown) => error);
-    if (cause instanceof AgentError && cause.code === "connection_lost") {
+    const cause = await lostConnection(client);
+    if (cause !== null) {
       reportFailure(ctx, cause);
       return { status: cause.exitStatus, job: null, ended: false };
     }
