@@ -12,6 +12,9 @@ far="$SSHD_DIR/far-corral"
 printf '#!/bin/sh\nFAR_API_TOKEN=far-secret-value FAR_PLAIN=far-plain exec %s "$@"\n' "$REMOTE_CORRAL" >"$far"
 chmod 755 "$far"
 H="$SSH_DEST:$far"
+# A name for it in the config file (hosts:), used below as --host far and $CORRAL_HOST.
+printf 'hosts:\n  far: %s\n' "$H" >"$SCRIPT_TMP/config.yaml"
+export CORRAL_CONFIG="$SCRIPT_TMP/config.yaml"
 # This machine's: neither travels.
 export HERE_API_TOKEN=here-secret-value HERE_PLAIN=here-plain
 
@@ -22,12 +25,21 @@ corral run --host "$H" -- env >env.out 2>env.err
 assert_contains "$(cat env.out)" "FAR_PLAIN=far-plain"
 grep -q 'FAR_API_TOKEN\|HERE_' env.out && fail "passed what it should not: $(grep 'FAR_API_TOKEN\|HERE_' env.out)"
 assert_eq "$(cat env.err)" "corral: withheld FAR_API_TOKEN from the command (credential-shaped; --keep-env NAME or --no-scrub passes it)"
+# Consecutive calls share one ssh connection: the master that served the first serves the last.
+master_pid() {
+  local dir
+  for dir in "$CORRAL_STATE_DIR/ssh" "/tmp/corral-ssh-$(id -u)"; do
+    ssh -F "$SSHD_DIR/ssh_config" -o ControlPath="$dir/%C" -O check "$SSH_DEST" 2>&1 | sed -n 's/^Master running (pid=\([0-9]*\)).*/\1/p'
+  done | head -1
+}
+first_master=$(master_pid)
+[[ -n "$first_master" ]] || fail "no shared ssh connection after the first call"
 # --quiet: the same environment, nothing said.
-corral run --host "$H" --quiet -- env >/dev/null 2>quiet.err
+corral run --host far --quiet -- env >/dev/null 2>quiet.err
 [[ ! -s quiet.err ]] || fail "--quiet still said: $(cat quiet.err)"
 
 # --keep-env and --no-scrub pass it, as locally; then nothing is withheld.
-corral run --host "$H" --keep-env 'FAR_*' -- env >keep.out 2>keep.err
+corral run --host far --keep-env 'FAR_*' -- env >keep.out 2>keep.err
 assert_contains "$(cat keep.out)" "FAR_API_TOKEN=far-secret-value"
 [[ ! -s keep.err ]] || fail "withheld with --keep-env: $(cat keep.err)"
 assert_contains "$(corral run --host "$H" --no-scrub -- env 2>/dev/null)" "FAR_API_TOKEN=far-secret-value"
@@ -40,7 +52,7 @@ assert_contains "$(cat clear.err)" "corral: explain: env: built on $H from its e
 assert_contains "$(cat clear.err)" "corral: explain: env: --clear-env left out"
 
 # The same rules for collect (its JSON names what was withheld there), a job, and a session.
-corral collect --host "$H" --json -- env >collect.json 2>collect.err
+CORRAL_HOST=far corral collect --json -- env >collect.json 2>collect.err
 assert_eq "$(jq -c .envDropped collect.json)" '["FAR_API_TOKEN"]' "collect --host --json envDropped"
 assert_contains "$(cat collect.err)" "corral: withheld FAR_API_TOKEN"
 corral run --bg --host "$H" --name envjob --keep-env FAR_API_TOKEN -- env >/dev/null 2>bg.err
@@ -49,6 +61,8 @@ assert_contains "$(corral collect --host "$H" --job envjob --follow)" "FAR_API_T
 corral pty open --host "$H" --name envsh -- sh >/dev/null 2>open.err
 assert_contains "$(cat open.err)" "corral: withheld FAR_API_TOKEN from the command"
 corral pty close --host "$H" envsh --force >/dev/null
+
+assert_eq "$(master_pid)" "$first_master" "the shared connection's master after a dozen calls"
 
 # Nothing of this machine's secret reached the other one: not its agent's state, not a job's output.
 if grep -rqs here-secret-value "$SCRIPT_TMP/remote-state"; then fail "this machine's secret is in the remote state dir"; fi
