@@ -48,10 +48,12 @@ type_line two
 pane_wait 'got-two'
 
 # The ssh connection under fg cut: 255, one line, and the job lives on there.
-# The ssh of the pane's corral: a child of the process whose command line has these words.
-ssh_of() { local p; for p in $(pgrep -f -- "$1"); do pgrep -P "$p" -x ssh || true; done; }
-wait_until 30 test -n "$(ssh_of ' fg --host')"
-kill -KILL $(ssh_of ' fg --host')
+# The ssh of the pane's corral: the one ssh among the pane's processes (the shared
+# connection's master left them when the first call ended).
+descendants() { local p; for p in $(pgrep -P "$1"); do echo "$p"; descendants "$p"; done; }
+pane_ssh() { local p; for p in $(descendants "$(tmx display -p '#{pane_pid}')"); do [[ "$(ps -o comm= -p "$p")" != ssh ]] || echo "$p"; done; }
+wait_until 30 test -n "$(pane_ssh)"
+kill -KILL $(pane_ssh)
 pane_wait 'fg ended: 255'
 pane_has "corral: the connection to $H was lost" || { tmx capture-pane -p >&2; fail "no lost-connection line"; }
 wait_until 60 output_is false attached
@@ -71,8 +73,8 @@ corral pty open --host "$H" --name sh -- sh >/dev/null
 corral pty send --host "$H" sh 'echo mark-$((6*7))' --key Enter --wait-text 'mark-42' >/dev/null
 type_line 'corral pty attach --host "$H" sh; echo "attach ended: $?"'
 pane_wait 'mark-42'
-wait_until 30 test -n "$(ssh_of ' pty attach --host')"
-kill -KILL $(ssh_of ' pty attach --host')
+wait_until 30 test -n "$(pane_ssh)"
+kill -KILL $(pane_ssh)
 pane_wait 'attach ended: 255'
 pane_has "corral: the connection to $H was lost" || { tmx capture-pane -p >&2; fail "no lost-connection line after attach"; }
 assert_eq "$(corral pty list --host "$H" --json | jq -r '.sessions[] | select(.name == "sh") | .alive')" true "the session after its attach lost the connection"
