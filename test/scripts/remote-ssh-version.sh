@@ -2,7 +2,8 @@
 # refused with both version numbers and what to do (the same release on
 # both machines), status 1, nothing run; a remote machine without corral
 # on its PATH is named, with the --host HOST:/path form to use; and a key
-# the other machine does not accept is ssh's own message and status 255.
+# the other machine does not accept is ssh's own message and status 255;
+# a --host or --via value that cannot be used is one line and status 2.
 # The other release is this checkout built again with PROTOCOL_VERSION
 # bumped by one (as agent-restart-newer-protocol.sh builds it).
 . "$SCRIPT_LIB"
@@ -55,3 +56,17 @@ assert_eq "$st" 255 "status when ssh authentication fails ($(cat auth.err))"
 assert_contains "$(cat auth.err)" "Permission denied (publickey)"
 assert_contains "$(cat auth.err)" "corral: could not connect to $SSH_DEST:$REMOTE_CORRAL: ssh exited with status 255"
 [[ ! -s auth.out ]] || fail "a refused login printed: $(cat auth.out)"
+
+# Where the agent is, said wrongly: one line naming what would be right, status 2, ssh never started
+# (a destination starting with "-" would be an ssh option).
+for bad in "--host=" "--host=-oProxyCommand=touch $SCRIPT_TMP/pwned" "--host=box:" "--via="; do
+  st=0
+  corral jobs "$bad" 2>bad.err || st=$?
+  assert_eq "$st" 2 "status for jobs $bad"
+  assert_eq "$(wc -l < bad.err)" 1 "lines on stderr for jobs $bad"
+done
+[[ ! -e "$SCRIPT_TMP/pwned" ]] || fail "a --host value reached ssh as an option"
+st=0
+corral jobs --host box --via 'sh -c true' 2>both.err || st=$?
+assert_eq "$st" 2 "status for --host with --via"
+assert_contains "$(cat both.err)" "--host and --via both say where the agent is; give one"
