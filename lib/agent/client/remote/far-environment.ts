@@ -36,9 +36,12 @@ export interface FarEnvironment {
 type Json = Record<string, unknown>;
 type Env = Readonly<Record<string, string | undefined>>;
 
-/** Whether these flags ask for anything but the defaults (an older far side would ignore them). */
+/**
+ * Whether these flags ask for what an earlier far side would not do (it
+ * ignored them and scrubbed its own environment always): --scrub it did.
+ */
 export function shapesEnvironment(flags: RemoteEnvFlags | undefined): boolean {
-  return flags !== undefined && (flags.clear === true || (flags.keep ?? []).length > 0 || flags.scrub !== undefined);
+  return flags !== undefined && (flags.clear === true || (flags.keep ?? []).length > 0 || flags.scrub === false);
 }
 
 /** The environment here for an `open` or `job-start` that came from afar; null for any other message. */
