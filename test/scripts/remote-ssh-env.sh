@@ -62,6 +62,13 @@ corral pty open --host "$H" --name envsh -- sh >/dev/null 2>open.err
 assert_contains "$(cat open.err)" "corral: withheld FAR_API_TOKEN from the command"
 corral pty close --host "$H" envsh --force >/dev/null
 
+# The question behind the line, as a script may ask it through connect: names and a count, never values.
+echo '{"op":"remote-env-plan","request":{"op":"job-start","env":{"FAR_API_TOKEN":"mine"}},"ref":1}' | corral connect --host "$H" >plan.json
+assert_eq "$(jq -c '[.ref, .ok, (.withheld | map(select(startswith("CORRAL_") | not))), .cleared]' plan.json)" '[1,true,[],0]' "the plan when --env sets the name"
+echo '{"op":"remote-env-plan","request":{"op":"job-start","env":{}},"ref":2}' | corral connect --host "$H" >plan.json
+assert_eq "$(jq -c '[.ok, (.withheld | map(select(startswith("CORRAL_") | not)))]' plan.json)" '[true,["FAR_API_TOKEN"]]' "the plan"
+if grep -q far-secret-value plan.json; then fail "the plan carried a value: $(cat plan.json)"; fi
+
 assert_eq "$(master_pid)" "$first_master" "the shared connection's master after a dozen calls"
 
 # Nothing of this machine's secret reached the other one: not its agent's state, not a job's output.
