@@ -11,6 +11,7 @@
 // environment, scrubbed by the same rules as a local run, and its home
 // directory fill in the rest (lib/agent/client/remote/far-environment.ts).
 // It answers one request itself: ENV_PLAN_OP, the names it would withhold.
+// A relative spill or recording path is made absolute here (remote/far-paths.ts).
 import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
@@ -18,6 +19,7 @@ import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
 import { ENV_PLAN_OP, farEnvironment } from "../../../lib/agent/client/remote/far-environment.ts";
+import { pathsHere } from "../../../lib/agent/client/remote/far-paths.ts";
 import { encodeFrame, FrameDecoder, frameJson, jsonFrame, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
 import { openAgentLink } from "../../../lib/agent/client/agent-link.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/agent-unavailable.ts";
@@ -110,7 +112,7 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
         continue;
       }
       if (typeof request.op === "string" && request.id !== undefined) pending.add(request.id);
-      link.write(jsonFrame(completed(request, ctx.process.env, config)));
+      link.write(jsonFrame(completed(pathsHere(request, process.cwd()), ctx.process.env, config)));
     }
   };
   if (leftover.length > 0) forward(leftover);

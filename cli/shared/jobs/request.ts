@@ -53,7 +53,7 @@ export async function prepareJob(
     throw new UsageError("--name must start with a letter and hold 1-64 letters, digits, '.', '_' or '-'");
   }
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
-  const record = "record" in flags ? recordSpecOf(flags as RunFlags & JobLimitFlags & RecordFlagValues) : undefined;
+  const record = "record" in flags ? recordSpecOf(flags as RunFlags & JobLimitFlags & RecordFlagValues, !remote) : undefined;
   if (record !== undefined && !tty) throw new UsageError("--record goes with --tty: it records a terminal (corral run --tty --record out.cast -- CMD)");
   const request: OutgoingJobStart = {
     op: "job-start",
@@ -72,7 +72,8 @@ export async function prepareJob(
     maxBytes: flags.maxBytes ?? config.maxBytes,
     graceMs: spec.graceMs,
     ...(flags.name === undefined ? {} : { name: flags.name }),
-    ...(flags.spill === undefined ? {} : { spill: path.resolve(flags.spill) }),
+    // Remote: a job's spill is written there; a relative path is resolved there (remote/far-paths.ts).
+    ...(flags.spill === undefined ? {} : { spill: remote ? flags.spill : path.resolve(flags.spill) }),
     ...(record === undefined ? {} : { record }),
   };
   if (remote) return { request, explain: explain.filter((line) => !line.startsWith("env: ")), dropped: [], quiet };

@@ -42,7 +42,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
       ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };
-    const record = recordSpecOf(flags);
+    const record = recordSpecOf(flags, !remote);
     if (record !== undefined) request = { ...request, record };
   } catch (error) {
     reportFailure(this, error);
