@@ -3,15 +3,15 @@
 # credential-shaped variables are withheld and named here on stderr;
 # --keep-env, --no-scrub, --clear-env and --quiet work as they do locally;
 # --env NAME=VALUE is the one thing of this machine's that travels. This
-# side's own secrets never reach the other machine. Its directory, and
-# where a relative --spill of a job there goes, are the other side's.
+# side's own secrets never reach the other machine. A relative --cwd or
+# --spill of a job there is the other side's, from its home.
 . "$SCRIPT_LIB"
 sshd_private
 trap 'sshd_stop' EXIT
 # The other machine's environment: a credential-shaped variable and a plain one.
 far="$SSHD_DIR/far-corral"
 # (Its login directory stands in for the remote home.)
-mkdir "$SCRIPT_TMP/far-home"
+mkdir -p "$SCRIPT_TMP/far-home/sub"
 printf '#!/bin/sh\ncd %s || exit 1\nFAR_API_TOKEN=far-secret-value FAR_PLAIN=far-plain exec %s "$@"\n' "$SCRIPT_TMP/far-home" "$REMOTE_CORRAL" >"$far"
 chmod 755 "$far"
 H="$SSH_DEST:$far"
@@ -58,11 +58,11 @@ assert_contains "$(cat clear.err)" "corral: explain: env: --clear-env left out"
 CORRAL_HOST=far corral collect --json -- env >collect.json 2>collect.err
 assert_eq "$(jq -c .envDropped collect.json)" '["FAR_API_TOKEN"]' "collect --host --json envDropped"
 assert_contains "$(cat collect.err)" "corral: withheld FAR_API_TOKEN"
-corral run --bg --host "$H" --name envjob --keep-env FAR_API_TOKEN --spill job.log -- sh -c 'env; echo "dir $PWD"' >/dev/null 2>bg.err
+corral run --bg --host "$H" --name envjob --keep-env FAR_API_TOKEN --cwd sub --spill job.log -- sh -c 'env; echo "dir $PWD"' >/dev/null 2>bg.err
 [[ ! -s bg.err ]] || fail "run --bg --host --keep-env said: $(cat bg.err)"
 assert_contains "$(corral collect --host "$H" --job envjob --follow)" "FAR_API_TOKEN=far-secret-value"
-# Its directory and its relative spill file: the other side's (not this script's directory).
-assert_contains "$(cat "$SCRIPT_TMP/far-home/job.log")" "dir $SCRIPT_TMP/far-home"
+# A relative --cwd and --spill are the other side's, from its home (not from this script's directory).
+assert_contains "$(cat "$SCRIPT_TMP/far-home/job.log")" "dir $SCRIPT_TMP/far-home/sub"
 [[ ! -e job.log ]] || fail "the remote job's spill was written here"
 corral pty open --host "$H" --name envsh -- sh >/dev/null 2>open.err
 assert_contains "$(cat open.err)" "corral: withheld FAR_API_TOKEN from the command"
