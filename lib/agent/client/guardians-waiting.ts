@@ -3,8 +3,9 @@
 // (`jobs`, `pty list`, `wait`) starts one, which re-adopts them, so the
 // sessions and jobs show up again after a crash on the next command. The
 // same for jobs and sessions whose end a previous agent wrote down
-// (lib/jobs/done-jobs.ts, lib/agent/server/session-ends.ts), and for sessions
-// whose guardian is gone while no agent held them (listed as ended, with why).
+// (lib/jobs/done-jobs.ts, lib/agent/server/session-ends.ts), for sessions
+// whose guardian is gone while no agent held them (listed as ended, with
+// why), and for jobs whose guardian is gone (reported lost, with why).
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
@@ -27,7 +28,7 @@ export function guardiansAwaitAgent(stateDir: string): boolean {
     return readRecords(stateDir).records.some((r) =>
       r.adoptable === true && r.lost === undefined && r.owner.pid !== process.pid && !stillRuns(r.owner) &&
       // A session's guardian gone while no agent held it: a new agent lists it as ended, with why.
-      (stillRuns(r.guardian) || (r.exited !== undefined && r.jobFacts !== undefined) || r.session !== undefined)
+      (stillRuns(r.guardian) || r.jobFacts !== undefined || r.session !== undefined)
     );
   } catch {
     return false;

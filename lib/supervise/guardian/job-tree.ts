@@ -155,7 +155,12 @@ export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary
       ...(facts !== undefined ? { adoptable: true, jobFacts: facts } : {}),
     });
   }
-  void guardian.processExit?.then(() => removeRecord(launch.stateDir, guardian.pid));
+  // The record goes once the job's end is known (wireEvents' finish), never merely because the
+  // guardian is gone: an agent SIGKILLed while it ends a lost guardian's tree would leave the
+  // next one neither the record nor the end, and the job would vanish unreported.
+  void guardian.processExit?.then(() => {
+    if (job.events.swept !== undefined) removeRecord(launch.stateDir, guardian.pid);
+  });
   return job;
 }
 
@@ -212,9 +217,10 @@ function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunc
   const finish = (facts: ExitFacts, receipt: Receipt) => {
     if (ended) return;
     ended = true;
-    // The tree is accounted for: the record is no longer needed, even if this agent exits before the guardian does.
-    removeRecord(launch.stateDir, guardian.pid);
+    // The end first (the job table writes it down, lib/jobs/done-jobs.ts), then the record goes:
+    // the tree is accounted for, even if this agent exits before the guardian does.
     job.events.done(facts, receipt);
+    removeRecord(launch.stateDir, guardian.pid);
   };
   guardian.on("exited", (exited: ExitedEvent) => {
     exitSeen = true;

@@ -82,6 +82,11 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
       continue;
     }
     const record = item.record!;
+    // Its end was written down before its record could go (the agent died in between): the end stands.
+    if (record.session === undefined && record.job !== null && ctx.jobs.all().some((j) => j.id === record.job)) {
+      removeRecord(ctx.stateDir, record.guardian.pid);
+      continue;
+    }
     try {
       if (record.session !== undefined) report.sessions.push(await adoptSession(ctx, record));
       else if (record.jobFacts !== undefined && record.job !== null) report.jobs.push(await adoptJob(ctx, record));
