@@ -18,6 +18,7 @@ import { MemoryReturn } from "./memory-return.ts";
 import { SessionRegistry } from "./session-registry.ts";
 import type { SessionFactory } from "./session-port.ts";
 import { clearStaleSocket } from "../client/socket-probe.ts";
+import { holdStart } from "./start-hold.ts";
 import { ensureStateDir, restrictToOwner } from "../client/state-dir.ts";
 import { SOCKET_CHECK_MS, SocketWatch } from "./socket-watch.ts";
 import { JobTable } from "../../jobs/job-table.ts";
@@ -108,17 +109,23 @@ export class AgentServer {
 
   /** Probes the old socket, binds a fresh one (0600) and starts the idle clock. */
   static async listen(options: AgentServerOptions): Promise<AgentServer> {
-    await clearStaleSocket(options.socket);
-    const server = new AgentServer(options);
-    if (options.adopt !== undefined) {
-      try {
-        await options.adopt(server.#ctx);
-      } catch (error) {
-        server.#log(`re-adopting what a previous agent left failed: ${(error as Error).message}`);
+    // One agent at a time from the probe to the bind: a second one finds this one serving (start-hold.ts).
+    const release = await holdStart(options.socket, options.log ?? (() => {}));
+    try {
+      await clearStaleSocket(options.socket);
+      const server = new AgentServer(options);
+      if (options.adopt !== undefined) {
+        try {
+          await options.adopt(server.#ctx);
+        } catch (error) {
+          server.#log(`re-adopting what a previous agent left failed: ${(error as Error).message}`);
+        }
       }
+      await server.#bind();
+      return server;
+    } finally {
+      release();
     }
-    await server.#bind();
-    return server;
   }
 
   async #listenOn(server: net.Server): Promise<void> {

@@ -71,6 +71,7 @@ export async function adoptLeftGuardians(ctx: AgentContext): Promise<AdoptionRep
     ...ends.map((end): Work => ({ at: Number(end.id) || 0, end })),
     ...records.filter((r) => r.session === undefined || !endedIds.has(r.session.id)).map((record): Work => ({ at: order(record), record })),
   ].sort((a, b) => a.at - b.at);
+  if (work.length > 0) ctx.log(`re-adopting what a previous agent left: ${work.length} session(s) and job(s)`);
   for (const item of work) {
     if (item.end !== undefined) {
       try {
