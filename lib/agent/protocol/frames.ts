@@ -21,6 +21,9 @@ export const Tag = {
    * A served command line's stdin, pulled (command-line op with `stdin`):
    * the agent sends an empty one to ask for more; the client answers with
    * one of at most INPUT_FRAME_BYTES of its stdin, or an empty one at its end.
+   * With `lines` (a served `connect`), the agent's first empty one says the
+   * command runs, and from then on the client pushes its stdin unasked, in
+   * frames of at most INPUT_FRAME_BYTES, and an empty one at its end.
    */
   input: 4,
 } as const;
