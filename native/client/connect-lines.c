@@ -280,7 +280,8 @@ int serve_connect(int native_only) {
             if (gone) lost |= answer_gone(&pend, input_ended);
             else put_frame(&tx, CORRAL_TAG_INPUT, chunk, n > 0 ? (size_t)n : 0);
         }
-        if (!gone && (pfd[0].revents & POLLOUT) && tx.len > 0) {
+        /* Sent at once (non-blocking): only what the socket does not take waits for POLLOUT. */
+        if (!gone && tx.len > 0) {
             ssize_t n = send(fd, tx.data, tx.len, MSG_NOSIGNAL);
             if (n > 0) buf_drop(&tx, (size_t)n);
             else if (n < 0 && errno != EAGAIN && errno != EINTR) gone = 1;

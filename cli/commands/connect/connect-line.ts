@@ -62,8 +62,3 @@ export function failure(ref: unknown, code: string, message: string): Json {
   const reply = { ok: false, error: { code, message } };
   return ref === undefined ? reply : { ref, ...reply };
 }
-
-/** The reply line for an agent reply without its id (`{ok, ...}`), the ref first when there is one. */
-export function withRef(reply: Json, ref: unknown): Json {
-  return ref === undefined ? reply : { ref, ...reply };
-}

@@ -7,7 +7,7 @@
 // read and answered by the rules the JavaScript relay applies
 // (connect-line.ts), so a script sees the same replies through both doors.
 import type { CommandInput, CommandOutput, CommandRequests } from "../../../lib/agent/server/command-line-door.ts";
-import { type LineCaller, prepareLine, withRef, type Json } from "./connect-line.ts";
+import { type LineCaller, prepareLine, type Json } from "./connect-line.ts";
 
 /** Lines read ahead of their replies before reading waits (the agent answers in order anyway). */
 const READ_AHEAD = 256;
@@ -25,7 +25,7 @@ export async function serveLines(input: CommandInput, output: CommandOutput, req
     const prepared = prepareLine(line, caller);
     unanswered++;
     queue = queue.then(async () => {
-      const reply: Json = "failure" in prepared ? prepared.failure : withRef(await requests.run(prepared.request), prepared.ref);
+      const reply: Json = "failure" in prepared ? prepared.failure : await requests.run(prepared.request, prepared.ref);
       unanswered--;
       if (!output.write(1, utf8.encode(`${JSON.stringify(reply)}\n`))) await output.drained();
     });

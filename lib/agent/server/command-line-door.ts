@@ -23,11 +23,13 @@ export interface CommandInput {
 /**
  * A served `connect`'s requests (the command line's `lines`): each runs as
  * one of this connection's own, checked and routed as a request frame
- * would be, and answered with the reply without its id (`{ok: true, ...}`
- * or `{ok: false, error}`); asked one at a time, in the client's order.
+ * would be, and is answered with the reply as connect writes it: `ref`
+ * (when given) in the place of the id, then `ok: true` and the body, or
+ * `ok: false` and the error. Asked one at a time, in the client's order;
+ * `message` is taken (its id is set).
  */
 export interface CommandRequests {
-  run(message: Record<string, unknown>): Promise<Record<string, unknown>>;
+  run(message: Record<string, unknown>, ref: unknown): Promise<Record<string, unknown>>;
 }
 
 export interface CommandLineDoor {

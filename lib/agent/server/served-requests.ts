@@ -35,7 +35,7 @@ export class ServedRequests implements CommandRequests {
     readonly log: (line: string) => void,
   ) {}
 
-  async run(message: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async run(message: Record<string, unknown>, ref: unknown): Promise<Record<string, unknown>> {
     // A burst of lines yields to the event loop every REQUESTS_PER_TURN, as request frames do.
     if (this.#turn === 0) setImmediate(() => (this.#turn = 0));
     if (++this.#turn > REQUESTS_PER_TURN) await new Promise((resolve) => setImmediate(resolve));
@@ -44,14 +44,15 @@ export class ServedRequests implements CommandRequests {
       if (typeof op === "string" && (STREAMING.has(op) || (op === "job-start" && message.attach === true) || (op === "job-read" && message.raw === true))) {
         throw new AgentError("bad_request", `"${op}" turns the connection into a byte stream, which connect's JSON lines cannot carry; use the corral command`);
       }
-      const request = parseRequest({ ...message, id: 0 }, SERVER_CHECKS);
+      message.id = 0;
+      const request = parseRequest(message, SERVER_CHECKS);
       this.ctx.touch();
-      const body = await route(this.ctx, request, this.scope);
-      // As a reply frame's fields, less its id (whose place a body's own id would take).
-      const { id: _id, ...reply } = { id: 0, ok: true, ...body } as Record<string, unknown>;
-      return reply;
+      const body: object = await route(this.ctx, request, this.scope);
+      // A reply frame's fields in their order, the ref in the id's place (no body has an id of its own).
+      return ref === undefined ? { ok: true, ...body } : { ref, ok: true, ...body };
     } catch (error) {
-      return { ok: false, error: failureOf(error, message, this.log) };
+      const failure = { ok: false, error: failureOf(error, message, this.log) };
+      return ref === undefined ? failure : { ref, ...failure };
     } finally {
       this.ctx.touch();
     }
