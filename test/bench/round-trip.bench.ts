@@ -22,6 +22,12 @@ import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, repoRoot, st
 const ROUNDS = Number(process.env.CORRAL_BENCH_ROUNDS ?? 500);
 const BASELINE = process.env.CORRAL_BENCH_BASELINE;
 const WARMUP = 50;
+/**
+ * Pairs each side runs before anything is timed: a fresh agent answers its
+ * first thousand requests or so in unoptimised code (3-5x slower), and an
+ * agent that serves a script is long past them.
+ */
+const AGENT_WARMUP = Number(process.env.CORRAL_BENCH_AGENT_WARMUP ?? 3000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Sends one line, resolves with the next reply line: lockstep. */
@@ -106,6 +112,11 @@ try {
     await tmuxAsk("capture-pane -p -t t");
   };
 
+  for (const side of sides) {
+    const pair = pairOf(side);
+    for (let i = 0; i < AGENT_WARMUP; i++) await pair();
+  }
+  for (let i = 0; i < AGENT_WARMUP; i++) await tmuxPair();
   // Interleaved in blocks so a busy moment of the shared machine weighs on all alike.
   const tmuxTimes: number[] = [];
   const BLOCK = 50;
@@ -136,7 +147,7 @@ try {
   const sendTimes = await timed(ROUNDS, () => main.ask(send));
   const screenTimes = await timed(ROUNDS, () => main.ask(screen));
 
-  out(`lockstep send+screen pair, ${ROUNDS} rounds, 80x24 cat session`);
+  out(`lockstep send+screen pair, ${ROUNDS} rounds after ${AGENT_WARMUP} to warm up, 80x24 cat session`);
   for (const side of sides) {
     out(`  ${`${side.label} connect:`.padEnd(40)} ${describe(side.times)}`);
     out(`  ${"".padEnd(40)} CPU a pair: agent ${fmt(side.agentCpu / side.times.length / 1000, 0)} µs, connect ${fmt(side.connectCpu / side.times.length / 1000, 0)} µs`);
