@@ -12,7 +12,8 @@
  * agent does not serve (run, collect of a command, attach, no agent yet, an
  * agent of another protocol, a socket that is not provably ours) is handed
  * to the JavaScript CLI by exec(3) with the same argv, before anything was
- * written, so it says what it always says.
+ * written, so it says what it always says. `corral connect` is served by
+ * connect-lines.c (a conversation, not one command line).
  *
  * Trust (the same checks as lib/agent/client/agent-trust.ts, plus the
  * kernel's word): the socket's directory is ours and closed to group and
