@@ -19,9 +19,6 @@ import tty from "node:tty";
 import type { CommandInput, CommandLineDoor, CommandOutput, CommandRequests } from "../../../lib/agent/server/command-line-door.ts";
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
 import type { CorralContext, CorralProcess } from "../../shared/context.ts";
-import { loadConfig } from "../../../lib/config/load.ts";
-import { reportFailure } from "../../shared/agent-reach.ts";
-import { serveLines } from "../connect/served-lines.ts";
 
 /** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
 const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
@@ -88,10 +85,13 @@ async function run(
   if (request.argv[0] === "connect" && request.lines === true) {
     const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
     let status = 0;
+    // Loaded on the first served connect, not at the agent's start (which must fit a small descriptor limit).
     try {
+      const [{ loadConfig }, { serveLines }] = await Promise.all([import("../../../lib/config/load.ts"), import("../connect/served-lines.ts")]);
       const config = await loadConfig(request.env);
       status = await serveLines(input, output, requests, { env: request.env, cwd: request.cwd, config, remote: false });
     } catch (error) {
+      const { reportFailure } = await import("../../shared/agent-reach.ts");
       reportFailure({ process: corralProcess } as CorralContext, error);
       status = Number(corralProcess.exitCode ?? 1);
     }
