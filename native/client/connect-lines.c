@@ -48,7 +48,7 @@ int is_plain_connect(void) {
 /* 1: stdin starts with a NUL byte; 0: it does not, or is empty; -1: it cannot be told without reading. */
 static int starts_with_nul(void) {
     struct stat st;
-    if (fstat(0, &st) != 0) return 0; /* no stdin: nothing to read */
+    if (fstat(0, &st) != 0) return -1; /* no stdin: the socket would take its descriptor */
     unsigned char c = 1;
     ssize_t n;
     if (S_ISSOCK(st.st_mode)) {
