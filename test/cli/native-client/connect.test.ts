@@ -119,6 +119,20 @@ test("connect through the native client drives a session in lockstep, stdout not
   assert.equal((await replies.next()).done, true);
 });
 
+test("connect --socket PATH is served too (a relative one is not: CORRAL_CLIENT=native refuses it)", async (t) => {
+  const socket = path.join(agent.env.CORRAL_STATE_DIR as string, "agent.sock");
+  const env = { ...process.env, CORRAL_JS_RUNTIME: process.execPath, CORRAL_STATE_DIR: "", CORRAL_SOCKET: "", CORRAL_CLIENT: "native" };
+  for (const args of [["connect", "--socket", socket], ["connect", `--socket=${socket}`]]) {
+    const served = spawnSync(BIN, args, { env, input: '{"op":"list","ref":"s"}\n', encoding: "utf8" });
+    assert.equal(served.status, 0, served.stderr);
+    assert.deepEqual((JSON.parse(served.stdout) as { ref: string; ok: boolean }).ok, true);
+  }
+  const dir = scratchDir(t, "corral-connect-relative-");
+  const relative = spawnSync(BIN, ["connect", "--socket", "agent.sock"], { env, cwd: dir, input: '{"op":"list"}\n', encoding: "utf8" });
+  assert.equal(relative.status, 125);
+  assert.equal(relative.stdout, "");
+});
+
 test("a stdin that starts with a NUL byte (a remote caller's preamble) goes to the JavaScript CLI untouched", async () => {
   const answer = await connect("\0not the preamble\n", agent.env);
   assert.equal(answer.status, 2);
