@@ -119,7 +119,7 @@ test("connect through the native client drives a session in lockstep, stdout not
   assert.equal((await replies.next()).done, true);
 });
 
-test("connect --socket PATH is served too (a relative one is not: CORRAL_CLIENT=native refuses it)", async (t) => {
+test("connect --socket PATH is served too (a relative one is not: CORRAL_CLIENT=native refuses it)", (t) => {
   const socket = path.join(agent.env.CORRAL_STATE_DIR as string, "agent.sock");
   const env = { ...process.env, CORRAL_JS_RUNTIME: process.execPath, CORRAL_STATE_DIR: "", CORRAL_SOCKET: "", CORRAL_CLIENT: "native" };
   for (const args of [["connect", "--socket", socket], ["connect", `--socket=${socket}`]]) {
