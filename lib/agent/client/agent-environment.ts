@@ -15,7 +15,9 @@ export function agentEnvironment(env: Readonly<Record<string, string | undefined
   }).env;
   // glibc raises its mmap threshold to the size of each mapped block freed (up to 32 MiB): after
   // the first 8 MiB request frame is let go, later ones land in the heap and their pages are never
-  // handed back. Pinned at glibc's own default (128 KiB), every large buffer keeps a mapping of its
-  // own and is returned whole when freed (lib/agent/server/memory-return.ts). Other C libraries ignore it.
-  return { MALLOC_MMAP_THRESHOLD_: "131072", ...own };
+  // handed back. Pinned at 64 KiB (the size of a socket read), every frame buffer and read chunk
+  // has a mapping of its own and is returned whole when freed (lib/agent/server/memory-return.ts):
+  // twenty unfinished 8 MiB frames, twelve times over, leave the agent 5-13 MiB above its start
+  // (at 128 KiB: 16-68 MiB, creeping up), at no cost measured in a flood's time. Other C libraries ignore it.
+  return { MALLOC_MMAP_THRESHOLD_: "65536", ...own };
 }
