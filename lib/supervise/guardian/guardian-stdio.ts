@@ -1,12 +1,39 @@
-// How a run's stdio choices reach its guardian: which streams the guardian
-// keeps itself (a spill file, a capture of head, tail and counts) and where
-// each stream's output goes on corral's side (a sink, or a Readable). Kept
-// apart from pipe-backend.ts, which maps the guardian's events onto a
-// supervised process.
+// How a run's stdio choices reach its guardian: the launch (which streams
+// the guardian keeps itself: a spill file, a capture of head, tail and
+// counts) and where each stream's output goes on corral's side (a sink, or
+// a Readable). Kept apart from pipe-tree.ts, which maps the guardian's
+// events onto the handle.
 import { PassThrough, type Readable } from "node:stream";
-import type { ByteSink, StdioChoice, StreamCapture } from "../spec.ts";
+import type { ByteSink, ResolvedSpawn, StdioChoice, StreamCapture } from "../spec.ts";
 import type { Guardian } from "./client.ts";
-import type { StdioChoice as GuardianStdio } from "./protocol.ts";
+import type { GuardianLaunch, StdioChoice as GuardianStdio } from "./protocol.ts";
+
+/** The guardian's launch for a pipe tree (`run`, `collect`): its streams, captures and spills as the spec asks. */
+export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
+  const { spec } = resolved;
+  const outCapture = captureOf(spec.stdout);
+  const errCapture = captureOf(spec.stderr);
+  return {
+    ...(outCapture?.spill ? { spillStdout: outCapture.spill } : {}),
+    ...(errCapture?.spill ? { spillStderr: errCapture.spill } : {}),
+    // Not --spill-direct: with the file as the child's own stdout, a full disk
+    // would fail the child's writes (issue 15). Through a pipe the guardian
+    // splices into the file and, when the file cannot grow, keeps the tail.
+    ...captureLimits(outCapture, errCapture),
+    ...(outCapture ? { captureStdout: true } : {}),
+    ...(errCapture ? { captureStderr: true } : {}),
+    ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
+    ...(errCapture?.tee != null ? { teeStderr: errCapture.tee } : {}),
+    argv: spec.argv,
+    file: resolved.file,
+    cwd: resolved.cwd,
+    mode: "pipe",
+    stdin: guardianStdio(spec.stdin),
+    stdout: guardianStdio(spec.stdout),
+    stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
+    graceMs: spec.graceMs,
+  };
+}
 /**
  * The capture a stdio choice asks the guardian to make (spec.ts
  * StdioChoice's `capture`): the guardian keeps the stream (native/capture.c),
