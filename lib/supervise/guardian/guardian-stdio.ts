@@ -19,7 +19,9 @@ export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
     // Not --spill-direct: with the file as the child's own stdout, a full disk
     // would fail the child's writes (issue 15). Through a pipe the guardian
     // splices into the file and, when the file cannot grow, keeps the tail.
-    ...captureLimits(outCapture, errCapture),
+    // Each stream's own head and tail, as its capture says.
+    ...(outCapture ? { keptStdout: { headBytes: outCapture.headBytes, tailBytes: outCapture.tailBytes } } : {}),
+    ...(errCapture ? { keptStderr: { headBytes: errCapture.headBytes, tailBytes: errCapture.tailBytes } } : {}),
     ...(outCapture ? { captureStdout: true } : {}),
     ...(errCapture ? { captureStderr: true } : {}),
     ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
@@ -42,21 +44,6 @@ export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
  */
 export function captureOf(choice: StdioChoice | "stdout" | undefined): StreamCapture | null {
   return typeof choice === "object" ? choice.capture ?? null : null;
-}
-
-/**
- * The head and tail limits of the guardian's captures. The guardian's
- * protocol (native/guardian.h) takes one pair for both streams, so two
- * captures must agree (collect's do: its flags set both streams alike); a
- * pair that differs is refused here rather than silently applied to both.
- */
-export function captureLimits(out: StreamCapture | null, err: StreamCapture | null): { headBytes?: number; tailBytes?: number } {
-  const first = out ?? err;
-  if (first === null) return {};
-  if (out !== null && err !== null && (out.headBytes !== err.headBytes || out.tailBytes !== err.tailBytes)) {
-    throw new RangeError(`the guardian keeps one head and tail for both streams; stdout asks ${out.headBytes}/${out.tailBytes}, stderr ${err.headBytes}/${err.tailBytes}`);
-  }
-  return { headBytes: first.headBytes, tailBytes: first.tailBytes };
 }
 
 export function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {
