@@ -205,6 +205,15 @@ export function decidePipeCapture(settings: Pick<SupervisorQuestion, "guardian" 
   return decideCapture({ ...question, guardian });
 }
 
+/**
+ * Who writes a job's spill file: its guardian (`--job-spill`, native/
+ * job-spill.c: every byte reaches the file even while no agent owns the
+ * job), or the agent's store when the job runs without a guardian.
+ */
+export function jobSpillByGuardian(choice: SupervisorChoice, spill: boolean): boolean {
+  return spill && choice.supervisor === "guardian";
+}
+
 /** One decision as probe reports it: the supervisor (null: refused here) and the line `--explain` would print. */
 export interface DecisionLine {
   readonly supervisor: SupervisorName | null;
