@@ -164,7 +164,7 @@ export interface PtySpawnRequest {
   readonly rows: number;
 }
 
-/** A way of starting programs on PTYs. */
+/** A way of starting programs on PTYs: a backend adapter's startSession at one placement (start.ts ptyBackendOf). */
 export interface PtyBackend {
   readonly name: PtyBackendName;
   /** Rejects with SpawnError (spawn-error.ts) when the program cannot be started. */
