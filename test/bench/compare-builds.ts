@@ -65,7 +65,10 @@ function runOnce(side: Side, file: string): string {
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
   });
-  if (result.status !== 0) process.stdout.write(`  (${side}: ${file} exited ${result.status}: ${result.stderr.trim().split("\n").slice(-1)[0] ?? ""})\n`);
+  if (result.status !== 0) {
+    const why = result.stderr.trim().split("\n").filter((line) => /error|Error/.test(line)).slice(0, 2).join(" / ");
+    process.stdout.write(`  (${side}: ${file} exited ${result.status}: ${why || result.stderr.trim().split("\n").slice(-1)[0] || "no message"})\n`);
+  }
   return result.stdout;
 }
 
