@@ -16,6 +16,7 @@ import { statSync } from "node:fs";
 import type { Receipt } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
 import { receiptOfCensus, uncertain } from "../receipts.ts";
+import { UNANSWERED_MARGIN_MS } from "./pipe-loss.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -23,9 +24,6 @@ import { receiptOfCensus, uncertain } from "../receipts.ts";
  * outlives a crashed agent for long.
  */
 export const JOB_LINGER_MS = 60_000;
-
-/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
-const UNANSWERED_MARGIN_MS = 10_000;
 
 /** A job under its guardian (tree.ts starts or adopts it). */
 export class GuardianJob implements SupervisedTree {

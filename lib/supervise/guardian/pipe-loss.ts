@@ -11,7 +11,7 @@ import type { Guardian } from "./client.ts";
 import { exitFactsOf } from "./facts.ts";
 import type { ExitedEvent } from "./protocol.ts";
 
-/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
+/** Beyond its grace, a terminate (of a pipe tree or a job) has the guardian's SIGKILL wait (2 s) and this much more to answer. */
 export const UNANSWERED_MARGIN_MS = 10_000;
 
 /**
