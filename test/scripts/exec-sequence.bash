@@ -97,7 +97,7 @@ assert_contains "$err" "did not run the command line" "$shell: says the line did
 # waits until fish shows its prompt again (before, exec finds the line still holding text).
 if [[ $shell == fish ]]; then
   corral pty send "$s" --key C-c >/dev/null
-  corral pty wait "$s" --regex '# $' --timeout 60s >/dev/null # fish's fresh, empty prompt
+  corral pty wait "$s" --regex '[#>] $' --timeout 60s >/dev/null # fish's fresh, empty prompt (root's or a user's)
 fi
 assert_eq "$(corral pty exec "$s" -- echo fine)" "fine" "$shell: usable after a refused line"
 
