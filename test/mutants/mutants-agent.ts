@@ -18,11 +18,10 @@ export const agentMutants: readonly Mutant[] = [
     guarantee: "It is killed (the agent)",
     also: ["jobs"],
     bug: "the agent writes a job's spill itself, as before (a killed agent loses what the job wrote meanwhile)",
-    mutations: [{
-      file: "lib/jobs/start-job.ts",
-      from: 'const spillByGuardian = request.spill !== null && choice.supervisor === "guardian";',
-      to: 'const spillByGuardian = request.spill !== null && choice.supervisor === "guardian" && false;',
-    }],
+    mutations: [
+      { file: "lib/jobs/start-job.ts", from: "...(spillByGuardian ? { externalSpill: true, spillWrittenAhead: true } : {}),", to: "" },
+      { file: "lib/jobs/start-job.ts", from: "...(spillByGuardian ? { spillByGuardian: true } : {}),", to: "" },
+    ],
     tests: script("job-spill-agent-killed-mid-burst.sh"),
   },
   {
