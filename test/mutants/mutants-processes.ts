@@ -25,7 +25,7 @@ export const processesMutants: readonly Mutant[] = [
     bug: "the timeout is recorded but the tree is not terminated",
     mutations: [{ file: "lib/supervise/timeout.ts", from: "    timedOut();\n    terminate();\n", to: "    timedOut();\n" }],
     tests: { files: ["test/cli/run/run-cli.test.ts"], namePattern: "run --timeout" },
-    deadlineS: 120,
+    deadlineS: 60,
   },
   {
     name: "leftovers-left-running",
