@@ -18,6 +18,13 @@ export const terminalMutants: readonly Mutant[] = [
     tests: { files: ["test/lib/pty/pty-programs.test.ts"], namePattern: "python3 REPL" },
   },
   {
+    name: "keys-ctrl-off-by-one",
+    guarantee: "keys reach the program",
+    bug: "a Ctrl-letter key sends the next letter's control byte (C-a arrives as C-b)",
+    mutations: [{ file: "lib/pty/keys.ts", from: "return String.fromCharCode(code & 0x1f);", to: "return String.fromCharCode((code & 0x1f) + 1);" }],
+    tests: { files: ["test/lib/pty/pty-programs.test.ts"], namePattern: "python3 REPL" },
+  },
+  {
     name: "keys-no-application-cursor",
     guarantee: "keys reach the program",
     bug: "cursor keys ignore the application-cursor mode the program set",
