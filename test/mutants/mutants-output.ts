@@ -81,8 +81,8 @@ export const outputMutants: readonly Mutant[] = [
   {
     name: "full-disk-tail-dropped",
     guarantee: "A spill on a full disk",
-    bug: "after the spill file fills the disk, the guardian drops the bytes instead of keeping them as the tail",
-    mutations: [{ file: "native/streams.c", from: "if (s->spill_failed) { ring_add(g, s, p, n); return; }", to: "if (s->spill_failed) return;" }],
+    bug: "once the spill file has filled the disk, collect's capture drops what comes instead of keeping it as the tail",
+    mutations: [{ file: "native/capture.c", from: "      if (c->ring != NULL) {\n        ring_put(c, into, n);\n", to: "      if (c->ring != NULL) {\n" }],
     tests: script("collect-spill-full-disk.sh"),
   },
   {
