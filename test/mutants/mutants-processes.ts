@@ -110,7 +110,7 @@ export const processesMutants: readonly Mutant[] = [
     name: "stuck-guardian-waited-for",
     guarantee: "It stops answering",
     bug: "corral waits for ever (hours) for a guardian that does not answer a terminate",
-    mutations: [{ file: "lib/supervise/guardian/pipe-backend.ts", from: "const UNANSWERED_MARGIN_MS = 10_000;", to: "const UNANSWERED_MARGIN_MS = 10_000_000;" }],
+    mutations: [{ file: "lib/supervise/guardian/pipe-loss.ts", from: "export const UNANSWERED_MARGIN_MS = 10_000;", to: "export const UNANSWERED_MARGIN_MS = 10_000_000;" }],
     tests: script("guardian-stops-answering.sh"),
     deadlineS: 240,
   },
