@@ -1,13 +1,14 @@
 // The test gate's driver: runs the suite on Node's test runner with the CLI
 // under Node, then the smoke subset (test/smoke/) with the CLI under Deno and
 // Bun, then proves that no process started by the tests is still running.
-// Usage: run-suite.ts [--gate] [--runtimes node,deno,bun] [--concurrency N] [test files...]
+// Usage: run-suite.ts [--gate] [--runtimes node,deno,bun] [--concurrency N|auto] [test files...]
 // --gate (npm test): first the build, typecheck, lint and sanitizer build,
 // side by side (suite-gate.ts); the suite runs only when they all passed.
 // --concurrency (or $CORRAL_TEST_CONCURRENCY): how many test files run at
-// once (each in its own process), 3 by default (on 2 cores: the tests spend
-// part of their time waiting on programs, and 3 ran the Node stage in 263 s
-// against 404 s for 2); every file must be able to share the machine with others (private agents, tmux servers, temp dirs,
+// once (each in its own process): a number, or `auto` (the default): by the
+// machine's idle CPU, cores + 1 at least (file-scheduler.ts); most files
+// spend most of their time waiting on programs. Every file must be able to
+// share the machine with others (private agents, tmux servers, temp dirs,
 // and leak checks that only look at their own processes). The longest files
 // start first (LONG_FILES), so no long file starts last and runs alone.
 // The Deno and Bun stages start while the Node stage runs its last files
@@ -17,6 +18,7 @@ import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./corral-cli.ts";
 import { SUITE_MARKER, processesMarked } from "./processes.ts";
+import { FileScheduler } from "./file-scheduler.ts";
 import { runGate } from "./suite-gate.ts";
 import { removeSuiteEnvironment, suiteEnvironment } from "./suite-environment.ts";
 
@@ -92,16 +94,18 @@ if (runtimesAt >= 0) {
   runtimes = (args[runtimesAt + 1] ?? "").split(",");
   args.splice(runtimesAt, 2);
 }
-let concurrency = Number(process.env.CORRAL_TEST_CONCURRENCY ?? "3");
+let concurrencyArg = process.env.CORRAL_TEST_CONCURRENCY || "auto";
 const concurrencyAt = args.indexOf("--concurrency");
 if (concurrencyAt >= 0) {
-  concurrency = Number(args[concurrencyAt + 1]);
+  concurrencyArg = args[concurrencyAt + 1] ?? "";
   args.splice(concurrencyAt, 2);
 }
-if (!Number.isInteger(concurrency) || concurrency < 1) {
-  process.stderr.write("run-suite: --concurrency needs a whole number of test files, 1 or more\n");
+if (concurrencyArg !== "auto" && !(Number.isInteger(Number(concurrencyArg)) && Number(concurrencyArg) >= 1)) {
+  process.stderr.write("run-suite: --concurrency needs a whole number of test files, 1 or more, or auto\n");
   process.exit(2);
 }
+/** The files a stage runs at once at least: below this, it is down to its last files. */
+const concurrency = new FileScheduler(concurrencyArg === "auto" ? "auto" : Number(concurrencyArg)).floor;
 const chosen = args.length > 0 ? args : undefined;
 const marker = `${process.pid}-${Date.now()}`;
 let passed = 0;
@@ -120,7 +124,7 @@ interface StageResult {
 }
 
 function stage(runtime: string, files: string[], options: StageOptions): Promise<StageResult> {
-  const header = `\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`;
+  const header = `\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrencyArg === "auto" ? `${concurrency} or more at a time (by idle CPU)` : `${concurrency} at a time`}\n`;
   if (files.length === 0) {
     options.onTail?.();
     return Promise.resolve({ stdout: "", stderr: "" });
@@ -136,7 +140,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       "tsx/esm",
       path.join(repoRoot, "test", "support", "run-files.ts"),
       "--concurrency",
-      String(concurrency),
+      concurrencyArg,
       "--progress-fd",
       "3",
       ...files,

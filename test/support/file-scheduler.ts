@@ -1,0 +1,76 @@
+// When the suite's next test file starts (run-files.ts). A fixed number at
+// once left a 2-core machine half idle: most files spend most of their time
+// waiting (a bound the product documents and a test must outwait, a
+// sleep-paced program, a program under strace), and three at a time ran the
+// Node stage in about 380 s while its files used about a third of the CPU.
+// `auto`: never fewer than cores + 1 files at once (what a machine others
+// load still carries), and one more whenever the machine had about a core
+// idle over the last seconds, up to FILES_PER_CORE per core; a file
+// started waits START_SPACING_MS before the next extra one, so its own
+// start-up (a Node process loading TypeScript) is counted first.
+// Files start in the order given (the longest first: run-suite.ts).
+import { cores, IdleCores } from "./cpu-idle.ts";
+
+export type Concurrency = number | "auto";
+
+/** How often the machine's idle CPU is read. */
+const TICK_MS = 500;
+/** Ticks averaged: a file's bursts (an agent starting) must not count as the machine's load for long, nor its pauses as idle. */
+const TICKS_AVERAGED = 4;
+/** Idle cores, averaged, that let one more file start. */
+const IDLE_TO_START = 0.8;
+/** After a file starts, no extra one for this long: its start-up shows in the CPU first. */
+const START_SPACING_MS = 1500;
+/** At most this many files per core at once (memory: each may hold an agent, tmux servers, a browser). */
+const FILES_PER_CORE = 4;
+
+export class FileScheduler {
+  readonly floor: number;
+  readonly ceiling: number;
+
+  constructor(concurrency: Concurrency) {
+    this.floor = concurrency === "auto" ? cores() + 1 : concurrency;
+    this.ceiling = concurrency === "auto" ? Math.max(this.floor, FILES_PER_CORE * cores()) : concurrency;
+  }
+
+  /** Runs `each` on every file (never rejecting), as many at once as the machine allows; resolves when all ended. */
+  async run(files: readonly string[], each: (file: string) => Promise<void>): Promise<void> {
+    const queue = [...files];
+    let running = 0;
+    let lastStart = -Infinity;
+    const idle = new IdleCores();
+    const recent: number[] = [];
+    let wake: () => void = () => {};
+    const start = () => {
+      const file = queue.shift()!;
+      running += 1;
+      lastStart = performance.now();
+      void each(file).finally(() => {
+        running -= 1;
+        wake();
+      });
+    };
+    const tick = setInterval(() => {
+      const now = idle.read();
+      if (now !== undefined) recent.push(now);
+      if (recent.length > TICKS_AVERAGED) recent.shift();
+      wake();
+    }, TICK_MS);
+    try {
+      while (queue.length > 0 || running > 0) {
+        while (queue.length > 0 && running < this.floor) start();
+        if (queue.length > 0 && running < this.ceiling && performance.now() - lastStart >= START_SPACING_MS && recent.length === TICKS_AVERAGED) {
+          const average = recent.reduce((a, b) => a + b, 0) / recent.length;
+          if (average >= IDLE_TO_START) {
+            start();
+            // What was idle before this start says nothing about after it.
+            recent.length = 0;
+          }
+        }
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+    } finally {
+      clearInterval(tick);
+    }
+  }
+}
