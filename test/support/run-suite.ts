@@ -12,7 +12,8 @@
 // and leak checks that only look at their own processes). The longest files
 // start first (LONG_FILES), so no long file starts last and runs alone.
 // The Deno and Bun stages start while the Node stage runs its last files
-// (fewer than N left), and print their reports whole after it.
+// (once it has started them all; with a fixed N, once fewer than N are left),
+// and print their reports whole after it.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -47,34 +48,48 @@ function testFiles(dir: string): string[] {
  * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
+  // 40 to 60 s each (the chaos run is 60 s by itself), then the script shards
+  // (each runs two scripts at once), then 10 to 40 s: started first, and
+  // while they wait on programs, the short files fill the machine.
   "test/chaos/chaos.test.ts",
-  "test/cli/install.test.ts",
   "test/cli/install-git-dependency.test.ts",
-  "test/cli/jobs/jobs-cli.test.ts",
-  "test/lib/native/install-build.test.ts",
+  "test/cli/install.test.ts",
   "test/scripts/scripts-1.test.ts",
   "test/scripts/scripts-2.test.ts",
   "test/scripts/scripts-3.test.ts",
   "test/scripts/scripts-4.test.ts",
   "test/lib/pty/pty-queries.test.ts",
-  "test/cli/collect/collect-capture.test.ts",
-  "test/cli/collect/collect-ci.test.ts",
-  "test/lib/agent/agent-programs.test.ts",
-  "test/lib/agent/agent-sessions.test.ts",
-  "test/lib/pty/pty-widths.test.ts",
-  "test/cli/jobs/tty-jobs.test.ts",
-  // 9 to 20 s each alone (file-costs.sh), mostly waiting on programs: never
-  // left to start among the last files.
+  "test/scripts/scripts-javascript-door.test.ts",
   "test/lib/pty/pty-session.test.ts",
-  "test/lib/pty/pty-tmux.test.ts",
-  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/jobs/tty-jobs.test.ts",
+  "test/cli/jobs/jobs-cli.test.ts",
+  "test/docs-examples.test.ts",
   "test/cli/run/run-cli.test.ts",
+  "test/cli/collect/collect-ci.test.ts",
   "test/lib/jobs/jobs-wait.test.ts",
-  "test/cli/collect/collect-cli.test.ts",
-  "test/lib/view/pty-view.test.ts",
+  "test/lib/pty/pty-widths.test.ts",
+  "test/cli/collect/collect-capture.test.ts",
+  "test/lib/pty/pty-tmux.test.ts",
+  "test/cli/jobs/reap-cli.test.ts",
+  "test/cli/mcp/mcp-exec.test.ts",
+  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/run/run-signals.test.ts",
+  "test/cli/native-client/doors.test.ts",
   "test/lib/agent/agent-startup.test.ts",
+  "test/cli/collect/collect-cli.test.ts",
+  "test/lib/agent/agent-sessions.test.ts",
+  "test/lib/agent/agent-programs.test.ts",
+  "test/cli/hot-bundles.test.ts",
+  "test/cli/mcp/mcp-run.test.ts",
+  "test/cli/json-schemas.test.ts",
+  "test/lib/native/install-build.test.ts",
+  "test/lib/view/pty-view.test.ts",
   "test/lib/pty/pty-record.test.ts",
   "test/lib/supervise/supervise-handle.test.ts",
+  "test/cli/mcp/mcp-tools.test.ts",
+  "test/layering-house.test.ts",
+  "test/cli/lazy-stdio.test.ts",
+  "test/layering.test.ts",
 ];
 
 function longestFirst(files: readonly string[]): string[] {
@@ -114,7 +129,11 @@ let failed = 0;
 interface StageOptions {
   /** Print the report as it comes (else keep it, printed whole by the caller). */
   readonly live: boolean;
-  /** Called once, when the stage has started all its files and fewer than `concurrency` still run. */
+  /**
+   * Called once, when the stage has started all its files (by idle CPU: the
+   * next stage's files then take what the last ones leave), or with a fixed
+   * number at once, when fewer than that still run.
+   */
   readonly onTail?: () => void;
 }
 
@@ -188,7 +207,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       const space = line.indexOf(" ");
       (line.slice(0, space) === "start" ? started : ended).add(line.slice(space + 1));
     }
-    if (started.size >= files.length && started.size - ended.size < concurrency) tail();
+    if (started.size >= files.length && (concurrencyArg === "auto" || started.size - ended.size < concurrency)) tail();
   });
   return new Promise((resolve) => {
     child.on("close", (code) => {
@@ -200,7 +219,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       // Where the stage's time went: all of it, and the tail where it left a
       // slot free (the next stages run there).
       const seconds = (ms: number) => (ms / 1000).toFixed(1);
-      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; fewer than ${concurrency} files ran in its last ${seconds(performance.now() - tailAt!)} s\n`;
+      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; ${concurrencyArg === "auto" ? "its last file started" : `fewer than ${concurrency} files ran`} ${seconds(performance.now() - tailAt!)} s before its end\n`;
       if (options.live) process.stdout.write(took);
       else kept.push(took);
       resolve({ stdout: kept.join(""), stderr: keptErr.join("") });
@@ -232,7 +251,7 @@ const stageFiles = (runtime: string) =>
 // The first stage (Node's, the whole suite) prints as it goes. The others
 // (the smoke subset under Deno, then Bun) start one after another as soon as
 // the first is down to its last files, where the machine would otherwise
-// idle; their reports are kept and printed whole after the first stage's.
+// idle (onTail); their reports are kept and printed whole after the first stage's.
 const [first, ...rest] = runtimes;
 let startRest!: () => void;
 const restMayStart = new Promise<void>((resolve) => (startRest = resolve));
