@@ -2,7 +2,8 @@
 // writers (man pages, docs/commands.md): the same definitions `--help`
 // prints, so the reference changes exactly when the help does. A command's
 // fullDescription is split into its prose and its `Examples:` block.
-import type { Command, CommandContext, RouteMap } from "@stricli/core";
+import type { Command, CommandContext } from "@stricli/core";
+import { type CommandTarget, hasNegation, isGroup, positionalsOf, takesNoValue, visibleFlags } from "../shared/command-parameters.ts";
 
 export interface ReferenceFlag {
   /** `--max-bytes` */
@@ -40,28 +41,6 @@ export interface ReferenceCommand {
   readonly defaultChild: string | undefined;
 }
 
-type Target = Command<CommandContext> | RouteMap<CommandContext>;
-
-interface RawFlag {
-  readonly kind: string;
-  readonly brief: string;
-  readonly hidden?: boolean;
-  readonly placeholder?: string;
-  readonly values?: readonly string[];
-  readonly default?: unknown;
-  readonly variadic?: boolean | string;
-  readonly withNegated?: boolean;
-}
-
-interface RawPositional {
-  readonly placeholder?: string;
-  readonly brief: string;
-  readonly optional?: boolean;
-  readonly default?: unknown;
-}
-
-const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-
 /** The prose paragraphs and the example lines of a description. */
 function splitDescription(full: string | undefined, brief: string): { description: string[][]; examples: string[] } {
   const lines = (full ?? brief).split("\n");
@@ -83,33 +62,18 @@ function splitDescription(full: string | undefined, brief: string): { descriptio
 }
 
 function flagsOf(command: Command<CommandContext>): ReferenceFlag[] {
-  const params = command.parameters;
-  const aliasesOf = new Map<string, string[]>();
-  for (const [letter, flagName] of Object.entries((params.aliases ?? {}) as Record<string, string | undefined>)) {
-    if (flagName !== undefined) aliasesOf.set(flagName, [...(aliasesOf.get(flagName) ?? []), `-${letter}`]);
-  }
-  const flags: ReferenceFlag[] = [];
-  for (const [flagName, raw] of Object.entries((params.flags ?? {}) as Record<string, RawFlag>)) {
-    if (raw.hidden === true) continue;
-    const takesValue = raw.kind !== "boolean" && raw.kind !== "counter";
-    const value = !takesValue ? undefined : raw.kind === "enum" ? (raw.values ?? []).join("|") : raw.placeholder ?? "value";
-    flags.push({
-      name: `--${kebab(flagName)}`,
-      aliases: (aliasesOf.get(flagName) ?? []).sort(),
-      value,
-      brief: raw.brief,
-      repeatable: raw.variadic !== undefined && raw.variadic !== false,
-      negated: raw.kind === "boolean" && raw.default === true && raw.withNegated !== false,
-    });
-  }
-  return flags;
+  return visibleFlags(command).map(({ name, aliases, raw }) => ({
+    name,
+    aliases,
+    value: takesNoValue(raw) ? undefined : raw.kind === "enum" ? (raw.values ?? []).join("|") : raw.placeholder ?? "value",
+    brief: raw.brief,
+    repeatable: raw.variadic !== undefined && raw.variadic !== false,
+    negated: hasNegation(raw),
+  }));
 }
 
 function argumentsOf(command: Command<CommandContext>): ReferenceArgument[] {
-  const pos = command.parameters.positional as
-    | { kind: "tuple"; parameters: readonly RawPositional[] }
-    | { kind: "array"; parameter: RawPositional; minimum?: number }
-    | undefined;
+  const pos = positionalsOf(command);
   if (pos === undefined) return [];
   if (pos.kind === "array") {
     return [{ name: pos.parameter.placeholder ?? "args", brief: pos.parameter.brief, optional: (pos.minimum ?? 0) === 0, repeatable: true }];
@@ -122,12 +86,8 @@ function argumentsOf(command: Command<CommandContext>): ReferenceArgument[] {
   }));
 }
 
-function isGroup(target: Target): target is RouteMap<CommandContext> {
-  return "getAllEntries" in target;
-}
-
 /** The reference model of `target`, found at `path`. */
-export function referenceModel(target: Target, path: readonly string[] = []): ReferenceCommand {
+export function referenceModel(target: CommandTarget, path: readonly string[] = []): ReferenceCommand {
   const { description, examples } = splitDescription(target.fullDescription, target.brief);
   if (isGroup(target)) {
     const entries = target.getAllEntries().filter((e) => !e.hidden);

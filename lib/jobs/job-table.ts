@@ -42,6 +42,12 @@ export class JobTable {
    * would replace the first in the table and the first vanish.
    */
   #reserved = new Set<number>();
+  /**
+   * Names of jobs still starting, by their reserved number: two `run --bg
+   * --name X` that overlap must not both pass the name check while neither
+   * job is in the table yet.
+   */
+  #reservedNames = new Map<number, string>();
 
   /** The number the next job gets. */
   nextId(): number {
@@ -52,25 +58,36 @@ export class JobTable {
   }
 
   /** nextId(), held for the job starting until add() or release(). */
-  reserveId(): number {
+  reserveId(name: string | null = null): number {
     const id = this.nextId();
     this.#reserved.add(id);
+    if (name !== null) this.#reservedNames.set(id, name);
     return id;
   }
 
   /** A number from reserveId() whose job did not start. */
   release(id: number): void {
     this.#reserved.delete(id);
+    this.#reservedNames.delete(id);
   }
 
-  /** Throws UnknownJobError-free check: a name in use is refused before anything starts. */
+  /** The job holding `name`, if any: a name in use is refused before anything starts. */
   nameInUse(name: string): Job | undefined {
     for (const job of this.#jobs.values()) if (job.name === name) return job;
     return undefined;
   }
 
+  /** The number of a job holding `name` or still starting under it; undefined: the name is free. */
+  nameHolder(name: string): number | undefined {
+    const job = this.nameInUse(name);
+    if (job !== undefined) return job.id;
+    for (const [id, reserved] of this.#reservedNames) if (reserved === name) return id;
+    return undefined;
+  }
+
   add(job: Job): void {
     this.#reserved.delete(job.id);
+    this.#reservedNames.delete(job.id);
     this.#jobs.set(job.id, job);
     this.touch(job);
     job.onChange((change) => {

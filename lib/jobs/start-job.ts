@@ -45,16 +45,28 @@ export class JobRefusedError extends CorralError {
 
 /** Starts a job and adds it to `table`; throws SpawnError, SpillError or JobRefusedError. */
 export async function startJob(table: JobTable, request: JobRequest): Promise<Job> {
-  const [program, ...args] = request.argv;
+  const [program] = request.argv;
   if (program === undefined || program === "") throw new SpawnError("not-found", "no command given; put it after --");
   if (request.name !== null) {
-    const holder = table.nameInUse(request.name);
+    const holder = table.nameHolder(request.name);
     if (holder !== undefined) {
-      throw new JobRefusedError("name_taken", `a job named "${request.name}" exists (%${holder.id}); reap it or choose another --name`);
+      throw new JobRefusedError("name_taken", `a job named "${request.name}" exists (%${holder}); reap it or choose another --name`);
     }
   }
   checkWorkingDirectory(request.cwd);
   resolveExecutable(program, request.env["PATH"], request.cwd);
+  // The name and number are held from here (nothing above awaits), so a start that overlaps this one sees them.
+  const id = table.reserveId(request.name);
+  try {
+    return await startReserved(table, request, id);
+  } catch (error) {
+    table.release(id);
+    throw error;
+  }
+}
+
+async function startReserved(table: JobTable, request: JobRequest, id: number): Promise<Job> {
+  const [program, ...args] = request.argv as [string, ...string[]];
   let choice: SupervisorChoice;
   try {
     choice = chooseSupervisor({ mode: request.mode, sweep: "on-exit", guardian: request.guardian ?? "auto" });
@@ -70,7 +82,6 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     spillPath: request.spill ?? undefined,
     ...(spillByGuardian ? { externalSpill: true, spillWrittenAhead: true } : {}),
   });
-  const id = table.reserveId();
   const { firstOutputListener, guardian: _mode, ...launchFields } = request;
   const launch: TreeLaunch = { ...launchFields, argv: [program, ...args] };
   let started: SupervisedTree;
@@ -89,7 +100,6 @@ export async function startJob(table: JobTable, request: JobRequest): Promise<Jo
     const onSpillStopped = (spilled: number, code: string, message: string) => store.externalSpillFailed(code, `${message} (the spill stops at byte ${spilled})`, spilled);
     started = await startSupervised(choice, { launch, jobId: id, facts, onSpillStopped });
   } catch (error) {
-    table.release(id);
     await store.close().catch(() => {});
     throw error;
   }

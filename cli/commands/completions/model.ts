@@ -2,8 +2,9 @@
 // one entry per command path with its subcommands, flags, what each flag's
 // value is, and what its positionals are. Generated scripts depend only on
 // this, so they change exactly when the command definitions change.
-import type { Command, CommandContext, RouteMap } from "@stricli/core";
+import type { CommandContext, RouteMap } from "@stricli/core";
 import { ID_PARAMETERS, ID_PLACEHOLDERS } from "./ids.ts";
+import { type CommandTarget, hasNegation, isGroup, positionalsOf, takesNoValue, visibleFlags } from "../../shared/command-parameters.ts";
 
 /** What a value is, so a script knows what to offer for it. */
 export type ValueKind =
@@ -39,10 +40,6 @@ export interface CommandSpec {
 const HELP: FlagSpec = { name: "--help", aliases: ["-h"], brief: "Print help information and exit", value: undefined };
 const VERSION: FlagSpec = { name: "--version", aliases: ["-v"], brief: "Print version information and exit", value: undefined };
 
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-}
-
 // Placeholders double as type names: FILE, DIR, CMD, SESSION, JOB, and
 // `a|b|c` for a positional that takes one of those words.
 function kindFromPlaceholder(placeholder: string | undefined, idKey: string): ValueKind {
@@ -58,61 +55,28 @@ function kindFromPlaceholder(placeholder: string | undefined, idKey: string): Va
   return placeholder === undefined || placeholder === "" ? { kind: "any" } : { kind: "any", hint: placeholder };
 }
 
-interface RawFlag {
-  readonly kind: string;
-  readonly brief: string;
-  readonly hidden?: boolean;
-  readonly placeholder?: string;
-  readonly values?: readonly string[];
-  readonly default?: unknown;
-  readonly withNegated?: boolean;
-}
-
-interface RawPositional {
-  readonly placeholder?: string;
-}
-
-type RoutingTarget<C extends CommandContext> = Command<C> | RouteMap<C>;
-
-function isRouteMap(target: RoutingTarget<CommandContext>): target is RouteMap<CommandContext> {
-  return "getAllEntries" in target;
-}
-
-function commandSpec(path: readonly string[], target: RoutingTarget<CommandContext>): CommandSpec {
+function commandSpec(path: readonly string[], target: CommandTarget): CommandSpec {
   const key = path.join(" ");
   const extra = path.length === 0 ? [HELP, VERSION] : [HELP];
-  if (isRouteMap(target)) {
+  if (isGroup(target)) {
     const children = target.getAllEntries()
       .filter((e) => !e.hidden)
       .map((e) => ({ name: e.name["convert-camel-to-kebab"], brief: e.target.brief }));
     return { path, brief: target.brief, children, flags: extra, positional: [], rest: undefined };
   }
-  const params = target.parameters;
-  const aliasesOf = new Map<string, string[]>();
-  for (const [letter, flagName] of Object.entries((params.aliases ?? {}) as Record<string, string | undefined>)) {
-    if (flagName !== undefined) aliasesOf.set(flagName, [...(aliasesOf.get(flagName) ?? []), `-${letter}`]);
-  }
   const flags: FlagSpec[] = [];
-  for (const [flagName, raw] of Object.entries((params.flags ?? {}) as Record<string, RawFlag>)) {
-    if (raw.hidden === true) continue;
-    const name = `--${kebab(flagName)}`;
-    const value: ValueKind | undefined = raw.kind === "boolean" || raw.kind === "counter"
+  for (const { name, aliases, raw } of visibleFlags(target)) {
+    const value: ValueKind | undefined = takesNoValue(raw)
       ? undefined
       : raw.kind === "enum"
       ? { kind: "enum", values: [...(raw.values ?? [])] }
       : kindFromPlaceholder(raw.placeholder, `${key} ${name}`);
-    flags.push({ name, aliases: (aliasesOf.get(flagName) ?? []).sort(), brief: raw.brief, value });
-    // A boolean that defaults to true is switched off with its negation (--no-scrub).
-    if (raw.kind === "boolean" && raw.default === true && raw.withNegated !== false) {
-      flags.push({ name: `--no-${kebab(flagName)}`, aliases: [], brief: raw.brief, value: undefined });
-    }
+    flags.push({ name, aliases, brief: raw.brief, value });
+    if (hasNegation(raw)) flags.push({ name: `--no-${name.slice(2)}`, aliases: [], brief: raw.brief, value: undefined });
   }
   flags.sort((a, b) => a.name.localeCompare(b.name));
   flags.push(...extra);
-  const pos = params.positional as
-    | { kind: "tuple"; parameters: readonly RawPositional[] }
-    | { kind: "array"; parameter: RawPositional }
-    | undefined;
+  const pos = positionalsOf(target);
   const positional = pos?.kind === "tuple"
     ? pos.parameters.map((p, index) => kindFromPlaceholder(p.placeholder, `${key} ${index}`))
     : [];
@@ -128,9 +92,9 @@ function commandSpec(path: readonly string[], target: RoutingTarget<CommandConte
 /** Every command and group reachable from the root, parents before children. */
 export function completionModel(root: RouteMap<CommandContext>): CommandSpec[] {
   const out: CommandSpec[] = [];
-  const visit = (path: readonly string[], target: RoutingTarget<CommandContext>): void => {
+  const visit = (path: readonly string[], target: CommandTarget): void => {
     out.push(commandSpec(path, target));
-    if (!isRouteMap(target)) return;
+    if (!isGroup(target)) return;
     for (const entry of target.getAllEntries()) {
       if (!entry.hidden) visit([...path, entry.name["convert-camel-to-kebab"]], entry.target);
     }
