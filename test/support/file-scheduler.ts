@@ -27,6 +27,9 @@ const FILES_PER_CORE = 4;
 export class FileScheduler {
   readonly floor: number;
   readonly ceiling: number;
+  /** The most files that ran at once, and the time-weighted mean (after run()). */
+  peak = 0;
+  mean = 0;
 
   constructor(concurrency: Concurrency) {
     this.floor = concurrency === "auto" ? cores() + 1 : concurrency;
@@ -41,11 +44,22 @@ export class FileScheduler {
     const idle = new IdleCores();
     const recent: number[] = [];
     let wake: () => void = () => {};
+    const began = performance.now();
+    let fileTime = 0;
+    let countedAt = began;
+    const count = () => {
+      const now = performance.now();
+      fileTime += running * (now - countedAt);
+      countedAt = now;
+    };
     const start = () => {
       const file = queue.shift()!;
+      count();
       running += 1;
+      this.peak = Math.max(this.peak, running);
       lastStart = performance.now();
       void each(file).finally(() => {
+        count();
         running -= 1;
         wake();
       });
@@ -71,6 +85,8 @@ export class FileScheduler {
       }
     } finally {
       clearInterval(tick);
+      count();
+      this.mean = fileTime / Math.max(1, performance.now() - began);
     }
   }
 }

@@ -95,10 +95,12 @@ async function runFile(file: string): Promise<void> {
 
 // A runner adds its process listeners (uncaughtException...) while it runs.
 process.setMaxListeners(64);
-await new FileScheduler(concurrency).run(files, runFile);
+const scheduler = new FileScheduler(concurrency);
+await scheduler.run(files, runFile);
 for (const name of TOTALS) emit({ type: "test:diagnostic", data: { nesting: 0, message: `${name} ${totals.get(name)}` } });
 emit({ type: "test:diagnostic", data: { nesting: 0, message: `duration_ms ${performance.now() - stageStarted}` } });
 forSpec.end();
 forDurations.end();
 await Promise.all([specDone, durationsDone]);
 process.stdout.write(slowest.join(""));
+process.stdout.write(`# files at once: ${scheduler.mean.toFixed(1)} on average, ${scheduler.peak} at most (${concurrency === "auto" ? `by idle CPU, ${scheduler.floor} to ${scheduler.ceiling}` : "fixed"})\n`);
