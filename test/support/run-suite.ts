@@ -48,14 +48,16 @@ function testFiles(dir: string): string[] {
  * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
-  // 40 to 60 s each (the chaos run is 60 s by itself), then the script shards
-  // (each runs two scripts at once), then 10 to 40 s: started first, and
-  // while they wait on programs, the short files fill the machine.
+  // 40 to 60 s each (the chaos run is 60 s by itself), the script shards
+  // (each runs two scripts at once) between the three that keep a core
+  // busy (chaos and the npm installs), so the first files started do not
+  // fill the CPU alone; then 10 to 40 s. Started first, and while they wait
+  // on programs, the short files fill the machine.
   "test/chaos/chaos.test.ts",
-  "test/cli/install-git-dependency.test.ts",
-  "test/cli/install.test.ts",
   "test/scripts/scripts-1.test.ts",
+  "test/cli/install-git-dependency.test.ts",
   "test/scripts/scripts-2.test.ts",
+  "test/cli/install.test.ts",
   "test/scripts/scripts-3.test.ts",
   "test/scripts/scripts-4.test.ts",
   "test/lib/pty/pty-queries.test.ts",
