@@ -1,13 +1,13 @@
-// When the suite's next test file starts (run-files.ts). A fixed number at
-// once left a 2-core machine half idle: most files spend most of their time
-// waiting (a bound the product documents and a test must outwait, a
-// sleep-paced program, a program under strace), and three at a time ran the
-// Node stage in about 380 s while its files used about a third of the CPU.
-// `auto`: never fewer than cores + 1 files at once (what a machine others
-// load still carries), and one more whenever the machine had about a core
-// idle over the last seconds, up to FILES_PER_CORE per core; a file
-// started waits START_SPACING_MS before the next extra one, so its own
-// start-up (a Node process loading TypeScript) is counted first.
+// When the suite's next test file starts (run-files.ts). With a fixed
+// number at once (3 ran the Node stage in about 380 s on a 2-core machine),
+// the CPU idles whenever the files running all wait: many spend most of
+// their time so (a bound the product documents and a test must outwait, a
+// sleep-paced program, a program under strace), while the suite as a whole
+// is bound by CPU. `auto`: never fewer than cores + 1 files at once (what a
+// machine others load still carries), and one more whenever the machine had
+// at least IDLE_TO_START cores idle over the last seconds, up to
+// FILES_PER_CORE per core; after a start, the next extra one waits until
+// the new file's own start-up (a Node process loading TypeScript) shows.
 // Files start in the order given (the longest first: run-suite.ts).
 import { cores, IdleCores } from "./cpu-idle.ts";
 
@@ -17,8 +17,8 @@ export type Concurrency = number | "auto";
 const TICK_MS = 500;
 /** Ticks averaged: a file's bursts (an agent starting) must not count as the machine's load for long, nor its pauses as idle. */
 const TICKS_AVERAGED = 4;
-/** Idle cores, averaged, that let one more file start. */
-const IDLE_TO_START = 0.8;
+/** Idle cores, averaged, that let one more file start (half a core: the suite is bound by CPU, so the machine should rarely idle). */
+const IDLE_TO_START = 0.5;
 /** After a file starts, no extra one for this long: its start-up shows in the CPU first. */
 const START_SPACING_MS = 1500;
 /** At most this many files per core at once (memory: each may hold an agent, tmux servers, a browser). */
