@@ -15,7 +15,8 @@ export const SCRIPTS_AT_ONCE = 2;
 
 /**
  * Seconds the longer scripts took in a clean-clone CI run (through the bin;
- * test/bench/file-costs.sh measures one: `CORRALTEST_SCRIPT=name.sh`). Only
+ * `CORRALTEST_SCRIPT=name.sh test/bench/file-costs.sh test/scripts/scripts-[1-4].test.ts`
+ * measures one: its shard's row). Only
  * the balance of the shards rests on them: a script not named counts
  * DEFAULT_SECONDS, and a wrong figure makes a shard longer, never a check weaker.
  */
