@@ -24,16 +24,28 @@ const START_SPACING_MS = 1500;
 /** At most this many files per core at once (memory: each may hold an agent, tmux servers, a browser). */
 const FILES_PER_CORE = 4;
 
+/** What a test of the scheduler replaces: the machine and the clock's pace. */
+export interface SchedulerOptions {
+  /** Idle cores since the last call (IdleCores.read). */
+  readonly idleCores?: () => number | undefined;
+  readonly cores?: number;
+  readonly tickMs?: number;
+  readonly startSpacingMs?: number;
+}
+
 export class FileScheduler {
   readonly floor: number;
   readonly ceiling: number;
   /** The most files that ran at once, and the time-weighted mean (after run()). */
   peak = 0;
   mean = 0;
+  readonly #options: SchedulerOptions;
 
-  constructor(concurrency: Concurrency) {
-    this.floor = concurrency === "auto" ? cores() + 1 : concurrency;
-    this.ceiling = concurrency === "auto" ? Math.max(this.floor, FILES_PER_CORE * cores()) : concurrency;
+  constructor(concurrency: Concurrency, options: SchedulerOptions = {}) {
+    const machine = options.cores ?? cores();
+    this.floor = concurrency === "auto" ? machine + 1 : concurrency;
+    this.ceiling = concurrency === "auto" ? Math.max(this.floor, FILES_PER_CORE * machine) : concurrency;
+    this.#options = options;
   }
 
   /** Runs `each` on every file (never rejecting), as many at once as the machine allows; resolves when all ended. */
@@ -41,7 +53,8 @@ export class FileScheduler {
     const queue = [...files];
     let running = 0;
     let lastStart = -Infinity;
-    const idle = new IdleCores();
+    const idle = this.#options.idleCores ?? ((gauge) => () => gauge.read())(new IdleCores());
+    const spacing = this.#options.startSpacingMs ?? START_SPACING_MS;
     const recent: number[] = [];
     let wake: () => void = () => {};
     const began = performance.now();
@@ -65,15 +78,15 @@ export class FileScheduler {
       });
     };
     const tick = setInterval(() => {
-      const now = idle.read();
+      const now = idle();
       if (now !== undefined) recent.push(now);
       if (recent.length > TICKS_AVERAGED) recent.shift();
       wake();
-    }, TICK_MS);
+    }, this.#options.tickMs ?? TICK_MS);
     try {
       while (queue.length > 0 || running > 0) {
         while (queue.length > 0 && running < this.floor) start();
-        if (queue.length > 0 && running < this.ceiling && performance.now() - lastStart >= START_SPACING_MS && recent.length === TICKS_AVERAGED) {
+        if (queue.length > 0 && running < this.ceiling && performance.now() - lastStart >= spacing && recent.length === TICKS_AVERAGED) {
           const average = recent.reduce((a, b) => a + b, 0) / recent.length;
           if (average >= IDLE_TO_START) {
             start();
