@@ -12,7 +12,8 @@
  * agent does not serve (run, collect of a command, attach, no agent yet, an
  * agent of another protocol, a socket that is not provably ours) is handed
  * to the JavaScript CLI by exec(3) with the same argv, before anything was
- * written, so it says what it always says.
+ * written, so it says what it always says. `corral connect` is served by
+ * connect-lines.c (a conversation, not one command line).
  *
  * Trust (the same checks as lib/agent/client/agent-trust.ts, plus the
  * kernel's word): the socket's directory is ours and closed to group and
@@ -45,15 +46,16 @@
 #include <unistd.h>
 
 #include "client-protocol.h"
+#include "client.h"
 #include "json-out.h"
 
 extern char **environ;
 
-static int g_argc;
-static char **g_argv;
+int g_argc;
+char **g_argv;
 
 /* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
-static void hand_over(void) {
+void hand_over(void) {
     char self[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n <= 0) {
@@ -79,7 +81,7 @@ static void hand_over(void) {
 }
 
 /* Where the agent listens: --socket, else $CORRAL_SOCKET, else the state dir (state-dir.ts). */
-static int socket_path(char *out, size_t size) {
+int socket_path(char *out, size_t size) {
     const char *chosen = NULL;
     for (int i = 1; i < g_argc; i++) {
         if (strcmp(g_argv[i], "--") == 0) break;
@@ -102,7 +104,7 @@ static int socket_path(char *out, size_t size) {
 }
 
 /* The checks of agent-trust.ts: a directory of ours closed to others, a socket of ours, a listener of our uid. */
-static int connect_trusted(const char *path) {
+int connect_trusted(const char *path) {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');
@@ -133,7 +135,7 @@ static int connect_trusted(const char *path) {
     return fd;
 }
 
-static int write_all(int fd, const void *data, size_t size) {
+int write_all(int fd, const void *data, size_t size) {
     const char *p = data;
     while (size > 0) {
         ssize_t n = write(fd, p, size);
@@ -146,7 +148,7 @@ static int write_all(int fd, const void *data, size_t size) {
 }
 
 /* The request: a hello and the command line, sent together (the agent answers in order). */
-static int send_request(int fd) {
+int send_request(int fd, int lines) {
     struct json_out j;
     json_init(&j);
     json_raw(&j, "{\"id\":1,\"op\":\"hello\",\"version\":");
@@ -183,6 +185,7 @@ static int send_request(int fd) {
         json_uint(&j, ws.ws_col);
     }
     json_raw(&j, ",\"stdin\":true"); /* this client answers the agent's input frames */
+    if (lines) json_raw(&j, ",\"lines\":true"); /* connect: and pushes its stdin once told to */
     json_raw(&j, out_tty ? ",\"stdoutTty\":true" : ",\"stdoutTty\":false");
     json_raw(&j, err_tty ? ",\"stderrTty\":true}" : ",\"stderrTty\":false}");
     if (j.failed) return -1;
@@ -243,7 +246,7 @@ static int read_exact(int fd, unsigned char *buf, size_t size) {
 }
 
 /* `"key":NUMBER` in a compact JSON object written by JSON.stringify; -1 when absent. */
-static long json_number_field(const char *json, const char *key) {
+long json_number_field(const char *json, const char *key) {
     char needle[64];
     snprintf(needle, sizeof needle, "\"%s\":", key);
     const char *at = strstr(json, needle);
@@ -252,7 +255,7 @@ static long json_number_field(const char *json, const char *key) {
 }
 
 /* Prints a failure the agent reported after output began (nothing can be handed over then). */
-static void report_failure(const char *json) {
+void report_failure(const char *json) {
     const char *at = strstr(json, "\"message\":\"");
     fputs("corral: the agent failed while serving this command", stderr);
     if (at != NULL) {
@@ -272,6 +275,7 @@ int main(int argc, char **argv) {
     const char *door = getenv("CORRAL_CLIENT");
     int native_only = door != NULL && strcmp(door, "native") == 0;
     if (argc < 2 || (door != NULL && strcmp(door, "js") == 0)) hand_over();
+    if (is_plain_connect()) return serve_connect(native_only);
     char path[PATH_MAX];
     int fd = socket_path(path, sizeof path) == 0 ? connect_trusted(path) : -1;
     if (fd < 0) {
@@ -281,7 +285,7 @@ int main(int argc, char **argv) {
         }
         hand_over();
     }
-    int sent = send_request(fd);
+    int sent = send_request(fd, 0);
     if (sent != 0) {
         if (native_only) {
             fprintf(stderr, "corral: CORRAL_CLIENT=native: this command line cannot be sent to the agent\n");

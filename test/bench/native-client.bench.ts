@@ -4,8 +4,9 @@
 // line; single served calls (`jobs`, `pty wait` on text already shown,
 // `--version`) against `tmux display-message -p`; a script of STEPS steps
 // (send a line, wait for its echo, read the screen); and over one
-// connection, send+wait against send+poll on bash and vim (a wait should
-// fire no later than polling sees the text). Aims: the pair within 2x
+// connection (`corral connect` through the bin), send+wait against
+// send+poll on bash and vim (a wait should fire no later than polling sees
+// the text), with tmux's control mode polling the same programs beside. Aims: the pair within 2x
 // tmux's, each served call within 3x display-message and under 10 ms, the
 // script under 3x tmux's. The JavaScript door (CORRAL_CLIENT=js) is shown
 // beside the native one. `npm run bench -- native-client`. (vim runs with -n:
@@ -26,6 +27,7 @@ const agent = startAgent("native-client");
 const tmux = tmuxServer("native-client");
 const scratch = mkdtempSync(path.join(os.tmpdir(), "corral-bench-native-"));
 let connect: ChildProcess | undefined;
+let control: ChildProcess | undefined;
 try {
   const env = { ...agent.env, PS1: "$ " };
   const run = (argv: readonly string[], extra: Record<string, string> = {}) => {
@@ -95,7 +97,7 @@ done\n`);
   out(`\n${STEPS}-step script (send, wait for the echo, screen): tmux ${fmt(tmuxSteps / 1000, 2)} s, corral ${fmt(corralSteps / 1000, 2)} s: ${fmt(corralSteps / tmuxSteps, 2)}x (aim < 3)`);
 
   // Over one connection: does a wait fire when polling would see the text?
-  connect = spawn(NATIVE, ["connect"], { env: { ...env, CORRAL_CLIENT: "js" }, stdio: ["pipe", "pipe", "inherit"] });
+  connect = spawn(NATIVE, ["connect"], { env: { ...env, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] });
   const lines = createInterface({ input: connect.stdout! })[Symbol.asyncIterator]();
   const ask = async (request: object) => {
     connect!.stdin!.write(`${JSON.stringify(request)}\n`);
@@ -124,15 +126,49 @@ done\n`);
     }
     return [median(waits), median(polls)] as const;
   };
+  // tmux's control mode, the same programs: send-keys, then capture-pane until the text is there.
+  tmux.tmux("new-session", "-d", "-s", "tv", "-x", "80", "-y", "24", "vim", "-u", "NONE", "-N", "-n");
+  const [tmuxFile, ...tmuxArgs] = tmux.argv("-C", "attach-session", "-t", "t") as [string, ...string[]];
+  control = spawn(tmuxFile, tmuxArgs, { stdio: ["pipe", "pipe", "inherit"] });
+  const controlLines = createInterface({ input: control.stdout! })[Symbol.asyncIterator]();
+  /** One control-mode command; the lines of its output (between %begin and %end). */
+  const tmuxAsk = async (command: string): Promise<string[]> => {
+    control!.stdin!.write(`${command}\n`);
+    const got: string[] = [];
+    let inside = false;
+    for (;;) {
+      const next = await controlLines.next();
+      if (next.done === true) throw new Error("tmux -C ended");
+      const line = next.value as string;
+      if (line.startsWith("%begin ")) inside = true;
+      else if (line.startsWith("%end ") || line.startsWith("%error ")) {
+        if (inside) return got;
+      } else if (inside) got.push(line);
+    }
+  };
+  const tmuxPoll = async (target: string, line: string, key: string) => {
+    const polls: number[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const token = `t${i}x`;
+      const start = performance.now();
+      await tmuxAsk(`send-keys -t ${target} "${line.replace("TOKEN", token)}" ${key}`);
+      while (!(await tmuxAsk(`capture-pane -p -t ${target}`)).some((row) => row.includes(token)));
+      polls.push(performance.now() - start);
+    }
+    return median(polls);
+  };
   const [bashWait, bashPoll] = await waitVsPoll("b", () => "echo TOKEN", ["Enter"]);
   const [vimWait, vimPoll] = await waitVsPoll("v", () => "oTOKEN", ["Escape"]);
-  out(`\nover one connection, send+wait vs send+poll (median ms; aim: wait <= poll):`);
-  out(`| program | send+wait | send+poll |\n|---|---|---|`);
-  out(`| bash | ${fmt(bashWait, 2)} | ${fmt(bashPoll, 2)} |`);
-  out(`| vim | ${fmt(vimWait, 2)} | ${fmt(vimPoll, 2)} |`);
+  const tmuxBash = await tmuxPoll("t", "echo TOKEN", "Enter");
+  const tmuxVim = await tmuxPoll("tv", "oTOKEN", "Escape");
+  out(`\nover one connection (corral connect through the bin), send+wait vs send+poll, and tmux -C's send+poll (median ms; aim: wait <= poll):`);
+  out(`| program | corral send+wait | corral send+poll | tmux -C send+poll |\n|---|---|---|---|`);
+  out(`| bash | ${fmt(bashWait, 2)} | ${fmt(bashPoll, 2)} | ${fmt(tmuxBash, 2)} |`);
+  out(`| vim | ${fmt(vimWait, 2)} | ${fmt(vimPoll, 2)} | ${fmt(tmuxVim, 2)} |`);
   out(`(the lockstep send+screen pair against tmux -C is round-trip.bench.ts)`);
 } finally {
   connect?.kill();
+  control?.kill();
   tmux.kill();
   agent.stop();
   rmSync(scratch, { recursive: true, force: true });

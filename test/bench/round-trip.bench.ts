@@ -1,8 +1,10 @@
-// Round trips over one connection (issue 9): lockstep send + screen pairs
-// (each request waits for its reply before the next goes) on an 80x24 `cat`
-// session, through one `corral connect` process speaking JSON lines, against
-// tmux's control mode (`tmux -C` on a private socket: send-keys +
-// capture-pane) in the same run. Prints median and p95 of each, the ratio,
+// Round trips over one connection: lockstep send + screen pairs (each
+// request waits for its reply before the next goes) on an 80x24 `cat`
+// session, through one `corral connect` speaking JSON lines, against tmux's
+// control mode (`tmux -C` on a private socket: send-keys + capture-pane) in
+// the same run. `corral connect` runs as users run it: the bin (dist/corral,
+// the native client, whose agent answers the lines on the client's own
+// connection), and beside it the JavaScript CLI's relay (CORRAL_CLIENT=js). Prints median and p95 of each, the ratio,
 // the CPU time the agent and the connect process spent per pair (from
 // /proc schedstat: steadier than wall time on a loaded machine), and
 // per-op medians (list, send, screen) and the pair from this process's own
@@ -14,11 +16,18 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { createInterface } from "node:readline";
-import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, startAgent, tmuxServer } from "./agent-bench-kit.ts";
+import path from "node:path";
+import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, repoRoot, startAgent, tmuxServer } from "./agent-bench-kit.ts";
 
 const ROUNDS = Number(process.env.CORRAL_BENCH_ROUNDS ?? 500);
 const BASELINE = process.env.CORRAL_BENCH_BASELINE;
 const WARMUP = 50;
+/**
+ * Pairs each side runs before anything is timed: a fresh agent answers its
+ * first thousand requests or so in unoptimised code (3-5x slower), and an
+ * agent that serves a script is long past them.
+ */
+const AGENT_WARMUP = Number(process.env.CORRAL_BENCH_AGENT_WARMUP ?? 3000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
 /** Sends one line, resolves with the next reply line: lockstep. */
@@ -60,10 +69,16 @@ interface Side {
   connectCpu: number;
 }
 
-function startSide(label: string, entry: string): Side {
-  const agent = startAgent(`round-trip-${label}`, entry);
-  const session = agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
-  const connect = spawn(CORRAL[0] as string, [entry, "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
+/** The bin as installed: the native client (falls back to the JavaScript CLI where it was not built). */
+const BIN = path.join(repoRoot, "dist", "corral");
+
+/** `agent`: another side's agent to share (the JavaScript relay beside the native client). */
+function startSide(label: string, entry: string, door: "native" | "js", shared?: { agent: BenchAgent; session: string }): Side {
+  const agent = shared?.agent ?? startAgent(`round-trip-${label}`, entry);
+  const session = shared?.session ?? agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
+  const connect = door === "native"
+    ? spawn(BIN, ["connect"], { env: { ...agent.env, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] })
+    : spawn(CORRAL[0] as string, [entry, "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
   return { label, agent, connect, ask: lockstep(connect as ChildProcess & { stdin: Writable; stdout: Readable }, () => true), session, times: [], agentCpu: 0, connectCpu: 0 };
 }
 
@@ -71,9 +86,11 @@ const sides: Side[] = [];
 const tmux = tmuxServer("round-trip");
 let control: ChildProcess | undefined;
 try {
-  sides.push(startSide("corral", CORRAL[1] as string));
-  if (BASELINE !== undefined) sides.push(startSide("baseline", BASELINE));
-  const main = sides[0] as Side;
+  const native = startSide("corral (native client)", CORRAL[1] as string, "native");
+  sides.push(native);
+  sides.push(startSide("corral (JavaScript CLI)", CORRAL[1] as string, "js", native));
+  if (BASELINE !== undefined) sides.push(startSide("baseline", BASELINE, "js"));
+  const main = native;
   const pairOf = (side: Side) => {
     const send = JSON.stringify({ op: "send", session: side.session, text: "x", keys: ["Enter"] });
     const screen = JSON.stringify({ op: "screen", session: side.session });
@@ -95,6 +112,11 @@ try {
     await tmuxAsk("capture-pane -p -t t");
   };
 
+  for (const side of sides) {
+    const pair = pairOf(side);
+    for (let i = 0; i < AGENT_WARMUP; i++) await pair();
+  }
+  for (let i = 0; i < AGENT_WARMUP; i++) await tmuxPair();
   // Interleaved in blocks so a busy moment of the shared machine weighs on all alike.
   const tmuxTimes: number[] = [];
   const BLOCK = 50;
@@ -125,19 +147,21 @@ try {
   const sendTimes = await timed(ROUNDS, () => main.ask(send));
   const screenTimes = await timed(ROUNDS, () => main.ask(screen));
 
-  out(`lockstep send+screen pair, ${ROUNDS} rounds, 80x24 cat session`);
+  out(`lockstep send+screen pair, ${ROUNDS} rounds after ${AGENT_WARMUP} to warm up, 80x24 cat session`);
   for (const side of sides) {
     out(`  ${`${side.label} connect:`.padEnd(40)} ${describe(side.times)}`);
     out(`  ${"".padEnd(40)} CPU a pair: agent ${fmt(side.agentCpu / side.times.length / 1000, 0)} µs, connect ${fmt(side.connectCpu / side.times.length / 1000, 0)} µs`);
   }
   out(`  ${"tmux -C (send-keys + capture-pane):".padEnd(40)} ${describe(tmuxTimes)}`);
   out(`  ratio corral/tmux: median ${fmt(median(main.times) / median(tmuxTimes), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(tmuxTimes, 95), 2)}x (aim: within 2x)`);
-  const baseline = sides[1];
+  const js = sides[1] as Side;
+  out(`  ratio JavaScript CLI's connect/tmux: median ${fmt(median(js.times) / median(tmuxTimes), 2)}x`);
+  const baseline = sides[2];
   if (baseline !== undefined) {
     out(`  ratio corral/baseline: median ${fmt(median(main.times) / median(baseline.times), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(baseline.times, 95), 2)}x`);
   }
   out(`  ${"agent alone (this process's client):".padEnd(40)} ${describe(direct)}`);
-  out(`single ops through corral connect`);
+  out(`single ops through corral connect (native client)`);
   out(`  list:   ${describe(listTimes)}`);
   out(`  send:   ${describe(sendTimes)}`);
   out(`  screen: ${describe(screenTimes)}`);
@@ -145,8 +169,6 @@ try {
   control?.stdin?.end();
   control?.kill();
   tmux.kill();
-  for (const side of sides) {
-    side.connect.stdin?.end();
-    side.agent.stop();
-  }
+  for (const side of sides) side.connect.stdin?.end();
+  for (const agent of new Set(sides.map((side) => side.agent))) agent.stop();
 }

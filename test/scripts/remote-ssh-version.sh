@@ -1,7 +1,9 @@
 # A remote corral of another protocol version: the call through ssh is
 # refused with both version numbers and what to do (the same release on
-# both machines), status 1, nothing run; and a remote machine without
-# corral on its PATH is named, with the --host HOST:/path form to use.
+# both machines), status 1, nothing run; a remote machine without corral
+# on its PATH is named, with the --host HOST:/path form to use; and a key
+# the other machine does not accept is ssh's own message and status 255;
+# a --host or --via value that cannot be used is one line and status 2.
 # The other release is this checkout built again with PROTOCOL_VERSION
 # bumped by one (as agent-restart-newer-protocol.sh builds it).
 . "$SCRIPT_LIB"
@@ -43,3 +45,28 @@ corral pty list --host "$SSH_DEST:/nonexistent/corral" 2>missing.err || st=$?
 assert_eq "$st" 125 "status when the remote corral is missing"
 assert_contains "$(cat missing.err)" "has no corral on the remote PATH"
 assert_contains "$(cat missing.err)" "--host $SSH_DEST:/path/to/corral"
+
+# Authentication refused (a key the other machine does not know): ssh's own words, then ours; 255.
+ssh-keygen -q -t ed25519 -N '' -f "$SCRIPT_TMP/stranger_key" </dev/null
+sed "s|IdentityFile .*|IdentityFile $SCRIPT_TMP/stranger_key|" "$SSHD_DIR/ssh_config" >"$SCRIPT_TMP/stranger_config"
+st=0
+# ControlPath=none (ssh takes an option's first value): no shared connection, authenticated before, to lean on.
+CORRAL_SSH="ssh -F $SCRIPT_TMP/stranger_config -o ControlPath=none" corral run --host "$SSH_DEST:$REMOTE_CORRAL" -- true >auth.out 2>auth.err || st=$?
+assert_eq "$st" 255 "status when ssh authentication fails ($(cat auth.err))"
+assert_contains "$(cat auth.err)" "Permission denied (publickey)"
+assert_contains "$(cat auth.err)" "corral: could not connect to $SSH_DEST:$REMOTE_CORRAL: ssh exited with status 255"
+[[ ! -s auth.out ]] || fail "a refused login printed: $(cat auth.out)"
+
+# Where the agent is, said wrongly: one line naming what would be right, status 2, ssh never started
+# (a destination starting with "-" would be an ssh option).
+for bad in "--host=" "--host=-oProxyCommand=touch $SCRIPT_TMP/pwned" "--host=box:" "--via="; do
+  st=0
+  corral jobs "$bad" 2>bad.err || st=$?
+  assert_eq "$st" 2 "status for jobs $bad"
+  assert_eq "$(wc -l < bad.err)" 1 "lines on stderr for jobs $bad"
+done
+[[ ! -e "$SCRIPT_TMP/pwned" ]] || fail "a --host value reached ssh as an option"
+st=0
+corral jobs --host box --via 'sh -c true' 2>both.err || st=$?
+assert_eq "$st" 2 "status for --host with --via"
+assert_contains "$(cat both.err)" "--host and --via both say where the agent is; give one"

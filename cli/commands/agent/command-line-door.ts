@@ -10,12 +10,15 @@
 // agent would resolve against its own directory; --stdin from a client that
 // cannot stream it), is refused before any output: the client then execs
 // the JavaScript CLI. A client that can (the request's `stdin`) is asked for
-// its stdin one frame at a time as the command reads it.
+// its stdin one frame at a time as the command reads it. `connect` is
+// served to a client that pushes its stdin (the request's `lines`): its
+// JSON lines become requests of the client's own connection
+// (cli/commands/connect/served-lines.ts).
 import { Writable } from "node:stream";
 import tty from "node:tty";
-import type { CommandInput, CommandLineDoor, CommandOutput } from "../../../lib/agent/server/command-line-door.ts";
+import type { CommandInput, CommandLineDoor, CommandOutput, CommandRequests } from "../../../lib/agent/server/command-line-door.ts";
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
-import type { CorralProcess } from "../../shared/context.ts";
+import type { CorralContext, CorralProcess } from "../../shared/context.ts";
 
 /** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
 const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
@@ -30,7 +33,7 @@ type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) =>
 
 /** The door the agent is started with (cli/commands/agent/impl.ts). */
 export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor {
-  return { refusal, run: (request, output, signal, input) => run(runCommandLine, request, output, signal, input) };
+  return { refusal, run: (request, output, signal, input, requests) => run(runCommandLine, request, output, signal, input, requests) };
 }
 
 function refusal(request: CommandLineRequest): string | null {
@@ -55,13 +58,46 @@ function refusal(request: CommandLineRequest): string | null {
   if (first === "pty" && (second === undefined || !UNSERVED_PTY.has(second))) return null;
   if (first === "jobs" || first === "reap") return null;
   if (first === "agent" && (second === "status" || second === "--help" || second === "-h")) return null;
+  // connect, to a client that pushes its stdin: its lines are this connection's requests.
+  if (first === "connect" && request.lines === true && isPlainConnect(argv)) return null;
   if (first === "collect" && words.some((word) => word === "--job" || word.startsWith("--job="))) return null;
   return `corral ${first ?? ""} is run by the JavaScript CLI`;
 }
 
-async function run(runCommandLine: RunCommandLine, request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput): Promise<number> {
+/** `connect` with at most --socket (already checked absolute): the form the agent serves. */
+function isPlainConnect(argv: readonly string[]): boolean {
+  const rest = argv.slice(1);
+  if (rest.length === 0) return true;
+  if (rest.length === 1) return rest[0]!.startsWith("--socket=");
+  return rest.length === 2 && rest[0] === "--socket";
+}
+
+async function run(
+  runCommandLine: RunCommandLine,
+  request: CommandLineRequest,
+  output: CommandOutput,
+  signal: AbortSignal,
+  input: CommandInput,
+  requests: CommandRequests,
+): Promise<number> {
   const stdout = clientStream(1, output, request.stdoutTty === true, request);
   const stderr = clientStream(2, output, request.stderrTty === true, request);
+  if (request.argv[0] === "connect" && request.lines === true) {
+    const corralProcess: CorralProcess = { stdout, stderr, env: request.env, callerGone: signal };
+    let status = 0;
+    // Loaded on the first served connect, not at the agent's start (which must fit a small descriptor limit).
+    try {
+      const [{ loadConfig }, { serveLines }] = await Promise.all([import("../../../lib/config/load.ts"), import("../connect/served-lines.ts")]);
+      const config = await loadConfig(request.env);
+      status = await serveLines(input, output, requests, { env: request.env, cwd: request.cwd, config, remote: false });
+    } catch (error) {
+      const { reportFailure } = await import("../../shared/agent-reach.ts");
+      reportFailure({ process: corralProcess } as CorralContext, error);
+      status = Number(corralProcess.exitCode ?? 1);
+    }
+    await Promise.all([finished(stdout), finished(stderr)]);
+    return status;
+  }
   // Never the agent's own stdin: the client's when it streams it, else nothing.
   const stdin = request.stdin === true ? clientStdin(input) : noInput();
   const corralProcess: CorralProcess = { stdout, stderr, env: request.env, stdin, callerGone: signal };

@@ -25,6 +25,7 @@ import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
 import { loadCommandConfig } from "../../shared/child/spawn-spec.ts";
 import { heartbeatPeriod, lineLimitFlags } from "./limits.ts";
 import { wantsRemote } from "../../shared/socket-flag.ts";
+import { announceRemoteEnv } from "../../shared/remote-env-plan.ts";
 
 /** Bytes asked for per read: large enough to stream fast, small enough for one frame. */
 const READ_BYTES = 1024 * 1024;
@@ -134,8 +135,11 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
   let client: AgentClient | undefined;
   let job: JobInfo | undefined;
   let forwarded: NodeJS.Signals | null = null;
+  // Remote: the names withheld there, from its plan (locally: `dropped`).
+  let withheld = credentialNames(dropped);
   try {
     client = await reachAgent(ctx, flags);
+    if (remote) withheld = await announceRemoteEnv(ctx, client, flags, request, { explain: flags.explain, quiet, names: flags.json });
     // The agent keeps a bounded copy too; this one is what we print. Limits of ours apply.
     const c = client;
     const ended = new Promise<JobInfo | null>((resolve) => {
@@ -189,7 +193,7 @@ async function captureOnTerminal(ctx: CorralContext, flags: CollectFlags, argv: 
     return;
   }
   const exit = job.exit ?? { code: null, signal: null, timedOut: false, forced: false, durationMs: 0, outputComplete: false };
-  const json = () => jsonReport(argv, exit, stores, lines, credentialNames(dropped));
+  const json = () => jsonReport(argv, exit, stores, lines, withheld);
   // --live: the output was seen already; the report goes to stderr.
   if (flags.live) {
     ctx.process.jsonElsewhere = flags.json;

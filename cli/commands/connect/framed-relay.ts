@@ -7,16 +7,19 @@
 //
 // The one thing it adds is what only this side knows: where a session or
 // a job runs and with which environment. A remote caller sends only what
-// it set (--env, --term, --cwd); this machine's scrubbed environment and
-// home directory fill in the rest, as `connect`'s JSON lines do for `open`.
+// it set (--env, --term, --cwd, its env-shaping flags); this machine's
+// environment, scrubbed by the same rules as a local run, and its home
+// directory fill in the rest (lib/agent/client/remote/far-environment.ts).
+// It answers one request itself: ENV_PLAN_OP, the names it would withhold.
+// A relative spill or recording path is made absolute here (remote/far-paths.ts).
 import process from "node:process";
 import type { CorralContext } from "../../shared/context.ts";
 import { chosenSocket, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
-import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
-import { buildChildEnv } from "../../../lib/env/child-env.ts";
+import { ENV_PLAN_OP, farEnvironment } from "../../../lib/agent/client/remote/far-environment.ts";
+import { pathsHere } from "../../../lib/agent/client/remote/far-paths.ts";
 import { encodeFrame, FrameDecoder, frameJson, jsonFrame, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
 import { openAgentLink } from "../../../lib/agent/client/agent-link.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/agent-unavailable.ts";
@@ -49,6 +52,12 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
   const pending = new Set<unknown>();
   let callerEnded = false;
   const replies = new FrameDecoder(MAX_FRAME_BYTES);
+  // Replies made here go out between the agent's frames, never inside one.
+  const ownReplies: Uint8Array[] = [];
+  const flushOwn = () => {
+    if (replies.pendingBytes > 0) return;
+    for (const frame of ownReplies.splice(0)) stdout.write(frame);
+  };
   const closeWhenAnswered = () => {
     if (callerEnded && pending.size === 0) link.close();
   };
@@ -69,6 +78,7 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
         link.pause();
         stdout.once("drain", () => link.resume());
       }
+      if (ownReplies.length > 0) flushOwn();
     },
     error: () => {},
     close: () => agentEnded(),
@@ -96,8 +106,13 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
         continue;
       }
       const request = message as Json;
+      if (request.op === ENV_PLAN_OP) {
+        ownReplies.push(jsonFrame(envPlan(request, ctx.process.env, config)));
+        flushOwn();
+        continue;
+      }
       if (typeof request.op === "string" && request.id !== undefined) pending.add(request.id);
-      link.write(jsonFrame(completed(request, ctx.process.env, config)));
+      link.write(jsonFrame(completed(pathsHere(request, process.cwd()), ctx.process.env, config)));
     }
   };
   if (leftover.length > 0) forward(leftover);
@@ -113,6 +128,7 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
   }
   closeWhenAnswered();
   await ended;
+  flushOwn();
   process.stdin.destroy();
   // What is still queued for stdout goes out before we return (an empty write's callback may never come).
   if (stdout.writableNeedDrain) await new Promise<void>((resolve) => stdout.once("drain", () => resolve()));
@@ -122,12 +138,16 @@ export async function relayFrames(ctx: CorralContext, flags: SocketFlag, leftove
 
 /** An `open` or `job-start` from afar: this machine's environment under what the caller set, its home as the directory. */
 function completed(message: Json, env: CorralContext["process"]["env"], config: CorralConfig): Json {
-  if (message.op !== "open" && message.op !== "job-start") return message;
-  const set = typeof message.env === "object" && message.env !== null && !Array.isArray(message.env)
-    ? Object.entries(message.env as Json).filter((entry): entry is [string, string] => typeof entry[1] === "string")
-    : [];
-  const full = message.op === "open"
-    ? sessionEnvironment(env, config, set.map(([name, value]) => ({ name, value })), typeof message.term === "string" ? message.term : undefined)
-    : { ...buildChildEnv({ base: env, scrubPatterns: config.env.scrub, keepPatterns: config.env.keep }).env, ...Object.fromEntries(set) };
-  return { ...message, env: full, cwd: typeof message.cwd === "string" ? message.cwd : process.cwd() };
+  const far = farEnvironment(message, env, config);
+  if (far === null) return message;
+  const { envFlags: _applied, ...rest } = message;
+  return { ...rest, env: far.env, cwd: typeof message.cwd === "string" ? message.cwd : process.cwd() };
+}
+
+/** The answer to ENV_PLAN_OP: what the `request` it carries would withhold here (names and a count, never values). */
+function envPlan(message: Json, env: CorralContext["process"]["env"], config: CorralConfig): Json {
+  const request = message.request;
+  const far = typeof request === "object" && request !== null && !Array.isArray(request) ? farEnvironment(request as Json, env, config) : null;
+  if (far === null) return { id: message.id, ok: false, error: { code: "bad_request", message: `${ENV_PLAN_OP} needs "request": an open or job-start request` } };
+  return { id: message.id, ok: true, withheld: far.withheld, cleared: far.cleared };
 }

@@ -6,7 +6,6 @@
 // cost a tenth of a lockstep round trip (issue 33), and the agent's
 // JSON.stringify already wrote what this process would write again.
 import process from "node:process";
-import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CorralContext } from "../../shared/context.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../../shared/agent-reach.ts";
@@ -16,11 +15,10 @@ import { Buffer } from "node:buffer";
 import { Readable } from "node:stream";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { loadConfig } from "../../../lib/config/load.ts";
-import { sessionEnvironment } from "../../../lib/agent/client/open-environment.ts";
+import { failure, type Json, prepareLine } from "./connect-line.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
 import { type AgentClient, leadingReplyId } from "../../../lib/agent/client/client.ts";
 
-type Json = Record<string, unknown>;
 /** A reply line ready to write (the agent's bytes), or a reply made here. */
 type Outcome = Uint8Array | Json;
 
@@ -114,51 +112,16 @@ async function afterPreamble(first: Buffer): Promise<{ start: boolean; rest: Uin
 }
 
 async function answer(client: AgentClient, line: string, env: CorralContext["process"]["env"], config: CorralConfig, remote: boolean): Promise<Outcome> {
-  let request: Json;
+  const prepared = prepareLine(line, { env, cwd: process.cwd(), config, remote });
+  if ("failure" in prepared) return prepared.failure;
+  const { request, ref } = prepared;
   try {
-    const parsed: unknown = JSON.parse(line);
-    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-      return failure(undefined, "bad_request", "each line must be one JSON object, e.g. {\"op\":\"list\"}");
-    }
-    request = parsed as Json;
-  } catch {
-    return failure(undefined, "bad_request", `not a JSON line: ${JSON.stringify(line.slice(0, 60))}`);
-  }
-  const { ref, id: _id, ...rest } = request;
-  if (rest.op === "attach") return failure(ref, "bad_request", "attach needs a terminal: use corral pty attach");
-  if (rest.op === "watch") return failure(ref, "bad_request", "watch turns the connection into a byte stream: use corral pty view");
-  // A recording's file is relative to this process's directory, as on the command line.
-  const record = rest.record as Json | undefined;
-  if (typeof record === "object" && record !== null && typeof record.path === "string" && !record.path.startsWith("/")) {
-    rest.record = { ...record, path: path.resolve(record.path) };
-  }
-  if (typeof rest.session === "number") rest.session = String(rest.session);
-  // So is exec's spill file.
-  if (rest.op === "exec" && typeof rest.spill === "string" && !rest.spill.startsWith("/")) rest.spill = path.resolve(rest.spill);
-  if (rest.op === "open") {
-    const extra = rest.env;
-    if (extra !== undefined && (typeof extra !== "object" || extra === null || Array.isArray(extra))) {
-      return failure(ref, "bad_request", '"env" must be an object of NAME: value strings');
-    }
-    const set = Object.entries((extra ?? {}) as Json).map(([name, value]) => ({ name, value: value as string }));
-    // Remote: the far side's connect fills in its own environment and directory (framed-relay.ts).
-    if (!remote) {
-      rest.env = sessionEnvironment(env, config, set, typeof rest.term === "string" ? rest.term : undefined);
-      rest.cwd ??= process.cwd();
-    }
-  }
-  try {
-    return replyLine(await client.sendRaw(rest), ref);
+    return replyLine(await client.sendRaw(request), ref);
   } catch (error) {
     // A remote transport's loss keeps its own code (connection_lost), so a script tells it from an agent gone.
     const code = (error as { code?: unknown }).code === "connection_lost" ? "connection_lost" : "agent_gone";
     return failure(ref, code, code === "connection_lost" ? (error as Error).message : `the agent connection was lost: ${(error as Error).message}`);
   }
-}
-
-function failure(ref: unknown, code: string, message: string): Outcome {
-  const reply = { ok: false, error: { code, message } };
-  return ref === undefined ? reply : { ref, ...reply };
 }
 
 const utf8 = new TextEncoder();

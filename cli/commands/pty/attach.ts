@@ -10,6 +10,7 @@ import { describeExit } from "../../../lib/core/exit-words.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
 import { TerminalHold, terminalSize } from "../../shared/terminal-hold.ts";
 import type { AgentEvent } from "../../../lib/agent/protocol/operations.ts";
+import { lostConnection } from "../../shared/connection-lost.ts";
 
 /** C-\ (FS, 0x1c): rarely needed by programs, and what `dtach` uses. */
 export const DETACH_BYTE = 0x1c;
@@ -64,6 +65,14 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
       });
     } finally {
       await hold.release();
+    }
+    if (outcome === "the agent closed the connection") {
+      // A remote call's transport cut: 255 and its own line; the session lives on there.
+      const cause = await lostConnection(client);
+      if (cause !== null) {
+        this.process.stderr.write("\r\n");
+        throw cause;
+      }
     }
     this.process.stderr.write(`\r\ncorral: ${outcome} from session ${session}\n`);
   }, sessionOnly(this, session));

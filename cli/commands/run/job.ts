@@ -15,6 +15,8 @@ import { UsageError } from "../../shared/exit-status.ts";
 import { wantsRemote } from "../../shared/socket-flag.ts";
 import { checkFactsTarget, writeFacts } from "../../shared/facts-output.ts";
 import { announceWithheld } from "../../shared/env-dropped-note.ts";
+import { announceRemoteEnv } from "../../shared/remote-env-plan.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
 
 /** The command function of `run --bg` / `run --tty` (loaded from cli/commands/run/impl.ts). */
 export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJobFlags, ...argv: string[]): Promise<void> {
@@ -25,13 +27,17 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
   }
   // The terminal (stdout) is the job's, as with plain run: --facts - is refused.
   const factsTarget = checkFactsTarget(flags.facts, true);
-  const { request, explain, dropped, quiet } = await prepareJob(this, flags, argv, flags.tty, wantsRemote(this, flags));
+  const remote = wantsRemote(this, flags);
+  const { request, explain, dropped, quiet } = await prepareJob(this, flags, argv, flags.tty, remote);
+  // Remote: the environment is built there; its plan says what it withholds, once connected.
+  const farEnv = remote ? (client: AgentClient) => announceRemoteEnv(this, client, flags, request, { explain: flags.explain, quiet }) : null;
   if (flags.explain) for (const line of explain) this.process.stderr.write(`corral: explain: ${line}\n`);
   announceWithheld(this, dropped, quiet);
   if (flags.bg) {
     let client;
     try {
       client = await reachAgent(this, flags);
+      await farEnv?.(client);
       const { job } = await client.call({ ...request, ...(flags.tty ? terminalSize() : {}) });
       this.process.stdout.write(`${job.id}\n`);
       if (flags.explain) this.process.stderr.write(`corral: explain: job ${job.id} pid ${job.pid} (${job.backend}, ${job.mode})\n`);
@@ -42,7 +48,7 @@ export async function jobRunAction(this: CorralContext, flags: RunFlags & RunJob
     }
     return;
   }
-  const held = await holdJob(this, flags, { ...request, attach: true, ...terminalSize() });
+  const held = await holdJob(this, flags, { ...request, attach: true, ...terminalSize() }, farEnv ?? undefined);
   if (held === null) return;
   this.process.exitCode = held.status;
   const exit = held.ended ? held.job?.exit ?? null : null;

@@ -14,6 +14,7 @@ import { prepareJob } from "../../shared/jobs/request.ts";
 import type { RunFlags } from "../../shared/child/flags.ts";
 import { FORWARDED_SIGNALS } from "../../shared/signal-death.ts";
 import { ExitStatus } from "../../shared/exit-status.ts";
+import { announceRemoteEnv } from "../../shared/remote-env-plan.ts";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
 
@@ -21,7 +22,8 @@ import type { JobInfo } from "../../../lib/agent/protocol/messages.ts";
 export async function remoteRunAction(this: CorralContext, flags: RunFlags & RunJobFlags, ...argv: string[]): Promise<void> {
   // The timeout is kept here (a job has none of its own): taken out before the job's checks.
   const { timeout: _kept, ...jobFlags } = flags;
-  const { request } = await prepareJob(this, jobFlags, argv, false, true);
+  const { request, explain, quiet } = await prepareJob(this, jobFlags, argv, false, true);
+  if (flags.explain) for (const line of explain) this.process.stderr.write(`corral: explain: ${line}\n`);
   const { stdout, stderr } = this.process;
   const spill: WriteStream | null = flags.spill === undefined ? null : createWriteStream(flags.spill, { mode: 0o600 });
   let client: AgentClient | undefined;
@@ -32,6 +34,7 @@ export async function remoteRunAction(this: CorralContext, flags: RunFlags & Run
   try {
     client = await reachAgent(this, flags);
     const c = client;
+    await announceRemoteEnv(this, c, flags, request, { explain: flags.explain, quiet });
     const ended = new Promise<JobInfo | null>((resolve) => {
       c.onBytes = (bytes) => {
         spill?.write(bytes);

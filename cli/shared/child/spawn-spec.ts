@@ -55,14 +55,7 @@ export async function prepareRun(
   }
   const explain: string[] = [];
   if (flags.explain) {
-    for (const name of childEnv.dropped) {
-      explain.push(
-        /^CORRAL_/i.test(name)
-          ? `env: not passing ${name} (corral's own setting, kept from the commands it runs; --keep-env ${name} passes it)`
-          : `env: not passing ${name} (credential-shaped; --keep-env ${name} passes it)`,
-      );
-    }
-    if (childEnv.cleared > 0) explain.push(`env: --clear-env left out ${childEnv.cleared} variables`);
+    explain.push(...envExplainLines(childEnv.dropped, childEnv.cleared));
     explain.push(`grace ${graceMs} ms; timeout ${timeoutMs === undefined ? "none" : `${timeoutMs} ms`}`);
   }
   const spec: SpawnSpec = {
@@ -75,6 +68,17 @@ export async function prepareRun(
     leaveRunning: flags.leaveRunning,
   };
   return { config, spec, explain, dropped: childEnv.dropped, quiet: flags.quiet ?? config.quiet };
+}
+
+/** `--explain`'s lines about the environment: each name withheld (never a value), and what --clear-env left out. */
+export function envExplainLines(dropped: readonly string[], cleared: number): string[] {
+  const lines = dropped.map((name) =>
+    /^CORRAL_/i.test(name)
+      ? `env: not passing ${name} (corral's own setting, kept from the commands it runs; --keep-env ${name} passes it)`
+      : `env: not passing ${name} (credential-shaped; --keep-env ${name} passes it)`
+  );
+  if (cleared > 0) lines.push(`env: --clear-env left out ${cleared} variables`);
+  return lines;
 }
 
 /** The effective config; a bad config file is a usage error (exit 2). */

@@ -6,7 +6,9 @@ import { ExitStatus } from "../exit-status.ts";
 import { reachAgent, reportFailure, type SocketFlag } from "../agent-reach.ts";
 import { AgentUnavailableError } from "../../../lib/agent/client/auto-start.ts";
 import type { FgRequest, JobInfo, JobStartRequest } from "../../../lib/agent/protocol/messages.ts";
+import { lostConnection } from "../connection-lost.ts";
 import { JobTerminal } from "./terminal.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import { stoppedLine } from "./format.ts";
 import { describeExit } from "../../../lib/core/exit-words.ts";
 import { dieIfKilledBy } from "../signal-death.ts";
@@ -25,11 +27,18 @@ export interface HoldOutcome {
  * Runs the attaching request with this terminal; returns how it ended, or
  * null when a failure was already reported.
  */
-export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: JobStartRequest | FgRequest): Promise<HoldOutcome | null> {
+export async function holdJob(
+  ctx: CorralContext,
+  flags: SocketFlag,
+  request: JobStartRequest | FgRequest,
+  /** Said on the connection before the terminal is taken (a remote job's environment plan). */
+  before?: (client: AgentClient) => Promise<unknown>,
+): Promise<HoldOutcome | null> {
   let client;
   let hold: JobTerminal | undefined;
   try {
     client = await reachAgent(ctx, flags, request.op === "job-start");
+    await before?.(client);
     hold = new JobTerminal(client);
     hold.takeTerminal();
     const reply = await client.call(request as JobStartRequest);
@@ -50,6 +59,13 @@ export async function holdJob(ctx: CorralContext, flags: SocketFlag, request: Jo
     if (end.kind === "done") {
       if (end.job.exit !== null) dieIfKilledBy(ctx, hold.forwarded, end.job.exit);
       return { status: end.job.status ?? ExitStatus.corralFailure, job: end.job, ended: true };
+    }
+    // A remote call's transport cut (ssh killed, network gone): its own fact, 255 as ssh's,
+    // with the line that says the job lives on there; never the job's outcome.
+    const cause = await lostConnection(client);
+    if (cause !== null) {
+      reportFailure(ctx, cause);
+      return { status: cause.exitStatus, job: null, ended: false };
     }
     ctx.process.stderr.write(`corral: lost the job's terminal: ${end.why}; corral jobs shows its state\n`);
     return { status: ExitStatus.corralFailure, job: null, ended: false };

@@ -11,6 +11,7 @@ import type { RunFlags } from "../child/flags.ts";
 import type { RecordFlagValues } from "../record/flags.ts";
 import { prepareRun } from "../child/spawn-spec.ts";
 import { recordSpecOf } from "../record/spec.ts";
+import type { RemoteEnvFlags } from "../../../lib/agent/client/remote/far-environment.ts";
 
 /** The output-limit flags a job request reads. */
 export interface JobLimitFlags {
@@ -20,9 +21,16 @@ export interface JobLimitFlags {
   readonly spill?: string;
 }
 
-/** A checked request, plus the `--explain` lines and the scrubbed names (for the note when it fails). */
+/** A job-start as it goes out: to another machine with the env-shaping flags its corral applies there. */
+export type OutgoingJobStart = JobStartRequest & { readonly envFlags?: RemoteEnvFlags };
+
+/**
+ * A checked request, plus the `--explain` lines and the scrubbed names (for
+ * the note when it fails). Remote: the environment is built there, so the
+ * names and the env lines come from its plan (cli/shared/remote-env-plan.ts).
+ */
 export interface PreparedJob {
-  readonly request: JobStartRequest;
+  readonly request: OutgoingJobStart;
   readonly explain: readonly string[];
   readonly dropped: readonly string[];
   readonly quiet: boolean;
@@ -45,22 +53,29 @@ export async function prepareJob(
     throw new UsageError("--name must start with a letter and hold 1-64 letters, digits, '.', '_' or '-'");
   }
   if (flags.spill === "") throw new UsageError("--spill needs a file path, e.g. --spill build.log");
-  const record = "record" in flags ? recordSpecOf(flags as RunFlags & JobLimitFlags & RecordFlagValues) : undefined;
+  const record = "record" in flags ? recordSpecOf(flags as RunFlags & JobLimitFlags & RecordFlagValues, !remote) : undefined;
   if (record !== undefined && !tty) throw new UsageError("--record goes with --tty: it records a terminal (corral run --tty --record out.cast -- CMD)");
-  const request: JobStartRequest = {
+  const request: OutgoingJobStart = {
     op: "job-start",
     argv: spec.argv,
     tty,
-    // Remote: only what was set here travels; the far side adds its own environment and home (connect/framed-relay.ts).
+    // Remote: only what was set here travels, with the flags that shape the rest; the far side
+    // builds the environment from its own, by the same rules (remote/far-environment.ts), and its home.
     ...(remote
-      ? { ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }), env: Object.fromEntries((flags.env ?? []).map(({ name, value }) => [name, value])) }
+      ? {
+        ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }),
+        env: Object.fromEntries((flags.env ?? []).map(({ name, value }) => [name, value])),
+        envFlags: { clear: flags.clearEnv, keep: flags.keepEnv ?? [], ...(flags.scrub === undefined ? {} : { scrub: flags.scrub }) },
+      }
       : { cwd: spec.cwd ?? process.cwd(), env: spec.env }),
     headBytes: flags.headBytes ?? config.headBytes,
     maxBytes: flags.maxBytes ?? config.maxBytes,
     graceMs: spec.graceMs,
     ...(flags.name === undefined ? {} : { name: flags.name }),
-    ...(flags.spill === undefined ? {} : { spill: path.resolve(flags.spill) }),
+    // Remote: a job's spill is written there; a relative path is resolved there (remote/far-paths.ts).
+    ...(flags.spill === undefined ? {} : { spill: remote ? flags.spill : path.resolve(flags.spill) }),
     ...(record === undefined ? {} : { record }),
   };
+  if (remote) return { request, explain: explain.filter((line) => !line.startsWith("env: ")), dropped: [], quiet };
   return { request, explain, dropped, quiet };
 }

@@ -21,6 +21,9 @@ export const Tag = {
    * A served command line's stdin, pulled (command-line op with `stdin`):
    * the agent sends an empty one to ask for more; the client answers with
    * one of at most INPUT_FRAME_BYTES of its stdin, or an empty one at its end.
+   * With `lines` (a served `connect`), the agent's first empty one says the
+   * command runs, and from then on the client pushes its stdin unasked, in
+   * frames of at most INPUT_FRAME_BYTES, and an empty one at its end.
    */
   input: 4,
 } as const;
@@ -43,10 +46,13 @@ export function bytesFrame(bytes: Uint8Array): Uint8Array {
 
 /** Output of a command line the agent runs for the native client: one frame per chunk. */
 export function outputFrame(fd: 1 | 2, bytes: Uint8Array): Uint8Array {
-  const body = new Uint8Array(bytes.length + 1);
-  body[0] = fd;
-  body.set(bytes, 1);
-  return encodeFrame(Tag.output, body);
+  // encodeFrame's layout, written once (a screen reply per request goes through here).
+  const frame = new Uint8Array(bytes.length + 6);
+  new DataView(frame.buffer).setUint32(0, bytes.length + 2, false);
+  frame[4] = Tag.output;
+  frame[5] = fd;
+  frame.set(bytes, 6);
+  return frame;
 }
 
 /** A stdin frame: from the agent an empty one asks for more; from the client, bytes, or empty at the end. */

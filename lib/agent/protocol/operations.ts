@@ -239,10 +239,11 @@ export const OPERATIONS = {
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
   "command-line": operation({
-    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin",
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin; with `lines` (`connect`), after the agent's first input frame the client pushes its stdin in input frames unasked, an empty one at its end",
     fields: {
       argv: argv(),
       stdin: optional(boolean()),
+      lines: optional(boolean()),
       cwd: absolutePath(),
       env: environment(),
       columns: optional(integer(1, 10_000)),

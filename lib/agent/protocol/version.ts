@@ -3,7 +3,7 @@
 // newer or older agent prints.
 
 /** Checked at hello; bump this if any operation, reply or event of the table changes. */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** The one wording, used by the agent and by a client that sees a mismatch. */
 export function versionMismatchMessage(agent: number, client: number): string {

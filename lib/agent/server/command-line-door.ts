@@ -20,9 +20,21 @@ export interface CommandInput {
   read(): Promise<Uint8Array | null>;
 }
 
+/**
+ * A served `connect`'s requests (the command line's `lines`): each runs as
+ * one of this connection's own, checked and routed as a request frame
+ * would be, and is answered with the reply as connect writes it: `ref`
+ * (when given) in the place of the id, then `ok: true` and the body, or
+ * `ok: false` and the error. Asked one at a time, in the client's order;
+ * `message` is taken (its id is set).
+ */
+export interface CommandRequests {
+  run(message: Record<string, unknown>, ref: unknown): Promise<Record<string, unknown>>;
+}
+
 export interface CommandLineDoor {
   /** Null when the agent runs this command line; otherwise why not (the client hands it over). */
   refusal(request: CommandLineRequest): string | null;
   /** Runs it; returns the exit status. `signal` aborts when the client goes away. */
-  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput): Promise<number>;
+  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput, requests: CommandRequests): Promise<number>;
 }

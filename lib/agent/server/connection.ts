@@ -12,7 +12,8 @@
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
 import { eventFrame, FrameDecoder, FrameError, frameJson, inputFrame, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
-import type { CommandInput, CommandOutput } from "./command-line-door.ts";
+import type { CommandOutput, CommandRequests } from "./command-line-door.ts";
+import { CommandStdin } from "./command-stdin.ts";
 import type { AgentContext } from "./agent-context.ts";
 import { AgentError, MAX_FRAME_BYTES, PROTOCOL_VERSION, Tag, type AttachExitEvent, type Envelope } from "../protocol/messages.ts";
 import { allowedBeforeHello, parseRequest, requestId } from "../protocol/validation.ts";
@@ -22,7 +23,7 @@ import type { SessionEntry } from "./session-registry.ts";
 import { AttachBridge } from "./attach-bridge.ts";
 import type { AttachMode } from "./job-terminal.ts";
 import type { PendingFrameLedger } from "./agent-budgets.ts";
-import { fdExhaustionMessage } from "./fd-exhaustion.ts";
+import { failureOf, ServedRequests } from "./served-requests.ts";
 
 /** Largest output frame of a served command line (the frame limit is far above it). */
 const OUTPUT_CHUNK = 64 * 1024;
@@ -45,8 +46,7 @@ export class AgentConnection {
   /** A framing error happened: nothing more is read from this connection. */
   #broken = false;
   #pendingMode: AttachMode | null = null;
-  /** A served command asked for its next piece of stdin: the client's input frame settles it. */
-  #inputWanted: ((bytes: Uint8Array | null) => void) | null = null;
+  #requests: ServedRequests | undefined;
 
   constructor(
     readonly socket: Socket,
@@ -62,7 +62,7 @@ export class AgentConnection {
       this.#abort.abort();
       this.#attach?.detach();
       this.#pendingMode?.detach();
-      this.#takeInput(null);
+      this.input.end();
     });
   }
 
@@ -107,10 +107,7 @@ export class AgentConnection {
       this.#attach.onFrame(frame);
       return;
     }
-    if (frame.tag === Tag.input && this.#inputWanted !== null) {
-      this.#takeInput(frame.body.length === 0 ? null : frame.body);
-      return;
-    }
+    if (frame.tag === Tag.input && this.input.take(frame.body)) return;
     if (frame.tag !== Tag.json) {
       this.#send({ id: 0, ok: false, error: { code: "bad_request", message: `frame tag ${frame.tag} is not a JSON request (tag ${Tag.json}); raw bytes only after attach` } });
       return;
@@ -122,6 +119,8 @@ export class AgentConnection {
       this.#send({ id: 0, ok: false, error: { code: "bad_request", message: "frame body is not valid JSON" } });
       return;
     }
+    // A served connect's pushed stdin may follow at once, before it runs: it waits for the reads.
+    if (isLines(raw)) this.input.expectPushed();
     this.#inbox.push(raw);
     if (this.#inbox.length >= INBOX_HIGH && !this.#readPaused) {
       this.#readPaused = true;
@@ -199,16 +198,7 @@ export class AgentConnection {
       this.#pendingAttach = null;
       this.#pendingMode?.detach();
       this.#pendingMode = null;
-      const exhausted = fdExhaustionMessage(error);
-      if (exhausted !== null) {
-        this.log(`out of file descriptors on a ${describeOp(raw)} request: ${(error as Error)?.message ?? String(error)}`);
-        this.#send({ id, ok: false, error: { code: error instanceof AgentError ? error.code : "internal", message: exhausted } });
-      } else if (error instanceof AgentError) {
-        this.#send({ id, ok: false, error: error.toWire() });
-      } else {
-        this.log(`internal error on a ${describeOp(raw)} request: ${(error as Error)?.stack ?? String(error)}`);
-        this.#send({ id, ok: false, error: { code: "internal", message: `the agent failed: ${(error as Error)?.message ?? String(error)}` } });
-      }
+      this.#send({ id, ok: false, error: failureOf(error, raw, this.log) });
     } finally {
       this.ctx.touch();
     }
@@ -231,26 +221,26 @@ export class AgentConnection {
     drained: () => this.#repliesTaken(),
   };
 
-  /** A served command's stdin: each read asks the client for one input frame (so at most one is held). */
-  readonly input: CommandInput = {
-    read: () => {
-      if (this.socket.destroyed || this.#inputWanted !== null) return Promise.resolve(null);
-      // The answer must be read even while replies back up (the command waits on it).
-      if (this.#readPaused && !this.#broken) {
-        this.#readPaused = false;
-        this.socket.resume();
-      }
-      return new Promise((resolve) => {
-        this.#inputWanted = resolve;
-        this.#write(inputFrame(new Uint8Array(0)));
-      });
+  /** A served command's stdin (command-stdin.ts). */
+  readonly input = new CommandStdin({
+    ask: () => this.#write(inputFrame(new Uint8Array(0))),
+    gone: () => this.socket.destroyed,
+    hold: () => {
+      if (this.#readPaused) return;
+      this.#readPaused = true;
+      this.socket.pause();
     },
-  };
+    readOn: (always) => {
+      // Not while replies back up, unless the command waits on what comes in.
+      if (!this.#readPaused || this.#broken || this.socket.destroyed || (!always && !this.#unsentOk())) return;
+      this.#readPaused = false;
+      this.socket.resume();
+    },
+  });
 
-  #takeInput(bytes: Uint8Array | null): void {
-    const wanted = this.#inputWanted;
-    this.#inputWanted = null;
-    wanted?.(bytes);
+  /** A served `connect`'s lines, run as this connection's requests (served-requests.ts). */
+  get requests(): CommandRequests {
+    return (this.#requests ??= new ServedRequests(this.ctx, { connection: this, signal: this.#abort.signal }, this.log));
   }
 
   /** AttachTarget: the switch happens after the attach reply is written. */
@@ -281,7 +271,7 @@ export class AgentConnection {
   }
 }
 
-function describeOp(raw: unknown): string {
-  const op = typeof raw === "object" && raw !== null ? (raw as { op?: unknown }).op : undefined;
-  return typeof op === "string" ? op.slice(0, 40) : "malformed";
+/** A served `connect`: a command line whose client pushes its stdin. */
+function isLines(raw: unknown): boolean {
+  return typeof raw === "object" && raw !== null && (raw as { op?: unknown }).op === "command-line" && (raw as { lines?: unknown }).lines === true;
 }

@@ -26,11 +26,11 @@ import { handleReap } from "./handlers/reap.ts";
 import { handleRecord } from "./handlers/record.ts";
 import { handleWatch } from "./handlers/watch.ts";
 import { handleCommandLine } from "./handlers/command-line.ts";
-import type { CommandInput, CommandOutput } from "./command-line-door.ts";
+import type { CommandInput, CommandOutput, CommandRequests } from "./command-line-door.ts";
 
 /** Per-request facts from the connection: who asked, and for how long. */
 export interface RequestScope {
-  readonly connection: AttachTarget & JobTerminalTarget & { readonly output: CommandOutput; readonly input: CommandInput };
+  readonly connection: AttachTarget & JobTerminalTarget & { readonly output: CommandOutput; readonly input: CommandInput; readonly requests: CommandRequests };
   readonly signal: AbortSignal;
 }
 
@@ -60,7 +60,7 @@ export const ROUTES: { readonly [O in Op]: Handler<O> } = {
   bg: (ctx, request) => handleBg(ctx, request),
   "job-stop": (ctx, request) => handleJobStop(ctx, request),
   reap: (ctx, request) => handleReap(ctx, request),
-  "command-line": (ctx, request, scope) => handleCommandLine(ctx, request, scope.connection.output, scope.signal, scope.connection.input),
+  "command-line": (ctx, request, scope) => handleCommandLine(ctx, request, scope.connection.output, scope.signal, scope.connection.input, scope.connection.requests),
 };
 
 /** Runs one validated request; throws AgentError for a failed one. */

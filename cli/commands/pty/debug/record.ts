@@ -4,6 +4,7 @@ import type { RecordFlags } from "../flags.ts";
 import { replyBody, reportFailure, withAgent } from "../../../shared/agent-reach.ts";
 import { UsageError } from "../../../shared/exit-status.ts";
 import { recordingSpec } from "../../../shared/record/spec.ts";
+import { wantsRemote } from "../../../shared/socket-flag.ts";
 import type { RecordRequest } from "../../../../lib/agent/protocol/messages.ts";
 
 /** Asks the agent to record; prints where the recording goes. */
@@ -15,7 +16,7 @@ export async function ptyRecordAction(this: CorralContext, flags: RecordFlags, s
       request = { op: "record", session, stop: true };
     } else {
       if (file === undefined) throw new UsageError("give the file to record into, e.g. corral pty record 1 session.cast (or --stop)");
-      request = { op: "record", session, record: recordingSpec(file, flags.max, flags.input) };
+      request = { op: "record", session, record: recordingSpec(file, flags.max, flags.input, !wantsRemote(this, flags)) };
     }
   } catch (error) {
     reportFailure(this, error);

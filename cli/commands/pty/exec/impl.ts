@@ -6,6 +6,7 @@ import type { CorralContext } from "../../../shared/context.ts";
 import type { ExecFlags } from "../flags.ts";
 import { replyBody, sessionOnly, withAgent } from "../../../shared/agent-reach.ts";
 import { writeAll } from "../../collect/report.ts";
+import { wantsRemote } from "../../../shared/socket-flag.ts";
 
 /** Runs the command line and mirrors its status. */
 export async function ptyExecAction(this: CorralContext, flags: ExecFlags, session: string, ...words: string[]): Promise<void> {
@@ -20,7 +21,8 @@ export async function ptyExecAction(this: CorralContext, flags: ExecFlags, sessi
     ...(flags.maxBytes !== undefined ? { maxBytes: flags.maxBytes } : {}),
     ...(flags.headLines !== undefined ? { headLines: flags.headLines } : {}),
     ...(flags.tailLines !== undefined ? { tailLines: flags.tailLines } : {}),
-    ...(flags.spill !== undefined ? { spill: path.resolve(flags.spill) } : {}),
+    // Remote: the spill is written there, a relative path resolved there (lib/agent/client/remote/far-paths.ts).
+    ...(flags.spill !== undefined ? { spill: wantsRemote(this, flags) ? flags.spill : path.resolve(flags.spill) } : {}),
   };
   await withAgent(this, flags, async (client) => {
     const reply = replyBody(await client.call(request));

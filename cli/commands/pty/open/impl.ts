@@ -42,16 +42,26 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
       ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };
-    const record = recordSpecOf(flags);
+    const record = recordSpecOf(flags, !remote);
     if (record !== undefined) request = { ...request, record };
   } catch (error) {
     reportFailure(this, error);
     return;
   }
   const conditions = wait;
+  const how = "--env NAME=VALUE or the config key scrub: false";
+  const remote = wantsRemote(this, flags);
   await withAgent(this, flags, async (client) => {
+    // Remote: the environment is built there; its plan names what it withholds, said once the session is open.
+    const far = remote
+      ? import("../../../shared/remote-env-plan.ts").then(({ announceRemoteEnv }) =>
+        announceRemoteEnv(this, client, flags, request, { explain: false, quiet: true, names: !quiet })
+      )
+      : null;
+    far?.catch(() => {});
     const opened = replyBody(await client.call(request));
-    announceWithheld(this, withheld, quiet, "--env NAME=VALUE or the config key scrub: false");
+    if (far !== null) withheld = await far;
+    announceWithheld(this, withheld, quiet, how);
     if (conditions === null) {
       this.process.stdout.write(flags.json ? `${JSON.stringify(opened)}\n` : `${opened.session.id}\n`);
       return;

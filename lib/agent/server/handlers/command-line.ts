@@ -2,7 +2,7 @@
 // why). Refused with `not_served` before any output, so the client can
 // still hand the command line to the JavaScript CLI.
 import type { AgentContext } from "../agent-context.ts";
-import type { CommandInput, CommandOutput } from "../command-line-door.ts";
+import type { CommandInput, CommandOutput, CommandRequests } from "../command-line-door.ts";
 import { AgentError, type CommandLineRequest, type ReplyBodies } from "../../protocol/messages.ts";
 
 export async function handleCommandLine(
@@ -11,9 +11,10 @@ export async function handleCommandLine(
   output: CommandOutput,
   signal: AbortSignal,
   input: CommandInput,
+  requests: CommandRequests,
 ): Promise<ReplyBodies["command-line"]> {
   const door = ctx.commandLines;
   const refusal = door === undefined ? "this agent was started without the command-line door" : door.refusal(request);
   if (refusal !== null || door === undefined) throw new AgentError("not_served", refusal ?? "not served");
-  return { status: await door.run(request, output, signal, input) };
+  return { status: await door.run(request, output, signal, input, requests) };
 }

@@ -1,0 +1,357 @@
+/*
+ * `corral connect` through the native client: JSON lines in on stdin, one
+ * reply line each on stdout. The JavaScript CLI's connect is a relay
+ * process between stdio and the agent's socket: each lockstep request
+ * crossed two processes and two event loops, and the relay's own parse and
+ * write cost about as much as the agent's answer. Here the client pushes
+ * its stdin to the agent as it comes, and the agent answers each line as a
+ * request of this very connection (cli/commands/connect/served-lines.ts),
+ * by the rules the JavaScript relay applies; this loop only moves bytes.
+ *
+ * Handed over to the JavaScript CLI, untouched, before any of stdin is
+ * read: a stdin that starts with a NUL byte (the framed preamble a remote
+ * caller sends over ssh: lib/agent/client/remote/), which is peeked, not
+ * read (recv MSG_PEEK on a socket, tee(2) on a pipe, pread on a file);
+ * CORRAL_HOST; no agent of ours yet (the JavaScript CLI starts one); an
+ * agent that refuses the hello or does not serve connect.
+ *
+ * Stdout carries only the agent's reply lines. If the agent goes away
+ * mid-conversation, every line it did not answer, and every later one, gets
+ * `{"ok":false,"error":{"code":"agent_gone",...}}` (with its `ref`, copied
+ * as written), and the exit status is 1, as the JavaScript CLI does.
+ *
+ * Man pages: poll(2), tee(2), recv(2) (MSG_PEEK), send(2) (MSG_NOSIGNAL).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "client-protocol.h"
+#include "client.h"
+
+int is_plain_connect(void) {
+    if (g_argc < 2 || strcmp(g_argv[1], "connect") != 0) return 0;
+    if (g_argc == 2) return 1;
+    if (g_argc == 3) return strncmp(g_argv[2], "--socket=", 9) == 0;
+    return g_argc == 4 && strcmp(g_argv[2], "--socket") == 0;
+}
+
+/* 1: stdin starts with a NUL byte; 0: it does not, or is empty; -1: it cannot be told without reading. */
+static int starts_with_nul(void) {
+    struct stat st;
+    if (fstat(0, &st) != 0) return -1; /* no stdin: the socket would take its descriptor */
+    unsigned char c = 1;
+    ssize_t n;
+    if (S_ISSOCK(st.st_mode)) {
+        do n = recv(0, &c, 1, MSG_PEEK);
+        while (n < 0 && errno == EINTR);
+        return n < 0 ? -1 : n == 1 && c == 0;
+    }
+    if (S_ISFIFO(st.st_mode)) {
+        int p[2];
+        if (pipe2(p, O_CLOEXEC) != 0) return -1;
+        do n = tee(0, p[1], 1, 0);
+        while (n < 0 && errno == EINTR);
+        int r = n < 0 ? -1 : n == 0 ? 0 : (read(p[0], &c, 1) == 1 && c == 0);
+        close(p[0]);
+        close(p[1]);
+        return r;
+    }
+    if (S_ISREG(st.st_mode)) {
+        off_t at = lseek(0, 0, SEEK_CUR);
+        n = at < 0 ? -1 : pread(0, &c, 1, at);
+        return n < 0 ? -1 : n == 1 && c == 0;
+    }
+    return S_ISCHR(st.st_mode) ? 0 : -1; /* a terminal (a person types JSON) or /dev/null */
+}
+
+struct buf {
+    unsigned char *data;
+    size_t len, cap;
+};
+
+static void buf_put(struct buf *b, const void *data, size_t n) {
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap == 0 ? 65536 : b->cap;
+        while (cap < b->len + n) cap *= 2;
+        unsigned char *grown = realloc(b->data, cap);
+        if (grown == NULL) {
+            fputs("corral: connect: out of memory\n", stderr);
+            exit(125);
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+}
+
+static void buf_drop(struct buf *b, size_t n) {
+    memmove(b->data, b->data + n, b->len - n);
+    b->len -= n;
+}
+
+static void put_frame(struct buf *b, unsigned tag, const void *body, size_t n) {
+    uint32_t len = (uint32_t)n + 1;
+    unsigned char head[5] = {(unsigned char)(len >> 24), (unsigned char)(len >> 16), (unsigned char)(len >> 8), (unsigned char)len, (unsigned char)tag};
+    buf_put(b, head, 5);
+    if (n > 0) buf_put(b, body, n);
+}
+
+/* Length of the line at the start of `s` (without its end) and of its end (0: no end in sight, the line may go on). */
+static size_t line_at(const unsigned char *s, size_t n, size_t *end) {
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '\n') {
+            *end = 1;
+            return i;
+        }
+        if (s[i] == '\r') {
+            *end = i + 1 < n && s[i + 1] == '\n' ? 2 : 1;
+            return i;
+        }
+    }
+    *end = 0;
+    return n;
+}
+
+/* A line the agent skips (the JavaScript relay's trim() === ""; ASCII blanks only here). */
+static int blank(const unsigned char *s, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t' && s[i] != '\v' && s[i] != '\f') return 0;
+    return 1;
+}
+
+static size_t skip_ws(const unsigned char *s, size_t n, size_t i) {
+    while (i < n && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r' || s[i] == '\n')) i++;
+    return i;
+}
+
+/* The end of the JSON value at s[i] (a scan, not a check: malformed text ends somewhere). */
+static size_t value_end(const unsigned char *s, size_t n, size_t i) {
+    int depth = 0;
+    for (; i < n; i++) {
+        unsigned char c = s[i];
+        if (c == '"') {
+            for (i++; i < n && s[i] != '"'; i++)
+                if (s[i] == '\\') i++;
+            if (depth == 0) return i + 1;
+        } else if (c == '{' || c == '[') depth++;
+        else if (c == '}' || c == ']') {
+            if (depth == 0) return i;
+            if (--depth == 0) return i + 1;
+        } else if (depth == 0 && (c == ',' || c == ' ' || c == '\t')) return i;
+    }
+    return n;
+}
+
+/* Where the top-level "ref" of a JSON object line is, as written; 0 when it has none. */
+static size_t find_ref(const unsigned char *s, size_t n, size_t *at) {
+    size_t i = skip_ws(s, n, 0);
+    if (i >= n || s[i] != '{') return 0;
+    for (i++;;) {
+        i = skip_ws(s, n, i);
+        if (i >= n || s[i] != '"') return 0;
+        size_t key = i + 1, key_end = value_end(s, n, i) - 1;
+        i = skip_ws(s, n, key_end + 1);
+        if (i >= n || s[i] != ':') return 0;
+        i = skip_ws(s, n, i + 1);
+        size_t end = value_end(s, n, i);
+        if (end <= i) return 0;
+        if (key_end - key == 3 && memcmp(s + key, "ref", 3) == 0) {
+            *at = i;
+            return end - i;
+        }
+        i = skip_ws(s, n, end);
+        if (i >= n || s[i] != ',') return 0;
+        i++;
+    }
+}
+
+/* The reply a line gets once the agent has gone, as the JavaScript relay writes it. */
+static int gone_reply(const unsigned char *line, size_t n) {
+    static const char tail[] = "\"ok\":false,\"error\":{\"code\":\"agent_gone\",\"message\":\"the agent connection was lost: the agent closed the connection\"}}\n";
+    struct buf out = {0};
+    size_t at = 0, len = find_ref(line, n, &at);
+    buf_put(&out, "{", 1);
+    if (len > 0) {
+        buf_put(&out, "\"ref\":", 6);
+        buf_put(&out, line + at, len);
+        buf_put(&out, ",", 1);
+    }
+    buf_put(&out, tail, sizeof tail - 1);
+    int rc = write_all(1, out.data, out.len);
+    free(out.data);
+    return rc;
+}
+
+/*
+ * The lines sent and not answered yet (stdin as it came). `answered` drops
+ * the first line the agent answers; `all` at the end of stdin counts a last
+ * line without its line end.
+ */
+struct pending {
+    struct buf text;
+    int after_return; /* the last line dropped ended in a \r at the end of the text: a \n may follow */
+};
+
+static void pending_add(struct pending *p, const unsigned char *data, size_t n) {
+    if (p->after_return && n > 0 && p->text.len == 0 && data[0] == '\n') {
+        data++;
+        n--;
+    }
+    p->after_return = 0;
+    buf_put(&p->text, data, n);
+}
+
+/* Takes the next line the agent answers (blank ones are skipped); 0 when none is whole yet. */
+static int pending_next(struct pending *p, int all, size_t *len) {
+    for (;;) {
+        size_t end, n = line_at(p->text.data, p->text.len, &end);
+        if (end == 0 && !(all && n > 0)) return 0;
+        if (!blank(p->text.data, n)) {
+            *len = n;
+            return 1;
+        }
+        p->after_return = end == 1 && n + 1 == p->text.len && p->text.data[n] == '\r';
+        buf_drop(&p->text, n + end);
+    }
+}
+
+static void pending_drop_line(struct pending *p) {
+    size_t end, n = line_at(p->text.data, p->text.len, &end);
+    p->after_return = end == 1 && n + 1 == p->text.len && p->text.data[n] == '\r';
+    buf_drop(&p->text, n + end);
+}
+
+/* Every whole line not answered (and, at the end, the last one) gets agent_gone; 1 when any did. */
+static int answer_gone(struct pending *p, int all) {
+    int any = 0;
+    size_t n;
+    while (pending_next(p, all, &n)) {
+        if (gone_reply(p->text.data, n) != 0) exit(141);
+        any = 1;
+        pending_drop_line(p);
+    }
+    return any;
+}
+
+int serve_connect(int native_only) {
+    const char *host = getenv("CORRAL_HOST");
+    int nul = starts_with_nul();
+    char path[PATH_MAX];
+    int fd = -1;
+    if ((host == NULL || host[0] == '\0') && nul == 0) fd = socket_path(path, sizeof path) == 0 ? connect_trusted(path) : -1;
+    if (fd < 0 || send_request(fd, 1) != 0) {
+        if (native_only) {
+            fprintf(stderr, "corral: CORRAL_CLIENT=native: connect is served only locally, to JSON lines, by an agent of yours that runs\n");
+            return 125;
+        }
+        hand_over();
+    }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    struct buf rx = {0}, tx = {0};
+    struct pending pend = {0};
+    static unsigned char chunk[CORRAL_INPUT_FRAME_BYTES];
+    int started = 0, input_ended = 0, gone = 0, lost = 0;
+    for (;;) {
+        struct pollfd pfd[2] = {{gone ? -1 : fd, POLLIN, 0}, {-1, POLLIN, 0}};
+        if (tx.len > 0) pfd[0].events |= POLLOUT;
+        if ((started || gone) && !input_ended && tx.len == 0) pfd[1].fd = 0;
+        if (pfd[0].fd < 0 && pfd[1].fd < 0) break;
+        if (poll(pfd, 2, -1) < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        if (pfd[1].revents != 0) {
+            ssize_t n;
+            do n = read(0, chunk, sizeof chunk);
+            while (n < 0 && errno == EINTR);
+            if (n <= 0) input_ended = 1;
+            else pending_add(&pend, chunk, (size_t)n);
+            if (gone) lost |= answer_gone(&pend, input_ended);
+            else put_frame(&tx, CORRAL_TAG_INPUT, chunk, n > 0 ? (size_t)n : 0);
+        }
+        /* Sent at once (non-blocking): only what the socket does not take waits for POLLOUT. */
+        if (!gone && tx.len > 0) {
+            ssize_t n = send(fd, tx.data, tx.len, MSG_NOSIGNAL);
+            if (n > 0) buf_drop(&tx, (size_t)n);
+            else if (n < 0 && errno != EAGAIN && errno != EINTR) gone = 1;
+        }
+        if (!gone && (pfd[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            unsigned char in[65536];
+            ssize_t n = read(fd, in, sizeof in);
+            if (n > 0) buf_put(&rx, in, (size_t)n);
+            else if (n == 0 || (errno != EAGAIN && errno != EINTR)) gone = 1;
+        }
+        /* The frames that came, before a loss is dealt with: their answers count. */
+        size_t at = 0;
+        while (rx.len - at >= 4) {
+            unsigned char *h = rx.data + at;
+            uint32_t n = ((uint32_t)h[0] << 24) | ((uint32_t)h[1] << 16) | ((uint32_t)h[2] << 8) | h[3];
+            if (n == 0 || n > CORRAL_MAX_FRAME_BYTES + 1) {
+                fputs("corral: connect: a bad frame from the agent; closing\n", stderr);
+                return 125;
+            }
+            if (rx.len - at < 4 + (size_t)n) break;
+            unsigned char *body = h + 4;
+            at += 4 + (size_t)n;
+            if (body[0] == CORRAL_TAG_INPUT) {
+                started = 1;
+            } else if (body[0] == CORRAL_TAG_OUTPUT && n >= 2) {
+                if (write_all(body[1] == 2 ? 2 : 1, body + 2, n - 2) != 0) return 141;
+                if (body[1] == 2) continue;
+                for (uint32_t i = 2; i < n; i++) {
+                    size_t len;
+                    if (body[i] == '\n' && pending_next(&pend, input_ended, &len)) pending_drop_line(&pend);
+                }
+            } else if (body[0] == CORRAL_TAG_JSON) {
+                char *json = malloc(n);
+                if (json == NULL) return 125;
+                memcpy(json, body + 1, n - 1);
+                json[n - 1] = '\0';
+                long id = json_number_field(json, "id");
+                int ok = strstr(json, "\"ok\":true") != NULL;
+                if ((id == 1 || id == 2) && !ok && !started) {
+                    free(json);
+                    if (native_only) {
+                        fputs("corral: CORRAL_CLIENT=native: the agent does not serve this connect (another protocol version?)\n", stderr);
+                        return 125;
+                    }
+                    hand_over(); /* nothing of stdin was read: the JavaScript CLI says what it always says */
+                }
+                if (id == 2 || (id == 0 && !ok)) {
+                    long status = ok ? json_number_field(json, "status") : 125;
+                    if (!ok) report_failure(json);
+                    free(json);
+                    return status < 0 || status > 255 ? 125 : (int)status;
+                }
+                free(json);
+            }
+        }
+        buf_drop(&rx, at);
+        if (gone && fd >= 0) {
+            close(fd);
+            fd = -1;
+            tx.len = 0;
+            if (!started) {
+                if (native_only) {
+                    fputs("corral: CORRAL_CLIENT=native: the agent closed the connection before connect began\n", stderr);
+                    return 125;
+                }
+                hand_over(); /* it was stopping: the JavaScript CLI starts another */
+            }
+            lost |= answer_gone(&pend, input_ended);
+        }
+        if (gone && input_ended) break;
+    }
+    return lost ? 1 : 0;
+}
