@@ -11,9 +11,10 @@
 // share the machine with others (private agents, tmux servers, temp dirs,
 // and leak checks that only look at their own processes). The longest files
 // start first (LONG_FILES), so no long file starts last and runs alone.
-// The Deno and Bun stages start while the Node stage runs its last files
-// (once it has started them all; with a fixed N, once fewer than N are left),
-// and print their reports whole after it.
+// The Deno stage starts while the Node stage runs its last files (once it
+// has started them all; with a fixed N, once fewer than N are left), the Bun
+// stage likewise while Deno's does, and both print their reports whole after
+// the Node stage's.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
@@ -251,17 +252,22 @@ const stageFiles = (runtime: string) =>
     : (chosen ?? all).filter((f) => f.startsWith(path.join("test", "smoke") + path.sep));
 
 // The first stage (Node's, the whole suite) prints as it goes. The others
-// (the smoke subset under Deno, then Bun) start one after another as soon as
-// the first is down to its last files, where the machine would otherwise
-// idle (onTail); their reports are kept and printed whole after the first stage's.
+// (the smoke subset under Deno, then Bun) each start as soon as the stage
+// before is down to its last files, where the machine would otherwise idle
+// (onTail); their reports are kept and printed whole after the first stage's.
 const [first, ...rest] = runtimes;
 let startRest!: () => void;
 const restMayStart = new Promise<void>((resolve) => (startRest = resolve));
 const restDone = (async () => {
   await restMayStart;
-  const results: StageResult[] = [];
-  for (const runtime of rest) results.push(await stage(runtime, stageFiles(runtime), { live: false }));
-  return results;
+  const results: Promise<StageResult>[] = [];
+  for (const runtime of rest) {
+    let tail!: () => void;
+    const tailed = new Promise<void>((resolve) => (tail = resolve));
+    results.push(stage(runtime, stageFiles(runtime), { live: false, onTail: tail }));
+    await tailed;
+  }
+  return Promise.all(results);
 })();
 if (first !== undefined) await stage(first, stageFiles(first), { live: true, onTail: startRest });
 startRest();
