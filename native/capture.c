@@ -93,7 +93,7 @@ void capture_open(struct guardian *g, int i) {
   if (!g->o->capture[i] || g->o->io[i] != IO_PIPE) return;
   struct capture *c = calloc(1, sizeof *c);
   if (c == NULL) abort(); /* out of memory before the child even started */
-  uint64_t want = g->o->tail_bytes + 1;
+  uint64_t want = g->o->tail_bytes[i] + 1;
   if (want < CAPTURE_READ) want = CAPTURE_READ;
   c->cap = (size_t)want;
   c->tee_fd = g->o->tee_fd[i];
@@ -174,8 +174,8 @@ void capture_tee_writable(struct guardian *g, int i) {
 /* The head part of a read: framed live, as an uncaptured stream's would be. */
 static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t n, int discard) {
   uint64_t total = g->s[i].total;
-  if (total >= g->o->head_bytes || discard) return;
-  uint64_t left = g->o->head_bytes - total;
+  if (total >= g->o->head_bytes[i] || discard) return;
+  uint64_t left = g->o->head_bytes[i] - total;
   size_t k = left < n ? (size_t)left : n;
   for (size_t at = 0; at < k; at += OUTPUT_CHUNK) {
     frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, p + at, k - at < OUTPUT_CHUNK ? k - at : OUTPUT_CHUNK);
@@ -195,7 +195,7 @@ static void send_progress(struct guardian *g, int i) {
   put_u64(body + 1, g->s[i].total);
   put_u64(body + 9, c->line_feeds);
   size_t n = 0;
-  if (c->ring != NULL && g->s[i].total > g->o->head_bytes) {
+  if (c->ring != NULL && g->s[i].total > g->o->head_bytes[i]) {
     n = c->after_head < PROGRESS_LAST ? (size_t)c->after_head : PROGRESS_LAST;
     if (n > c->cap) n = c->cap;
     size_t at = (c->pos + c->cap - n) % c->cap;
@@ -220,16 +220,16 @@ int capture_readable(struct guardian *g, int i, int discard) {
   if (!tee_flush(c)) return 1; /* the last bytes still wait for the tee: the pipe waits too */
   /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
   for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
-    if (!discard && s->total < g->o->head_bytes && bytes_len(&g->out) >= OUT_LIMIT) return 1;
+    if (!discard && s->total < g->o->head_bytes[i] && bytes_len(&g->out) >= OUT_LIMIT) return 1;
     unsigned char *into;
     size_t want;
     if (s->spill_fd >= 0) {
       into = c->buf; /* through the buffer: head frames, and the spill file's copy (or the ring's) */
       want = CAPTURE_READ;
-    } else if (s->total < g->o->head_bytes) {
+    } else if (s->total < g->o->head_bytes[i]) {
       into = c->ring; /* the head, framed from here; the ring is still empty */
       want = c->cap;
-      if (g->o->head_bytes - s->total < want) want = (size_t)(g->o->head_bytes - s->total);
+      if (g->o->head_bytes[i] - s->total < want) want = (size_t)(g->o->head_bytes[i] - s->total);
     } else {
       into = c->ring + c->pos; /* straight into the ring, up to its end */
       want = c->cap - c->pos;
@@ -255,9 +255,9 @@ int capture_readable(struct guardian *g, int i, int discard) {
         ring_put(c, into, n);
       } else {
         stream_spill_write(g, s, into, n);
-        if (s->spill_failed) spill_failed_now(s, c, g->o->tail_bytes);
+        if (s->spill_failed) spill_failed_now(s, c, g->o->tail_bytes[i]);
       }
-    } else if (s->total < g->o->head_bytes) {
+    } else if (s->total < g->o->head_bytes[i]) {
       frame_head(g, i, into, n, discard);
       s->total += n;
     } else {
@@ -323,7 +323,7 @@ int capture_finish(struct guardian *g, int i) {
     (void)capture_line_feeds(s);
     return 0;
   }
-  uint64_t tail = c->after_head < g->o->tail_bytes ? c->after_head : g->o->tail_bytes;
+  uint64_t tail = c->after_head < g->o->tail_bytes[i] ? c->after_head : g->o->tail_bytes[i];
   int before = -1;
   size_t at = (c->pos + c->cap - (size_t)tail) % c->cap;
   if (c->after_head > tail) {

@@ -9,7 +9,7 @@
  * pidfd_send_signal(2), proc(5) (/proc/PID/stat fields 4, 5, 6, 22),
  * unix(7), poll(2), splice(2), close_range(2), signal-safety(7).
  *
- * The wire protocol below is mirrored by lib/native/guardian-protocol.ts:
+ * The wire protocol below is mirrored by lib/supervise/guardian/protocol.ts:
  * bump GUARDIAN_PROTOCOL_VERSION there and here if any of these change.
  */
 #ifndef CORRAL_GUARDIAN_H
@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 5
+#define GUARDIAN_PROTOCOL_VERSION 6
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -91,7 +91,7 @@ struct options {
   size_t max_payload;
   int new_pgid;
   const char *spill_path[3]; /* index by stream */
-  uint64_t head_bytes, tail_bytes;
+  uint64_t head_bytes[3], tail_bytes[3]; /* per stream (STREAM_STDOUT, STREAM_STDERR): --head-bytes/--tail-bytes set both (v6) */
   int capture[3];    /* --capture-stdout/--capture-stderr: head + tail ring + lines kept here (capture.c) */
   int tee_fd[3];     /* --tee-stdout/--tee-stderr FD: a captured stream is also written there (collect --live), else -1 */
   int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */

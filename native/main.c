@@ -10,6 +10,7 @@
  *     [--linger MS] [--drain MS] [--grace MS] [--connect-timeout MS]
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
+ *     [--stdout-head-bytes N] [--stdout-tail-bytes N] [--stderr-head-bytes N] [--stderr-tail-bytes N]
  *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES] [--job-spill PATH]
  *     [--capture-stdout] [--capture-stderr] [--tee-stdout FD] [--tee-stderr FD]
  *     -- COMMAND [ARGS...]
@@ -70,6 +71,23 @@ static int parse_io(const char *s, int allow_merge, enum io_mode *out) {
   return 0;
 }
 
+/*
+ * --head-bytes N and --tail-bytes N set a captured or spilled stream's kept
+ * head and tail for both streams; --stdout-head-bytes, --stderr-tail-bytes
+ * and the like for one (v6: each stream its own limits). -1: not such a flag.
+ */
+static int set_kept_limit(struct options *o, const char *a, uint64_t n) {
+  int stream = 0;
+  const char *rest = a + 2;
+  if (strncmp(rest, "stdout-", 7) == 0) { stream = STREAM_STDOUT; rest += 7; }
+  else if (strncmp(rest, "stderr-", 7) == 0) { stream = STREAM_STDERR; rest += 7; }
+  uint64_t *limit = strcmp(rest, "head-bytes") == 0 ? o->head_bytes : strcmp(rest, "tail-bytes") == 0 ? o->tail_bytes : NULL;
+  if (limit == NULL) return -1;
+  if (stream != STREAM_STDERR) limit[STREAM_STDOUT] = n;
+  if (stream != STREAM_STDOUT) limit[STREAM_STDERR] = n;
+  return 0;
+}
+
 int options_parse(struct options *o, int argc, char **argv) {
   memset(o, 0, sizeof *o);
   o->io[0] = o->io[1] = o->io[2] = IO_PIPE;
@@ -87,8 +105,8 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->kill_wait_ms = 2000;
   o->max_payload = 1024 * 1024;
   o->new_pgid = 1;
-  o->head_bytes = 64 * 1024;
-  o->tail_bytes = 1024 * 1024;
+  o->head_bytes[STREAM_STDOUT] = o->head_bytes[STREAM_STDERR] = 64 * 1024;
+  o->tail_bytes[STREAM_STDOUT] = o->tail_bytes[STREAM_STDERR] = 1024 * 1024;
   o->orphan_wait_ms = 0;
   o->exit_wait_ms = 600000;
   o->orphan_buffer = 1024 * 1024;
@@ -144,7 +162,7 @@ int options_parse(struct options *o, int argc, char **argv) {
       else if (strcmp(a, "--exit-wait") == 0) dst = &o->exit_wait_ms;
       else if (strcmp(a, "--orphan-buffer") == 0) { max = 1L << 30; }
       else if (strcmp(a, "--max-payload") == 0) { min = 64; max = 64L * 1024 * 1024; }
-      else if (strcmp(a, "--head-bytes") == 0 || strcmp(a, "--tail-bytes") == 0) { max = 1L << 30; }
+      else if (set_kept_limit(o, a, 0) == 0) { max = 1L << 30; }
       else return usage("unknown option", a);
       if (parse_long(v, min, max, &n) != 0) return usage("value out of range for", a);
       if (dst) *dst = n;
@@ -153,9 +171,8 @@ int options_parse(struct options *o, int argc, char **argv) {
       else if (strcmp(a, "--tee-stdout") == 0) o->tee_fd[STREAM_STDOUT] = (int)n;
       else if (strcmp(a, "--tee-stderr") == 0) o->tee_fd[STREAM_STDERR] = (int)n;
       else if (strcmp(a, "--max-payload") == 0) o->max_payload = (size_t)n;
-      else if (strcmp(a, "--head-bytes") == 0) o->head_bytes = (uint64_t)n;
       else if (strcmp(a, "--orphan-buffer") == 0) o->orphan_buffer = (size_t)n;
-      else o->tail_bytes = (uint64_t)n;
+      else (void)set_kept_limit(o, a, (uint64_t)n);
     }
   }
   if (o->probe) return 0;

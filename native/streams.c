@@ -79,7 +79,7 @@ void spill_direct_summary(struct guardian *g, int final_eof) {
     if (!final_eof && size == s->total) continue;
     s->total = size;
     unsigned char buf[OUTPUT_CHUNK];
-    uint64_t head_end = size < g->o->head_bytes ? size : g->o->head_bytes;
+    uint64_t head_end = size < g->o->head_bytes[i] ? size : g->o->head_bytes[i];
     while (s->head_sent < head_end) {
       size_t want = head_end - s->head_sent < sizeof buf ? (size_t)(head_end - s->head_sent) : sizeof buf;
       ssize_t r = pread(s->spill_fd, buf, want, (off_t)s->head_sent);
@@ -87,7 +87,7 @@ void spill_direct_summary(struct guardian *g, int final_eof) {
       frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, buf, (size_t)r);
       s->head_sent += (uint64_t)r;
     }
-    uint64_t tail = size < g->o->tail_bytes ? size : g->o->tail_bytes;
+    uint64_t tail = size < g->o->tail_bytes[i] ? size : g->o->tail_bytes[i];
     frames_reserve(&g->out, tail);
     for (uint64_t off = size - tail; off < size;) {
       size_t want = size - off < sizeof buf ? (size_t)(size - off) : sizeof buf;
@@ -107,9 +107,10 @@ void spill_direct_summary(struct guardian *g, int final_eof) {
   }
 }
 
-/* The last tail_bytes of the stream, kept in memory once the spill file stopped taking them. */
+/* The last tail_bytes[i] of the stream, kept in memory once the spill file stopped taking them. */
 static void ring_add(struct guardian *g, struct stream *s, const unsigned char *p, size_t n) {
-  uint64_t cap = g->o->tail_bytes;
+  int i = (int)(s - g->s);
+  uint64_t cap = g->o->tail_bytes[i];
   if (s->ring == NULL || cap == 0 || n == 0) return;
   if (n >= cap) {
     memcpy(s->ring, p + (n - cap), (size_t)cap);
@@ -133,7 +134,8 @@ static void ring_add(struct guardian *g, struct stream *s, const unsigned char *
 void stream_spill_fail(struct guardian *g, struct stream *s, int err, const unsigned char *rest, size_t n) {
   if (s->spill_failed) return;
   s->spill_failed = err;
-  uint64_t cap = g->o->tail_bytes;
+  int i = (int)(s - g->s);
+  uint64_t cap = g->o->tail_bytes[i];
   if (cap > 0) {
     s->ring = malloc((size_t)cap);
     if (s->ring == NULL) abort(); /* out of memory: nothing sensible is left to do */
@@ -168,7 +170,7 @@ void stream_spill_write(struct guardian *g, struct stream *s, const unsigned cha
 /* Sends the ring's bytes, oldest first, as the stream's tail. */
 static void ring_send(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
-  uint64_t cap = g->o->tail_bytes;
+  uint64_t cap = g->o->tail_bytes[i];
   uint64_t at = s->ring_len < cap ? 0 : s->ring_pos;
   frames_reserve(&g->out, s->ring_len);
   for (uint64_t left = s->ring_len; left > 0;) {
@@ -188,9 +190,9 @@ static void spill_finish(struct guardian *g, int i) {
     if (s->spill_failed == 0) return;
   } else if (s->spill_failed) {
     ring_send(g, i); /* the file is incomplete: the tail kept in memory is the stream's */
-    tail_sent = s->ring != NULL || g->o->tail_bytes == 0;
+    tail_sent = s->ring != NULL || g->o->tail_bytes[i] == 0;
   } else {
-    uint64_t tail = s->total < g->o->tail_bytes ? s->total : g->o->tail_bytes;
+    uint64_t tail = s->total < g->o->tail_bytes[i] ? s->total : g->o->tail_bytes[i];
     unsigned char buf[OUTPUT_CHUNK];
     tail_sent = 1;
     frames_reserve(&g->out, tail);
@@ -241,12 +243,12 @@ void stream_readable(struct guardian *g, int i, int discard) {
   unsigned char buf[OUTPUT_CHUNK];
   discard = discard || orphaned(g); /* nobody to frame it for: the rings keep the tail (orphan.c) */
   /* Splicing needs no queue room: it may run until the pipe is empty. */
-  int spliced_only = s->spill_fd >= 0 && s->total >= g->o->head_bytes;
+  int spliced_only = s->spill_fd >= 0 && s->total >= g->o->head_bytes[i];
   for (int rounds = 0; (spliced_only || rounds < 16) && s->fd >= 0; rounds++) {
     if (!discard && bytes_len(&g->out) >= OUT_LIMIT) return;
     ssize_t r;
     int spilling = s->spill_fd >= 0 && !s->spill_failed;
-    if (spilling && s->total >= g->o->head_bytes) {
+    if (spilling && s->total >= g->o->head_bytes[i]) {
 #ifdef __linux__
       r = splice(s->fd, NULL, s->spill_fd, NULL, 1 << 20, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
       if (r < 0 && errno == EINVAL) spilling = 0; /* a file system without splice: copy instead */
@@ -260,8 +262,8 @@ void stream_readable(struct guardian *g, int i, int discard) {
 #endif
     }
     size_t want = sizeof buf;
-    if (spilling && s->total < g->o->head_bytes && g->o->head_bytes - s->total < want) {
-      want = (size_t)(g->o->head_bytes - s->total);
+    if (spilling && s->total < g->o->head_bytes[i] && g->o->head_bytes[i] - s->total < want) {
+      want = (size_t)(g->o->head_bytes[i] - s->total);
     }
     /* Fill one frame from several reads (a PTY gives at most a few KiB a read): fewer, larger events. */
     size_t fill = 0;
@@ -278,7 +280,7 @@ void stream_readable(struct guardian *g, int i, int discard) {
       break;
     }
     if (fill > 0) {
-      int in_head = s->total < g->o->head_bytes;
+      int in_head = s->total < g->o->head_bytes[i];
       s->total += fill;
       if (i == 1) job_spill_write(g, buf, fill); /* before any owner sees them (job-spill.c) */
       orphan_keep(g, i, buf, fill);

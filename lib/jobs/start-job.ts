@@ -12,7 +12,7 @@ import { SpillFile } from "../output/spill-file.ts";
 import type { GuardianMode } from "../config/schema.ts";
 import { checkWorkingDirectory, resolveExecutable } from "../supervise/lookup.ts";
 import { SpawnError } from "../supervise/spawn-error.ts";
-import { chooseSupervisor, type SupervisorChoice } from "../supervise/decide.ts";
+import { chooseSupervisor, jobSpillByGuardian, type SupervisorChoice } from "../supervise/decide.ts";
 import { startSupervised } from "../supervise/start.ts";
 import { Job } from "./job.ts";
 import type { SupervisedTree, TreeLaunch } from "../supervise/handle.ts";
@@ -74,7 +74,7 @@ async function startReserved(table: JobTable, request: JobRequest, id: number): 
     if (error instanceof SpawnError && error.failure === "backend-unavailable") throw new JobRefusedError("spawn_failed", error.message);
     throw error;
   }
-  const spillByGuardian = request.spill !== null && choice.supervisor === "guardian";
+  const spillByGuardian = jobSpillByGuardian(choice, request.spill !== null);
   if (spillByGuardian) await (await SpillFile.open(request.spill!)).close(); // a bad path is refused here, as for any spill
   const store = await BoundedStore.open({
     headBytes: request.headBytes,

@@ -4,7 +4,7 @@
 // Compared with the child's stdout stream, Node reads several times fewer,
 // allocates nothing per read, and the process's RSS stays near Node's
 // baseline (see README "Benchmarks"). collect's JavaScript path reads every
-// stream this way (lib/supervise/process-group/pipe-backend.ts).
+// stream this way (lib/supervise/process-group/tree.ts).
 import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";

@@ -1,7 +1,7 @@
 // Taking back, as handles, the trees a restarted agent finds still running
 // under their guardians: a terminal session (adoptedGuardianHandle) or a
-// background job (adoptGuardianJob). The agent's adoption code reaches the
-// guardian backend through here (the layering's backend-folder rule).
-export { adoptedGuardianHandle } from "./guardian/pty-backend.ts";
-export { adoptGuardianJob, errnoName } from "./guardian/job-tree.ts";
-export { exitFactsOf } from "./guardian/facts.ts";
+// background job (adoptGuardianJob), through the guardian's adapter
+// (guardian/tree.ts). The agent's adoption code reaches the guardian backend
+// through here (the layering's backend-folder rule).
+export { adoptSession as adoptedGuardianHandle, adoptJob as adoptGuardianJob } from "./guardian/tree.ts";
+export { errnoName, exitFactsOf } from "./guardian/facts.ts";

@@ -189,6 +189,31 @@ export function decideCapture(question: CaptureQuestion): CaptureChoice {
   return { tee, jsTee, externalSpill, nativeCapture, why };
 }
 
+/**
+ * collect's capture for a pipe tree, with the supervisor the one decision
+ * gives it (config key `guardian`, $CORRAL_GUARDIAN in `env`): the guardian
+ * keeps the output when it holds the tree; when it would not (or the choice
+ * would be refused: starting the tree then says why), JavaScript does.
+ */
+export function decidePipeCapture(settings: Pick<SupervisorQuestion, "guardian" | "env">, question: Omit<CaptureQuestion, "guardian">): CaptureChoice {
+  let guardian: boolean;
+  try {
+    guardian = chooseSupervisor({ mode: "pipe", sweep: "on-exit", ...settings }).supervisor === "guardian";
+  } catch {
+    guardian = false;
+  }
+  return decideCapture({ ...question, guardian });
+}
+
+/**
+ * Who writes a job's spill file: its guardian (`--job-spill`, native/
+ * job-spill.c: every byte reaches the file even while no agent owns the
+ * job), or the agent's store when the job runs without a guardian.
+ */
+export function jobSpillByGuardian(choice: SupervisorChoice, spill: boolean): boolean {
+  return spill && choice.supervisor === "guardian";
+}
+
 /** One decision as probe reports it: the supervisor (null: refused here) and the line `--explain` would print. */
 export interface DecisionLine {
   readonly supervisor: SupervisorName | null;

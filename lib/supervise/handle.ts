@@ -6,11 +6,18 @@
 // 4.2), so a fix to termination has one contract to honour
 // (test/lib/supervise/supervise-handle.test.ts runs it against each). A pipe
 // tree started for `run` and `collect` also has its streams and its end as
-// fields (stdin, stdout, stderr, exited: backend.ts SupervisedProcess names
-// the handle with them present).
+// optional fields (stdin, stdout, stderr, exited): one type for every mode.
+// Each backend starts its trees through its one adapter (adapter.ts).
 import type { Readable, Writable } from "node:stream";
 import type { ExitFacts, SupervisorLoss } from "../core/exit-facts.ts";
 import type { Receipt } from "../core/receipt.ts";
+
+/** How a tree is ended: the grace between the first signal and SIGKILL, and that first signal. */
+export interface TerminateOptions {
+  readonly graceMs: number;
+  /** The first signal; SIGTERM unless one received by corral is being forwarded. */
+  readonly signal?: NodeJS.Signals;
+}
 
 /** A tree's child speaks through pipes (stdout and stderr merged) or a terminal. */
 export type TreeMode = "pipe" | "pty";
@@ -157,7 +164,7 @@ export interface PtySpawnRequest {
   readonly rows: number;
 }
 
-/** A way of starting programs on PTYs. */
+/** A way of starting programs on PTYs: a backend adapter's startSession at one placement (start.ts ptyBackendOf). */
 export interface PtyBackend {
   readonly name: PtyBackendName;
   /** Rejects with SpawnError (spawn-error.ts) when the program cannot be started. */

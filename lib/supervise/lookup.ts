@@ -6,7 +6,9 @@
 // "execvp failed" and exits 1.
 import { accessSync, constants, statSync } from "node:fs";
 import path from "node:path";
+import process from "node:process";
 import { SpawnError } from "./spawn-error.ts";
+import type { ResolvedSpawn, SpawnSpec } from "./spec.ts";
 
 /** execvp's fallback when the child's environment has no PATH. */
 const DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
@@ -57,4 +59,11 @@ function executableProblem(file: string): "missing" | string | null {
   } catch {
     return "permission denied (not executable; chmod +x it?)";
   }
+}
+
+/** Checks the spec's directory and resolves its program: the spec as a backend starts it (127/126 with a clear message first). */
+export function resolveSpawn(spec: SpawnSpec): ResolvedSpawn {
+  const cwd = spec.cwd ?? process.cwd();
+  checkWorkingDirectory(cwd);
+  return { spec, file: resolveExecutable(spec.argv[0], spec.env["PATH"], cwd), cwd };
 }

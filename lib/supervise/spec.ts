@@ -5,7 +5,7 @@ import type { ByteSink, StreamCapture } from "../output/byte-sink.ts";
 
 /**
  * Where a child's stream goes. `inherit`: corral's own fd. `pipe`: a stream
- * the caller reads (`SupervisedProcess.stdout`). `ignore`: /dev/null.
+ * the caller reads (the handle's `stdout`). `ignore`: /dev/null.
  * `{ sink }`: every byte is written into the sink, with backpressure;
  * with `capture`, a supervisor that can (the guardian) keeps the stream
  * itself by that capture's limits, writes only the head into the sink and
@@ -42,4 +42,12 @@ export interface SpawnSpec {
    * the survivors the sweep is about to end (`corral mcp`'s run).
    */
   readonly onChildExit?: (pid: number) => void;
+}
+
+/** A spec whose program and working directory were checked and resolved (supervise.ts). */
+export interface ResolvedSpawn {
+  readonly spec: SpawnSpec;
+  /** Absolute path of argv[0]. */
+  readonly file: string;
+  readonly cwd: string;
 }

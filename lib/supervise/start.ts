@@ -1,52 +1,41 @@
 // The one way to start a supervised tree (handle.ts), by the choice of the
 // one decision (decide.ts: config key `guardian`, $CORRAL_GUARDIAN, the
-// guardian's presence, the runtime), so no caller picks an implementation
-// itself. The job and terminal implementations are loaded when such a tree
-// starts, not with this module: `run` must not pay for the guardian's client
-// or node-pty at start-up (issue 2). Its own pipe backends are loaded with it.
+// guardian's presence, the runtime), through the chosen backend's one
+// adapter (adapter.ts), so no caller picks an implementation itself. The
+// guardian's and node-pty's adapters are loaded when such a tree starts, not
+// with this module: `run` must not pay for the guardian's client or node-pty
+// at start-up (issue 2). The process group's is loaded with it.
 import type { GuardianMode } from "../config/schema.ts";
 import { chooseSupervisor, type PtyBackendPreference, type SupervisorChoice } from "./decide.ts";
-import type { SupervisedProcess } from "./backend.ts";
-import type { PtyBackend, PtyBackendName, PtySpawnRequest, SupervisedTree, TreeLaunch } from "./handle.ts";
+import type { JobTreeSpec, SessionPlacement, TreeAdapter } from "./adapter.ts";
+import type { PtyBackend, PtyBackendName, PtySpawnRequest, SupervisedTree, SupervisionResult } from "./handle.ts";
 import type { SpawnSpec } from "./spec.ts";
 import { SpawnError } from "./spawn-error.ts";
-import type { JobFacts } from "./guardian-records.ts";
 import { supervise } from "./supervise.ts";
-import { guardianSpawnBackend } from "./guardian/pipe-backend.ts";
-import { processGroupBackend } from "./process-group/pipe-backend.ts";
+import { processGroupTree } from "./process-group/tree.ts";
 
-/** Where a terminal session's guardian keeps its socket, and whether a new agent can take it over. */
-export interface SessionPlacement {
-  readonly stateDir?: string;
-  /** Guardians that outlive this process and can be re-adopted (the agent's sessions, issue 11). */
-  readonly adoptable?: boolean;
-  /** How long an adoptable guardian waits for a new owner (config `agent.orphan-wait`). */
-  readonly orphanWaitMs?: number;
-}
+export type { JobTreeSpec, SessionPlacement, SpillStopped } from "./adapter.ts";
 
-/** The terminal backend a `by-owner` pty choice starts sessions with. */
-export async function ptyBackendOf(choice: SupervisorChoice, placement: SessionPlacement = {}): Promise<PtyBackend> {
-  if (choice.supervisor === "guardian") {
-    const { createGuardianBackend } = await import("./guardian/pty-backend.ts");
-    return createGuardianBackend(placement.stateDir, placement.adoptable === true, placement.orphanWaitMs);
+/** The adapter of the backend `choice` names. */
+async function adapterOf(choice: SupervisorChoice): Promise<TreeAdapter> {
+  switch (choice.supervisor) {
+    case "guardian":
+      if (choice.guardian === null) throw new SpawnError("backend-unavailable", "the guardian was chosen without a binary");
+      return (await import("./guardian/tree.ts")).guardianTree(choice.guardian);
+    case "node-pty":
+      return (await import("./node-pty/tree.ts")).nodePtyTree;
+    case "process-group":
+      return processGroupTree;
   }
-  if (choice.supervisor === "node-pty") return (await import("./node-pty/pty-backend.ts")).nodePtyBackend;
-  throw new SpawnError("backend-unavailable", "a process group has no terminal; use the guardian");
 }
 
-/** A tree that sweeps itself (a job): the launch, and the record a new agent takes it over from. */
-export interface JobTreeSpec {
-  readonly launch: TreeLaunch;
-  /** The job's number, written in the guardian's record for `reap`. */
-  readonly jobId: number;
-  /** Present: the guardian is adoptable, and a new agent rebuilds the job from these (issue 11). */
-  readonly facts?: JobFacts;
-  /** The guardian's spill file stopped taking bytes at `spilled` (facts.spillByGuardian). */
-  readonly onSpillStopped?: SpillStopped;
+/** The terminal backend a `by-owner` pty choice starts sessions with: its adapter's startSession at this placement. */
+export async function ptyBackendOf(choice: SupervisorChoice, placement: SessionPlacement = {}): Promise<PtyBackend> {
+  if (choice.supervisor === "process-group") throw new SpawnError("backend-unavailable", "a process group has no terminal; use the guardian");
+  const startSession = (await adapterOf(choice)).startSession;
+  if (startSession === undefined) throw new SpawnError("backend-unavailable", `${choice.supervisor} cannot hold a terminal session`);
+  return { name: choice.supervisor, spawn: (request) => startSession(request, placement) };
 }
-
-/** Told once when a spill written by the supervisor stops: its size, and the errno name and text. */
-export type SpillStopped = (spilled: number, code: string, message: string) => void;
 
 /**
  * Starts a tree under `choice` (chooseSupervisor): a job (`on-exit`) from a
@@ -62,23 +51,26 @@ export async function startSupervised(choice: SupervisorChoice, spec: JobTreeSpe
   }
   const job = spec as JobTreeSpec;
   if (job.launch.mode !== choice.mode) throw new SpawnError("spawn-failed", `a ${choice.mode} choice cannot start a ${job.launch.mode} tree`);
-  if (choice.supervisor === "guardian" && choice.guardian !== null) {
-    const { startGuardianJob } = await import("./guardian/job-tree.ts");
-    return await startGuardianJob(job.launch, job.jobId, choice.guardian, job.facts, job.onSpillStopped);
-  }
-  if (choice.supervisor === "process-group") return await (await import("./process-group/job-tree.ts")).startGroupJob(job.launch);
-  throw new SpawnError("backend-unavailable", `${choice.supervisor} cannot hold a ${choice.mode} job`);
+  const adapter = await adapterOf(choice);
+  // The process group has no terminal: a pty job needs the guardian's stop events.
+  const startJob = choice.mode === "pty" && choice.supervisor !== "guardian" ? undefined : adapter.startJob;
+  if (startJob === undefined) throw new SpawnError("backend-unavailable", `${choice.supervisor} cannot hold a ${choice.mode} job`);
+  return await startJob(job);
 }
 
 /**
- * Starts a pipe tree whose streams the caller reads (`run`, `collect`:
- * SupervisedProcess, the stdio view of a SupervisedTree) under `choice`;
- * the program and directory are checked first (supervise.ts).
+ * Starts a pipe tree whose streams the caller reads (`run`, `collect`: the
+ * handle with stdin, stdout, stderr and `exited`) under `choice`; the
+ * program and directory are checked first (supervise.ts).
  */
-export async function startPipeTree(choice: SupervisorChoice, spec: SpawnSpec): Promise<SupervisedProcess> {
+export async function startPipeTree(choice: SupervisorChoice, spec: SpawnSpec): Promise<SupervisedTree> {
   if (choice.mode !== "pipe") throw new SpawnError("backend-unavailable", "run and collect start pipe trees; a terminal goes through a session or a job");
-  if (choice.supervisor === "guardian" && choice.guardian !== null) return await supervise(spec, guardianSpawnBackend(choice.guardian));
-  return await supervise(spec, processGroupBackend);
+  return await supervise(spec, await adapterOf(choice));
+}
+
+/** A pipe tree's end (its `exited`); rejects for a tree that says `exit` and `done` instead (a job, a session). */
+export function endOf(tree: SupervisedTree): Promise<SupervisionResult> {
+  return tree.exited ?? Promise.reject(new Error(`this ${tree.backend} tree is not a pipe tree: it says exit and done instead`));
 }
 
 /** Where the guardian backend puts its sockets (the agent passes its state dir), and the settings that force the choice. */

@@ -1,6 +1,7 @@
 // corral's timeout and the caller's AbortSignal, armed once for every
 // backend: either one terminates the tree; only the timeout counts as
-// "timed out" (ExitFacts.timedOut, exit status 124).
+// "timed out" (ExitFacts.timedOut, exit status 124). And the one bounded
+// wait on a promise the supervisors use while a tree ends (withinMs).
 import type { SpawnSpec } from "./spec.ts";
 import { startTimer } from "../runtime/timer.ts";
 
@@ -22,4 +23,16 @@ export function armDeadline(spec: Pick<SpawnSpec, "timeoutMs" | "signal">, termi
     stopTimer?.();
     abort?.removeEventListener("abort", onAbort);
   };
+}
+
+/** The promise's value, or undefined when it did not settle within `ms`. */
+export async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+  if (promise === undefined) return undefined;
+  let stop: (() => void) | undefined;
+  const expired = new Promise<undefined>((resolve) => (stop = startTimer(ms, () => resolve(undefined))));
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    stop?.();
+  }
 }

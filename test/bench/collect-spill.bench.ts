@@ -99,9 +99,10 @@ const SPLICE_FLOOR = "floor: cat BIG | splice > F";
 const WRITE_FLOOR = "floor: cat BIG | read, write F";
 
 const nodeFloor = `const c=require("child_process").spawn("cat",[process.argv[1]],{stdio:["ignore","pipe","inherit"]});c.stdout.on("data",()=>{});`;
-// Node runs what npm links as `corral` (package.json "bin": dist/corral.cjs,
-// which loads the bundle through V8's code cache); Deno and Bun the ES module.
-const nodeCli = path.join(repo, (JSON.parse(readFileSync(path.join(repo, "package.json"), "utf8")) as { bin: { corral: string } }).bin.corral);
+// Node runs dist/corral.cjs (which loads the bundle through V8's code
+// cache: what the bin, now the native client dist/corral, hands a command it
+// does not serve itself to); Deno and Bun the ES module.
+const nodeCli = path.join(repo, "dist", "corral.cjs");
 const collect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--spill", out, "--", "cat", big];
 const plainCollect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--", "cat", big];
 const startupCollect = [process.execPath, nodeCli, "collect", "--max-bytes", "1MiB", "--", "true"];

@@ -4,13 +4,16 @@
 // they fail. First the same files run on an unmutated copy: a failure there
 // would make every mutant look caught, so it fails the run instead.
 // A mutant missed, no longer applicable, or whose tests were all skipped
-// fails the run (exit 1). Usage: main.ts [--no-baseline] [--check] [NAME...]
+// fails the run (exit 1). Usage: main.ts [--no-baseline] [--check] [--markdown] [NAME...]
+// NAME: only the mutants named (a guarantee's label picks all of its own).
 // --check only makes sure every mutant still applies and its test files
 // exist (seconds; lint runs it, so moved code is found before a long run).
+// --markdown prints the docs' mutant sections (mutant-docs.ts) and exits.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { guaranteesSection, mutantsSection } from "./mutant-docs.ts";
 import { type Mutant, type MutantTests, mutants } from "./mutant-list.ts";
 import { applyMutation, type Rebuild, rebuild, rebuildFor, removeCopy, scratchCopy } from "./scratch-copy.ts";
 
@@ -54,9 +57,13 @@ function runTests(dir: string, tests: MutantTests, deadlineS: number): Promise<T
     }, deadlineS * 1000);
     child.on("close", (code) => {
       clearTimeout(timer);
-      const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(output)?.[1] ?? 0);
-      const failures = [...output.matchAll(/^ *not ok \d+ - (.*)$/gm)].map((m) => m[1]!).filter((n) => !n.startsWith("/"));
-      resolve({ passed: code === 0 && !hung, pass: count("pass"), fail: count("fail"), skipped: count("skipped"), hung, failures, output });
+      // Top-level results only, and not a test file's own line (a script shard whose other scripts
+      // were not asked for still reports "ok" for the file): a skipped script must count as skipped.
+      const results = [...output.matchAll(/^(not ok|ok) \d+ - (.*)$/gm)].filter((m) => !m[2]!.startsWith("/"));
+      const skipped = results.filter((m) => m[1] === "ok" && / # SKIP/.test(m[2]!));
+      const failures = results.filter((m) => m[1] === "not ok").map((m) => m[2]!);
+      const pass = results.length - skipped.length - failures.length;
+      resolve({ passed: code === 0 && !hung, pass, fail: failures.length, skipped: skipped.length, hung, failures, output });
     });
   });
 }
@@ -90,13 +97,18 @@ function plant(mutant: Mutant | null): { dir: string; error: string | null } {
 
 const args = process.argv.slice(2);
 const baseline = !args.includes("--no-baseline");
+if (args.includes("--markdown")) {
+  process.stdout.write(`<!-- docs/mutants.md -->\n${mutantsSection()}\n<!-- docs/guarantees.md -->\n${guaranteesSection()}`);
+  process.exit(0);
+}
 const names = args.filter((a) => !a.startsWith("--"));
-const unknown = names.filter((n) => !mutants.some((m) => m.name === n));
+const picks = (m: Mutant, n: string) => m.name === n || m.guarantee === n || (m.also ?? []).includes(n);
+const unknown = names.filter((n) => !mutants.some((m) => picks(m, n)));
 if (unknown.length > 0) {
   console.error(`corral: no mutant named ${unknown.join(", ")}; the mutants: ${mutants.map((m) => m.name).join(", ")}`);
   process.exit(2);
 }
-const chosen = mutants.filter((m) => names.length === 0 || names.includes(m.name));
+const chosen = mutants.filter((m) => names.length === 0 || names.some((n) => picks(m, n)));
 if (args.includes("--check")) {
   const problems = checkMutants(chosen);
   for (const p of problems) console.error(`corral: ${p}`);

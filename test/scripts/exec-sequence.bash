@@ -93,8 +93,12 @@ fi
 st=0; err=$(corral pty exec "$s" --timeout 30s -- 'echo )(' 2>&1) || st=$?
 assert_eq "$st" 1 "$shell: a syntax error"
 assert_contains "$err" "did not run the command line" "$shell: says the line did not run"
-# fish keeps the refused line in its editor: the script clears it, as a person would.
-[[ $shell != fish ]] || corral pty send "$s" --key C-c --wait-stable 500ms --timeout 30s >/dev/null
+# fish keeps the refused line in its editor: the script clears it, as a person would, and
+# waits until fish shows its prompt again (before, exec finds the line still holding text).
+if [[ $shell == fish ]]; then
+  corral pty send "$s" --key C-c >/dev/null
+  corral pty wait "$s" --regex '[#>] $' --timeout 60s >/dev/null # fish's fresh, empty prompt (root's or a user's)
+fi
 assert_eq "$(corral pty exec "$s" -- echo fine)" "fine" "$shell: usable after a refused line"
 
 # Typed by hand into a continuation prompt (fish: a second line in its editor): exec refuses.

@@ -8,7 +8,8 @@
 // skipped (skip_part) is a skipped subtest. Neither counts as a pass.
 // The scripts are split over the shard files beside this module
 // (scripts-N.test.ts), so the suite runs them as several test files, side by
-// side with the rest, instead of one long serial file.
+// side with the rest, instead of one long serial file; a shard runs two at
+// once (script-shards.ts).
 // `CORRALTEST_SCRIPT=name.sh node --import tsx --test test/scripts/scripts-*.test.ts`
 // runs one script.
 import assert from "node:assert/strict";
@@ -21,23 +22,22 @@ import { guardianRecordsLeft } from "../support/agent-harness.ts";
 import { corralCommand, repoRoot, runtime } from "../support/corral-cli.ts";
 import { processesWithEnv } from "../support/processes.ts";
 import { waitFor } from "../support/wait.ts";
+import { inPool, longestFirst, SCRIPT_SHARDS, SCRIPTS_AT_ONCE, shardsOf } from "./script-shards.ts";
+
+export { SCRIPT_SHARDS };
 
 const scriptsDir = path.join(repoRoot, "test", "scripts");
 
-/** How many shard files (scripts-1.test.ts ... scripts-N.test.ts) share the scripts. */
-export const SCRIPT_SHARDS = 4;
-
 /**
- * The scripts shard `shard` (1-based) owns: every SCRIPT_SHARDS-th in name
- * order, so a new script lands in a shard without a list to keep. With
- * CORRALTEST_SCRIPT set, only that script, in the shard that owns it.
+ * The scripts shard `shard` (1-based) owns, in the order it runs them
+ * (script-shards.ts: balanced by their known times, so a new script lands
+ * in a shard without a list to keep). With CORRALTEST_SCRIPT set, only that
+ * script, in the shard that owns it.
  */
 export function shardScripts(shard: number): string[] {
   const all = readdirSync(scriptsDir).filter((name) => name.endsWith(".sh") && name !== "lib.sh").sort();
   const only = process.env.CORRALTEST_SCRIPT;
-  return all
-    .filter((_, index) => index % SCRIPT_SHARDS === shard - 1)
-    .filter((name) => only === undefined || only === "" || name === only);
+  return shardsOf(all)[shard - 1]!.filter((name) => only === undefined || only === "" || name === only);
 }
 
 const SCRIPT_MARKER = "CORRALTEST_SCRIPT_RUN";
@@ -117,7 +117,11 @@ async function leftoverProcesses(runId: string) {
   }
 }
 
-/** Declares one test per script of the shard. */
+/**
+ * Declares one test per script of the shard, in the order they run:
+ * SCRIPTS_AT_ONCE run side by side from the start, and each test waits for
+ * its own script's result.
+ */
 export function scriptTests(shard: number): void {
   if (shard === 1) {
     test("one shard file per shard, so every script runs", () => {
@@ -126,7 +130,7 @@ export function scriptTests(shard: number): void {
       assert.deepEqual(shardFiles, expected);
     });
   }
-  for (const name of shardScripts(shard)) scriptTest(name);
+  scriptTestsSideBySide(shardScripts(shard));
 }
 
 /**
@@ -135,7 +139,12 @@ export function scriptTests(shard: number): void {
  * both doors stay tested end to end.
  */
 export function scriptTestsThroughJavaScript(names: readonly string[]): void {
-  for (const name of names) scriptTest(name, "js");
+  scriptTestsSideBySide(longestFirst(names), "js");
+}
+
+function scriptTestsSideBySide(names: readonly string[], door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
+  const results = inPool(names, SCRIPTS_AT_ONCE, (name) => runUserScript(name, path.join(scriptsDir, name), door));
+  names.forEach((name, i) => scriptTest(name, door, results[i]!));
 }
 
 /** The reason a skipped script gave (its last `SKIP: ...` line). */
@@ -144,9 +153,11 @@ function skipReason(output: string): string {
   return lines.at(-1)?.[1] ?? "the script skipped without saying why";
 }
 
-function scriptTest(name: string, door: "bin" | "js" = process.env.CORRALTEST_DOOR === "js" ? "js" : "bin"): void {
+function scriptTest(name: string, door: "bin" | "js", result: Promise<PromiseSettledResult<ScriptSkips>>): void {
   test(`script ${name}${door === "js" ? " (JavaScript CLI)" : ""}`, async (t) => {
-    const ran = await runUserScript(name, path.join(scriptsDir, name), door);
+    const settled = await result;
+    if (settled.status === "rejected") throw settled.reason;
+    const ran = settled.value;
     if (ran.skipped !== null) t.skip(ran.skipped);
     for (const reason of ran.partsSkipped) await t.test(reason, { skip: reason }, () => {});
   });

@@ -47,7 +47,10 @@ corral collect --quiet --grace 1s -- sh -c 'sleep 298 & echo done' >out 2>err
 assert_eq "$(cat err)" "" "--quiet"
 
 # What the command left running ignores SIGTERM: SIGKILL was needed, said and in the facts; status unchanged.
-corral run --grace 1s --facts f5.json -- sh -c 'sh -c "trap \"\" TERM; sleep 297" >/dev/null & echo done' >out 2>err
+# The command ends only once the leftover ignores SIGTERM (it says so through a FIFO): on a
+# loaded machine the leftover could otherwise be terminated before its trap was set.
+mkfifo trapped
+corral run --grace 1s --facts f5.json -- sh -c 'sh -c "trap \"\" TERM; echo >trapped; sleep 297" >/dev/null & read _ <trapped; echo done' >out 2>err
 assert_eq "$(cat out)" "done"
 assert_eq "$(grep '^corral:' err)" "corral: SIGKILL was needed: what the command left running outlived SIGTERM and the 1s grace"
 assert_contains "$(cat f5.json)" '"forced":true'

@@ -34,18 +34,20 @@ corral agent stop >/dev/null 2>&1 || true
 # The heartbeat counts lines with --spill too, and says "1 line".
 corral collect --heartbeat 1s --spill s.log -- sh -c 'echo one; while [ ! -e go ]; do sleep 0.05; done' >/dev/null 2>hb.err &
 pid=$!
-wait_until 60 grep -q "so far" hb.err
+wait_until 60 grep -qs "1 line so far" hb.err
 touch go
 wait "$pid"
-assert_contains "$(grep -m1 'so far' hb.err)" "4 bytes, 1 line so far; last line: one"
+assert_contains "$(grep -m1 "1 line so far" hb.err)" "4 bytes, 1 line so far; last line: one"
 rm -f go
-corral collect --live --heartbeat 1s -- sh -c 'echo one; while [ ! -e go ]; do sleep 0.05; done' >/dev/null 2>hb.err &
+# A file of its own: the background job's redirection may come after the wait's first look,
+# which would find the first run's heartbeat in a shared file.
+corral collect --live --heartbeat 1s -- sh -c 'echo one; while [ ! -e go ]; do sleep 0.05; done' >/dev/null 2>hb-live.err &
 pid=$!
-wait_until 60 grep -q "so far" hb.err
+wait_until 60 grep -qs "1 line so far" hb-live.err
 touch go
 wait "$pid"
-assert_contains "$(grep -m1 'so far' hb.err)" ", 1 line so far"
-assert_contains "$(cat hb.err)" "[corral: stdout: 4 bytes, 1 line]"
+assert_contains "$(grep -m1 "1 line so far" hb-live.err)" ", 1 line so far"
+assert_contains "$(cat hb-live.err)" "[corral: stdout: 4 bytes, 1 line]"
 
 # --json with bytes that are not UTF-8 says how many were replaced; a real U+FFFD is text.
 corral collect --json -- printf 'ok \377\376 and \357\277\275\n' >r.json

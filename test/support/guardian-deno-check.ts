@@ -136,7 +136,7 @@ await check("kill() ends the guardian, and its exit says by which signal", async
   const exit = await g.processExit;
   expect(exit?.code === null && exit.signal === "SIGKILL", `the guardian exited ${JSON.stringify(exit)}`);
   expect(!g.process!.kill("SIGKILL"), "kill() of a guardian gone says it was not sent");
-  // A SIGKILLed guardian cannot end its tree: that is its owner's to do (pipe-backend.ts), here.
+  // A SIGKILLed guardian cannot end its tree: that is its owner's to do (guardian/pipe-tree.ts), here.
   process.kill(child, "SIGKILL");
   await until(() => !alive(child), "the child to be gone");
 });

@@ -1,22 +1,26 @@
 // The test gate's driver: runs the suite on Node's test runner with the CLI
 // under Node, then the smoke subset (test/smoke/) with the CLI under Deno and
 // Bun, then proves that no process started by the tests is still running.
-// Usage: run-suite.ts [--gate] [--runtimes node,deno,bun] [--concurrency N] [test files...]
+// Usage: run-suite.ts [--gate] [--runtimes node,deno,bun] [--concurrency N|auto] [test files...]
 // --gate (npm test): first the build, typecheck, lint and sanitizer build,
 // side by side (suite-gate.ts); the suite runs only when they all passed.
 // --concurrency (or $CORRAL_TEST_CONCURRENCY): how many test files run at
-// once (each in its own process), 3 by default (on 2 cores: the tests spend
-// part of their time waiting on programs, and 3 ran the Node stage in 263 s
-// against 404 s for 2); every file must be able to share the machine with others (private agents, tmux servers, temp dirs,
+// once (each in its own process): a number, or `auto` (the default): by the
+// machine's idle CPU, cores + 1 at least (file-scheduler.ts); most files
+// spend most of their time waiting on programs. Every file must be able to
+// share the machine with others (private agents, tmux servers, temp dirs,
 // and leak checks that only look at their own processes). The longest files
 // start first (LONG_FILES), so no long file starts last and runs alone.
-// The Deno and Bun stages start while the Node stage runs its last files
-// (fewer than N left), and print their reports whole after it.
+// The Deno stage starts while the Node stage runs its last files (once it
+// has started them all; with a fixed N, once fewer than N are left), the Bun
+// stage likewise while Deno's does, and both print their reports whole after
+// the Node stage's.
 import { spawn, spawnSync } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { repoRoot } from "./corral-cli.ts";
 import { SUITE_MARKER, processesMarked } from "./processes.ts";
+import { FileScheduler } from "./file-scheduler.ts";
 import { runGate } from "./suite-gate.ts";
 import { removeSuiteEnvironment, suiteEnvironment } from "./suite-environment.ts";
 
@@ -45,34 +49,50 @@ function testFiles(dir: string): string[] {
  * other slot idle. Files not listed keep name order.
  */
 const LONG_FILES = [
+  // 40 to 60 s each (the chaos run is 60 s by itself), the script shards
+  // (each runs two scripts at once) between the three that keep a core
+  // busy (chaos and the npm installs), so the first files started do not
+  // fill the CPU alone; then 10 to 40 s. Started first, and while they wait
+  // on programs, the short files fill the machine.
   "test/chaos/chaos.test.ts",
-  "test/cli/install.test.ts",
-  "test/cli/install-git-dependency.test.ts",
-  "test/cli/jobs/jobs-cli.test.ts",
-  "test/lib/native/install-build.test.ts",
   "test/scripts/scripts-1.test.ts",
+  "test/cli/install-git-dependency.test.ts",
   "test/scripts/scripts-2.test.ts",
+  "test/cli/install.test.ts",
   "test/scripts/scripts-3.test.ts",
   "test/scripts/scripts-4.test.ts",
   "test/lib/pty/pty-queries.test.ts",
-  "test/cli/collect/collect-capture.test.ts",
-  "test/cli/collect/collect-ci.test.ts",
-  "test/lib/agent/agent-programs.test.ts",
-  "test/lib/agent/agent-sessions.test.ts",
-  "test/lib/pty/pty-widths.test.ts",
-  "test/cli/jobs/tty-jobs.test.ts",
-  // 9 to 20 s each alone (file-costs.sh), mostly waiting on programs: never
-  // left to start among the last files.
+  "test/scripts/scripts-javascript-door.test.ts",
   "test/lib/pty/pty-session.test.ts",
-  "test/lib/pty/pty-tmux.test.ts",
-  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/jobs/tty-jobs.test.ts",
+  "test/cli/jobs/jobs-cli.test.ts",
+  "test/docs-examples.test.ts",
   "test/cli/run/run-cli.test.ts",
+  "test/cli/collect/collect-ci.test.ts",
   "test/lib/jobs/jobs-wait.test.ts",
-  "test/cli/collect/collect-cli.test.ts",
-  "test/lib/view/pty-view.test.ts",
+  "test/lib/pty/pty-widths.test.ts",
+  "test/cli/collect/collect-capture.test.ts",
+  "test/lib/pty/pty-tmux.test.ts",
+  "test/cli/jobs/reap-cli.test.ts",
+  "test/cli/mcp/mcp-exec.test.ts",
+  "test/cli/run/run-group-backend.test.ts",
+  "test/cli/run/run-signals.test.ts",
+  "test/cli/native-client/doors.test.ts",
   "test/lib/agent/agent-startup.test.ts",
+  "test/cli/collect/collect-cli.test.ts",
+  "test/lib/agent/agent-sessions.test.ts",
+  "test/lib/agent/agent-programs.test.ts",
+  "test/cli/hot-bundles.test.ts",
+  "test/cli/mcp/mcp-run.test.ts",
+  "test/cli/json-schemas.test.ts",
+  "test/lib/native/install-build.test.ts",
+  "test/lib/view/pty-view.test.ts",
   "test/lib/pty/pty-record.test.ts",
   "test/lib/supervise/supervise-handle.test.ts",
+  "test/cli/mcp/mcp-tools.test.ts",
+  "test/layering-house.test.ts",
+  "test/cli/lazy-stdio.test.ts",
+  "test/layering.test.ts",
 ];
 
 function longestFirst(files: readonly string[]): string[] {
@@ -92,16 +112,18 @@ if (runtimesAt >= 0) {
   runtimes = (args[runtimesAt + 1] ?? "").split(",");
   args.splice(runtimesAt, 2);
 }
-let concurrency = Number(process.env.CORRAL_TEST_CONCURRENCY ?? "3");
+let concurrencyArg = process.env.CORRAL_TEST_CONCURRENCY || "auto";
 const concurrencyAt = args.indexOf("--concurrency");
 if (concurrencyAt >= 0) {
-  concurrency = Number(args[concurrencyAt + 1]);
+  concurrencyArg = args[concurrencyAt + 1] ?? "";
   args.splice(concurrencyAt, 2);
 }
-if (!Number.isInteger(concurrency) || concurrency < 1) {
-  process.stderr.write("run-suite: --concurrency needs a whole number of test files, 1 or more\n");
+if (concurrencyArg !== "auto" && !(Number.isInteger(Number(concurrencyArg)) && Number(concurrencyArg) >= 1)) {
+  process.stderr.write("run-suite: --concurrency needs a whole number of test files, 1 or more, or auto\n");
   process.exit(2);
 }
+/** The files a stage runs at once at least: below this, it is down to its last files. */
+const concurrency = new FileScheduler(concurrencyArg === "auto" ? "auto" : Number(concurrencyArg)).floor;
 const chosen = args.length > 0 ? args : undefined;
 const marker = `${process.pid}-${Date.now()}`;
 let passed = 0;
@@ -110,7 +132,11 @@ let failed = 0;
 interface StageOptions {
   /** Print the report as it comes (else keep it, printed whole by the caller). */
   readonly live: boolean;
-  /** Called once, when the stage has started all its files and fewer than `concurrency` still run. */
+  /**
+   * Called once, when the stage has started all its files (by idle CPU: the
+   * next stage's files then take what the last ones leave), or with a fixed
+   * number at once, when fewer than that still run.
+   */
   readonly onTail?: () => void;
 }
 
@@ -120,7 +146,7 @@ interface StageResult {
 }
 
 function stage(runtime: string, files: string[], options: StageOptions): Promise<StageResult> {
-  const header = `\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrency} at a time\n`;
+  const header = `\n# corral suite: CLI under ${runtime}, ${files.length} files, ${concurrencyArg === "auto" ? `${concurrency} or more at a time (by idle CPU)` : `${concurrency} at a time`}\n`;
   if (files.length === 0) {
     options.onTail?.();
     return Promise.resolve({ stdout: "", stderr: "" });
@@ -136,7 +162,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       "tsx/esm",
       path.join(repoRoot, "test", "support", "run-files.ts"),
       "--concurrency",
-      String(concurrency),
+      concurrencyArg,
       "--progress-fd",
       "3",
       ...files,
@@ -184,7 +210,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       const space = line.indexOf(" ");
       (line.slice(0, space) === "start" ? started : ended).add(line.slice(space + 1));
     }
-    if (started.size >= files.length && started.size - ended.size < concurrency) tail();
+    if (started.size >= files.length && (concurrencyArg === "auto" || started.size - ended.size < concurrency)) tail();
   });
   return new Promise((resolve) => {
     child.on("close", (code) => {
@@ -196,7 +222,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
       // Where the stage's time went: all of it, and the tail where it left a
       // slot free (the next stages run there).
       const seconds = (ms: number) => (ms / 1000).toFixed(1);
-      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; fewer than ${concurrency} files ran in its last ${seconds(performance.now() - tailAt!)} s\n`;
+      const took = `\n# corral suite: CLI under ${runtime} took ${seconds(performance.now() - startedAt)} s; ${concurrencyArg === "auto" ? "its last file started" : `fewer than ${concurrency} files ran`} ${seconds(performance.now() - tailAt!)} s before its end\n`;
       if (options.live) process.stdout.write(took);
       else kept.push(took);
       resolve({ stdout: kept.join(""), stderr: keptErr.join("") });
@@ -226,17 +252,22 @@ const stageFiles = (runtime: string) =>
     : (chosen ?? all).filter((f) => f.startsWith(path.join("test", "smoke") + path.sep));
 
 // The first stage (Node's, the whole suite) prints as it goes. The others
-// (the smoke subset under Deno, then Bun) start one after another as soon as
-// the first is down to its last files, where the machine would otherwise
-// idle; their reports are kept and printed whole after the first stage's.
+// (the smoke subset under Deno, then Bun) each start as soon as the stage
+// before is down to its last files, where the machine would otherwise idle
+// (onTail); their reports are kept and printed whole after the first stage's.
 const [first, ...rest] = runtimes;
 let startRest!: () => void;
 const restMayStart = new Promise<void>((resolve) => (startRest = resolve));
 const restDone = (async () => {
   await restMayStart;
-  const results: StageResult[] = [];
-  for (const runtime of rest) results.push(await stage(runtime, stageFiles(runtime), { live: false }));
-  return results;
+  const results: Promise<StageResult>[] = [];
+  for (const runtime of rest) {
+    let tail!: () => void;
+    const tailed = new Promise<void>((resolve) => (tail = resolve));
+    results.push(stage(runtime, stageFiles(runtime), { live: false, onTail: tail }));
+    await tailed;
+  }
+  return Promise.all(results);
 })();
 if (first !== undefined) await stage(first, stageFiles(first), { live: true, onTail: startRest });
 startRest();

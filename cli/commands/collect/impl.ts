@@ -15,7 +15,7 @@ import { loadCommandConfig, prepareRun } from "../../shared/child/spawn-spec.ts"
 import { runSupervised } from "../../shared/child/supervise.ts";
 import { dieIfKilledBy } from "../../shared/signal-death.ts";
 import { credentialNames } from "../../shared/env-dropped-note.ts";
-import { chooseSupervisor, decideCapture } from "../../../lib/supervise/decide.ts";
+import { decidePipeCapture } from "../../../lib/supervise/decide.ts";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -43,8 +43,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // Check every flag before the spill files are created.
   const checked = await prepareRun(this, flags, argv, {}, config);
   // Who keeps the output, the guardian or JavaScript: the one decision (lib/supervise/decide.ts).
-  const capture = decideCapture({
-    guardian: underGuardian(config.guardian, env),
+  const capture = decidePipeCapture({ guardian: config.guardian, env }, {
     live: flags.live,
     spill: flags.spill !== undefined,
     handed: flags.live ? teeDescriptors(stdout, stderr, flags.merge) : null,
@@ -119,13 +118,4 @@ function teeDescriptors(stdout: NodeJS.WriteStream, stderr: NodeJS.WriteStream, 
 
 function storeList(stores: CollectStores): BoundedStore[] {
   return stores.stderr === null ? [stores.stdout] : [stores.stdout, stores.stderr];
-}
-
-/** True when the pipe tree will run under the guardian (false also when the decision would refuse: run says why). */
-function underGuardian(configured: Parameters<typeof chooseSupervisor>[0]["guardian"], env: Readonly<Record<string, string | undefined>>): boolean {
-  try {
-    return chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: configured ?? "auto", env }).supervisor === "guardian";
-  } catch {
-    return false;
-  }
 }

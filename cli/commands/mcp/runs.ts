@@ -9,9 +9,9 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { BoundedStore } from "../../../lib/output/bounded-store.ts";
-import type { SupervisedProcess, SupervisionResult } from "../../../lib/supervise/backend.ts";
+import type { SupervisedTree, SupervisionResult } from "../../../lib/supervise/handle.ts";
 import { chooseSupervisor } from "../../../lib/supervise/decide.ts";
-import { startPipeTree } from "../../../lib/supervise/start.ts";
+import { endOf, startPipeTree } from "../../../lib/supervise/start.ts";
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
 import { stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { liveStats } from "../../../lib/proc/stat.ts";
@@ -39,7 +39,7 @@ export interface Run {
   readonly pid: number;
   readonly startedAt: number;
   readonly store: BoundedStore;
-  readonly child: SupervisedProcess;
+  readonly child: SupervisedTree;
   readonly scrubbed: readonly string[];
   /** Resolves once the tree is gone and the output store is closed (spill flushed). */
   readonly ended: Promise<SupervisionResult>;
@@ -64,7 +64,7 @@ export class RunRegistry {
     const store = await BoundedStore.open({ headBytes: limits.keepBytes, tailBytes: limits.keepBytes, spillPath });
     let roots: TreeRoots | null = null;
     let survivors: Survivor[] = [];
-    let child: SupervisedProcess | undefined;
+    let child: SupervisedTree | undefined;
     try {
       const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: this.config.guardian, env: this.env });
       child = await startPipeTree(choice, {
@@ -93,7 +93,7 @@ export class RunRegistry {
     roots = treeRoots(child.pid) ?? { pid: child.pid, pgid: child.pid, sid: -1, supervisor: null };
     // The program may have exited (and its survivors been found) before `child` was set.
     if (survivors.length > 0) void child.terminate().catch(() => {});
-    if (limits.stdin !== null && child.stdin !== null) {
+    if (limits.stdin !== null && child.stdin != null) {
       child.stdin.on("error", () => {}); // the command may exit without reading it
       child.stdin.end(limits.stdin);
     }
@@ -108,7 +108,7 @@ export class RunRegistry {
       result: null,
       survivors: [],
       stoppedForInput: false,
-      ended: child.exited.then(async (result) => {
+      ended: endOf(child).then(async (result) => {
         await store.close().catch(() => {});
         run.result = result;
         run.survivors = survivors;

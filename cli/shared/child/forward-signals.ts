@@ -5,12 +5,12 @@
 // The handlers go in before the child is spawned: a signal that arrives
 // while it starts is held and delivered as soon as there is a group.
 import process from "node:process";
-import type { SupervisedProcess } from "../../../lib/supervise/backend.ts";
+import type { SupervisedTree } from "../../../lib/supervise/handle.ts";
 import { FORWARDED_SIGNALS } from "../signal-death.ts";
 
 /** Catches the forwarded signals for the lifetime of one child. */
 export class SignalForwarder {
-  #child: SupervisedProcess | null = null;
+  #child: SupervisedTree | null = null;
   #forwarded: NodeJS.Signals | null = null;
   readonly #handlers = FORWARDED_SIGNALS.map((signal) => [signal, () => this.#received(signal)] as const);
 
@@ -24,7 +24,7 @@ export class SignalForwarder {
   }
 
   /** The child now exists: deliver a signal that came while it started. */
-  attach(child: SupervisedProcess): void {
+  attach(child: SupervisedTree): void {
     this.#child = child;
     if (this.#forwarded !== null) void child.terminate(undefined, this.#forwarded);
   }

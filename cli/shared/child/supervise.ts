@@ -4,8 +4,8 @@
 // are named rather than guessed about.
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
 import { chooseSupervisor } from "../../../lib/supervise/decide.ts";
-import { startPipeTree } from "../../../lib/supervise/start.ts";
-import type { SupervisionResult } from "../../../lib/supervise/backend.ts";
+import { endOf, startPipeTree } from "../../../lib/supervise/start.ts";
+import type { SupervisionResult } from "../../../lib/supervise/handle.ts";
 import type { CorralContext } from "../context.ts";
 import type { PreparedRun } from "./spawn-spec.ts";
 import { SignalForwarder } from "./forward-signals.ts";
@@ -49,7 +49,7 @@ export async function runSupervised(
     stderr.write(`corral: explain: started pid ${child.pid} under ${backendWhy}\n`);
   }
   try {
-    const result = await child.exited;
+    const result = await endOf(child);
     const lost = result.facts.supervisorLost;
     if (lost !== undefined) {
       const exit = result.facts.code === null && result.facts.signal === null ? "the child's exit is unknown" : "the child's exit was already known";

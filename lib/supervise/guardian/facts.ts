@@ -1,6 +1,8 @@
 // How a guardian's verdicts become corral's ExitFacts (lib/core): waitpid's
 // exit, plus what the owner knows (its timeout, whether SIGKILL was needed,
-// whether every output stream reached EOF).
+// whether every output stream reached EOF), and its errno numbers as the
+// names Node gives the same failures.
+import { constants } from "node:os";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import { signalName } from "../../runtime/signals.ts";
 import { ExitStatus } from "../../core/exit-status.ts";
@@ -30,4 +32,10 @@ export function exitFactsOf(exited: ExitedEvent, owner: OwnerFacts): ExitFacts {
 /** The exit status for an exec failure (DESIGN.md 4.1): not found 127, else 126. */
 export function spawnFailureStatus(errno: number): number {
   return errno === 2 /* ENOENT */ ? ExitStatus.notFound : ExitStatus.notExecutable;
+}
+
+/** "ENOSPC" for 28: the code Node would give the same failure (a SpillError carries it). */
+export function errnoName(errno: number): string {
+  for (const [name, value] of Object.entries(constants.errno)) if (value === errno) return name;
+  return `errno ${errno}`;
 }

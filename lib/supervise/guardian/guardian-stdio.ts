@@ -1,12 +1,41 @@
-// How a run's stdio choices reach its guardian: which streams the guardian
-// keeps itself (a spill file, a capture of head, tail and counts) and where
-// each stream's output goes on corral's side (a sink, or a Readable). Kept
-// apart from pipe-backend.ts, which maps the guardian's events onto a
-// supervised process.
+// How a run's stdio choices reach its guardian: the launch (which streams
+// the guardian keeps itself: a spill file, a capture of head, tail and
+// counts) and where each stream's output goes on corral's side (a sink, or
+// a Readable). Kept apart from pipe-tree.ts, which maps the guardian's
+// events onto the handle.
 import { PassThrough, type Readable } from "node:stream";
-import type { ByteSink, StdioChoice, StreamCapture } from "../spec.ts";
+import type { ByteSink, ResolvedSpawn, StdioChoice, StreamCapture } from "../spec.ts";
 import type { Guardian } from "./client.ts";
-import type { StdioChoice as GuardianStdio } from "./protocol.ts";
+import type { GuardianLaunch, StdioChoice as GuardianStdio } from "./protocol.ts";
+
+/** The guardian's launch for a pipe tree (`run`, `collect`): its streams, captures and spills as the spec asks. */
+export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
+  const { spec } = resolved;
+  const outCapture = captureOf(spec.stdout);
+  const errCapture = captureOf(spec.stderr);
+  return {
+    ...(outCapture?.spill ? { spillStdout: outCapture.spill } : {}),
+    ...(errCapture?.spill ? { spillStderr: errCapture.spill } : {}),
+    // Not --spill-direct: with the file as the child's own stdout, a full disk
+    // would fail the child's writes (issue 15). Through a pipe the guardian
+    // splices into the file and, when the file cannot grow, keeps the tail.
+    // Each stream's own head and tail, as its capture says.
+    ...(outCapture ? { keptStdout: { headBytes: outCapture.headBytes, tailBytes: outCapture.tailBytes } } : {}),
+    ...(errCapture ? { keptStderr: { headBytes: errCapture.headBytes, tailBytes: errCapture.tailBytes } } : {}),
+    ...(outCapture ? { captureStdout: true } : {}),
+    ...(errCapture ? { captureStderr: true } : {}),
+    ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
+    ...(errCapture?.tee != null ? { teeStderr: errCapture.tee } : {}),
+    argv: spec.argv,
+    file: resolved.file,
+    cwd: resolved.cwd,
+    mode: "pipe",
+    stdin: guardianStdio(spec.stdin),
+    stdout: guardianStdio(spec.stdout),
+    stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
+    graceMs: spec.graceMs,
+  };
+}
 /**
  * The capture a stdio choice asks the guardian to make (spec.ts
  * StdioChoice's `capture`): the guardian keeps the stream (native/capture.c),
@@ -15,21 +44,6 @@ import type { StdioChoice as GuardianStdio } from "./protocol.ts";
  */
 export function captureOf(choice: StdioChoice | "stdout" | undefined): StreamCapture | null {
   return typeof choice === "object" ? choice.capture ?? null : null;
-}
-
-/**
- * The head and tail limits of the guardian's captures. The guardian's
- * protocol (native/guardian.h) takes one pair for both streams, so two
- * captures must agree (collect's do: its flags set both streams alike); a
- * pair that differs is refused here rather than silently applied to both.
- */
-export function captureLimits(out: StreamCapture | null, err: StreamCapture | null): { headBytes?: number; tailBytes?: number } {
-  const first = out ?? err;
-  if (first === null) return {};
-  if (out !== null && err !== null && (out.headBytes !== err.headBytes || out.tailBytes !== err.tailBytes)) {
-    throw new RangeError(`the guardian keeps one head and tail for both streams; stdout asks ${out.headBytes}/${out.tailBytes}, stderr ${err.headBytes}/${err.tailBytes}`);
-  }
-  return { headBytes: first.headBytes, tailBytes: first.tailBytes };
 }
 
 export function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {

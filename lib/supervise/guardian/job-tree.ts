@@ -1,28 +1,22 @@
 // A tree that sweeps itself, under its own guardian (native/): what a job
-// holds. A PTY through the job shim, or one merged pipe. The guardian gives exact stop/continue events,
-// drains a PTY before reporting the exit, and terminates the whole tree by
-// census with a receipt. Each guardian is recorded in the state dir so that
-// `reap` can find it if this agent dies; it lingers a while without its
-// owner, then cleans up by itself.
-import process from "node:process";
-import { GuardianError, type Guardian } from "./client.ts";
-import { spawnGuardian } from "./launch.ts";
-import { exitFactsOf } from "./facts.ts";
-import type { ExitedEvent, StartedEvent } from "./protocol.ts";
+// holds (tree.ts starts or adopts it). A PTY through the job shim, or one
+// merged pipe. The guardian gives exact stop/continue events, drains a PTY
+// before reporting the exit, and terminates the whole tree by census with a
+// receipt; it lingers a while without its owner, then cleans up by itself.
+import type { Guardian } from "./client.ts";
+import { errnoName, exitFactsOf } from "./facts.ts";
+import type { ExitedEvent } from "./protocol.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
-import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { type JobFacts, markExited, removeRecord, writeRecord } from "../guardian-records.ts";
+import { markExited, removeRecord } from "../guardian-records.ts";
 import { JOB_SPILL_FAULT } from "./protocol.ts";
-import type { SpillStopped } from "../start.ts";
+import type { SpillStopped } from "../adapter.ts";
 import { statSync } from "node:fs";
-import { constants } from "node:os";
 import type { Receipt } from "../../core/receipt.ts";
 import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
-import { locateJobShim } from "./job-shim.ts";
-import { identityOf } from "../../proc/identity.ts";
 import { receiptOfCensus, uncertain } from "../receipts.ts";
+import { UNANSWERED_MARGIN_MS } from "./pipe-loss.ts";
 
 /**
  * How long a guardian keeps its tree after losing the agent: long enough for
@@ -31,10 +25,8 @@ import { receiptOfCensus, uncertain } from "../receipts.ts";
  */
 export const JOB_LINGER_MS = 60_000;
 
-/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
-const UNANSWERED_MARGIN_MS = 10_000;
-
-class GuardianJob implements SupervisedTree {
+/** A job under its guardian (tree.ts starts or adopts it). */
+export class GuardianJob implements SupervisedTree {
   readonly backend = "guardian" as const;
   pid = 0;
   readonly events = new TreeEvents();
@@ -97,94 +89,15 @@ class GuardianJob implements SupervisedTree {
     this.guardian.resume();
   }
 
-  /** Nothing to release: the guardian exits by itself once it swept the tree (wireEvents). */
+  /** Nothing to release: the guardian exits by itself once it swept the tree (wireJobEvents). */
   dispose(): void {}
-}
-
-/**
- * Starts `launch` under a new guardian; rejects with SpawnError when the
- * program cannot start. With `facts`, the guardian is adoptable: it outlives
- * this agent and a new one takes the job over (issue 11).
- */
-export async function startGuardianJob(launch: TreeLaunch, jobId: number, binary: string, facts?: JobFacts, onSpillStopped?: SpillStopped): Promise<SupervisedTree> {
-  const shim = launch.mode === "pty" ? locateJobShim(binary) : null;
-  const startedAt = performance.now();
-  const guardian = spawnGuardian({
-    argv: shim === null ? launch.argv : [shim, ...launch.argv],
-    mode: launch.mode,
-    cwd: launch.cwd,
-    stdin: launch.mode === "pipe" ? "null" : "pipe",
-    stdout: "pipe",
-    stderr: launch.mode === "pipe" ? "stdout" : "pipe",
-    rows: launch.rows,
-    cols: launch.cols,
-    graceMs: launch.graceMs,
-    lingerMs: JOB_LINGER_MS,
-    ...(facts !== undefined ? { adoptable: true } : {}),
-    ...(facts !== undefined && launch.orphanWaitMs !== undefined ? { orphanWaitMs: launch.orphanWaitMs } : {}),
-    ...(facts?.spillByGuardian === true && facts.spill !== null ? { jobSpill: facts.spill } : {}),
-  }, { stateDir: launch.stateDir, env: launch.env, binary });
-  const job = new GuardianJob(guardian, launch.graceMs);
-  if (onSpillStopped !== undefined && facts?.spillByGuardian === true && facts.spill !== null) watchJobSpill(guardian, onSpillStopped, facts.spill);
-  wireEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
-  let child;
-  try {
-    child = await guardian.started;
-  } catch (error) {
-    await guardian.shutdown(0).catch(() => {});
-    guardian.detach();
-    await guardian.processExit;
-    if (error instanceof GuardianError && error.code === "spawn-failed") {
-      throw new SpawnError("spawn-failed", `${launch.argv[0]}: ${error.message}`);
-    }
-    throw new SpawnError("spawn-failed", `cannot start a guardian for ${launch.argv[0]}: ${(error as Error).message}`);
-  }
-  job.pid = child.pid;
-  const guardianId = identityOf(guardian.pid);
-  const owner = identityOf(process.pid);
-  if (guardianId !== undefined && owner !== undefined) {
-    writeRecord(launch.stateDir, {
-      guardian: guardianId,
-      owner,
-      child,
-      socket: guardian.reconnectPath,
-      token: guardian.token,
-      argv: launch.argv,
-      job: jobId,
-      recordedAt: Date.now(),
-      ...(facts !== undefined ? { adoptable: true, jobFacts: facts } : {}),
-    });
-  }
-  // The record goes once the job's end is known (wireEvents' finish), never merely because the
-  // guardian is gone: an agent SIGKILLed while it ends a lost guardian's tree would leave the
-  // next one neither the record nor the end, and the job would vanish unreported.
-  void guardian.processExit?.then(() => {
-    if (job.events.swept !== undefined) removeRecord(launch.stateDir, guardian.pid);
-  });
-  return job;
-}
-
-/**
- * Takes over a job whose guardian a previous agent started (already
- * connected, not yet read from): the process side of a re-adopted job.
- * Output after the guardian's backlog is held until the Job listens.
- */
-export function adoptGuardianJob(
-  guardian: Guardian, child: StartedEvent, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number,
-  spill?: { readonly path: string; readonly onStopped: SpillStopped },
-): SupervisedTree {
-  const job = new GuardianJob(guardian, launch.graceMs);
-  if (spill !== undefined) watchJobSpill(guardian, spill.onStopped, spill.path);
-  job.pid = child.pid;
-  wireEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
-  return job;
 }
 
 /**
  * The guardian's spill of this job stopped (a full disk): it writes nothing
  * more, so the file's size is where the spill ends.
  */
-function watchJobSpill(guardian: Guardian, onSpillStopped: SpillStopped, spillPath: string): void {
+export function watchJobSpill(guardian: Guardian, onSpillStopped: SpillStopped, spillPath: string): void {
   guardian.on("fault", (f) => {
     if (f.what.startsWith(JOB_SPILL_FAULT)) onSpillStopped(fileSize(spillPath), errnoName(f.errno), f.message);
   });
@@ -198,13 +111,8 @@ function fileSize(file: string): number {
   }
 }
 
-/** "ENOSPC" for 28: the name a SpillError carries. */
-export function errnoName(errno: number): string {
-  for (const [name, value] of Object.entries(constants.errno)) if (value === errno) return name;
-  return `errno ${errno}`;
-}
-
-function wireEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {
+/** Wires the guardian's events to the job: the exit, then the sweep and `done`; a lost guardian, its loss. */
+export function wireJobEvents(job: GuardianJob, guardian: Guardian, launch: Pick<TreeLaunch, "mode" | "graceMs" | "stateDir">, startedAt: number): void {
   let eof = launch.mode === "pty";
   let ended = false;
   let exitSeen = false;

@@ -5,7 +5,7 @@
 // Longer than 300 lines because the whole surface (argv, frames, events) is one typed module, as guardian.h is in C.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 5;
+export const GUARDIAN_PROTOCOL_VERSION = 6;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -60,6 +60,12 @@ export type SignalTargetName = keyof typeof SignalTarget;
 /** What the child's fd 0/1/2 are, in pipe mode. `stdout` (stderr only) merges stderr into the stdout pipe. */
 export type StdioChoice = "pipe" | "inherit" | "null";
 
+/** A stream's kept head and tail (a capture or a spill), as the guardian keeps them. */
+export interface KeptBytes {
+  readonly headBytes: number;
+  readonly tailBytes: number;
+}
+
 /** How a guardian is started: everything that becomes its argv. */
 export interface GuardianLaunch {
   /** Literal argv of the child; argv[0] is looked up in the child's PATH unless `file` is given. */
@@ -109,9 +115,12 @@ export interface GuardianLaunch {
    */
   readonly teeStdout?: number;
   readonly teeStderr?: number;
-  /** With a spill file: bytes framed live from the start, and bytes read back from the end at EOF. */
+  /** With a spill file or a capture: bytes framed live from the start, and bytes kept from the end, for both streams. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
+  /** The same for one stream, over headBytes/tailBytes (v6: each stream its own limits). */
+  readonly keptStdout?: KeptBytes;
+  readonly keptStderr?: KeptBytes;
   /**
    * Losing the owner does not end the child (native/orphan.c): the guardian
    * keeps reading its output into a bounded raw tail and waits for a new
@@ -190,6 +199,10 @@ export function guardianArgv(
   if (launch.teeStderr !== undefined) args.push("--tee-stderr", String(teeFds.stderr));
   opt("--head-bytes", launch.headBytes);
   opt("--tail-bytes", launch.tailBytes);
+  opt("--stdout-head-bytes", launch.keptStdout?.headBytes);
+  opt("--stdout-tail-bytes", launch.keptStdout?.tailBytes);
+  opt("--stderr-head-bytes", launch.keptStderr?.headBytes);
+  opt("--stderr-tail-bytes", launch.keptStderr?.tailBytes);
   if (launch.adoptable) args.push("--adoptable");
   opt("--orphan-wait", launch.orphanWaitMs);
   opt("--exit-wait", launch.exitWaitMs);

@@ -1,23 +1,22 @@
 // A tree that sweeps itself, without a guardian (none built, or not Linux):
-// what a background job holds. The process group, one merged pipe. Weaker, as `corral probe` documents: no
+// what a background job holds (tree.ts starts it over a pipe tree). The
+// process group, one merged pipe. Weaker, as `corral probe` documents: no
 // stop/continue events (a stopped job still shows `running`), and only the
 // process group is terminated, not descendants that left it.
-import { processGroupBackend } from "./pipe-backend.ts";
 import { signalGroup } from "../runtime-quirks.ts";
-import type { SupervisedProcess } from "../backend.ts";
 import type { ByteSink } from "../spec.ts";
-import { supervise } from "../supervise.ts";
-import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, TreeLaunch } from "../handle.ts";
+import type { SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { confirmed, type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
 
 /** Stop signals: refused, as the group cannot report that its members stopped. */
 const STOPS = new Set(["SIGSTOP", "SIGTSTP", "SIGTTIN", "SIGTTOU"]);
 
-class GroupJob implements SupervisedTree {
+/** A pipe job over a pipe tree in its own process group. */
+export class GroupJob implements SupervisedTree {
   readonly backend = "process-group" as const;
   pid = 0;
-  child: SupervisedProcess | null = null;
+  child: SupervisedTree | null = null;
   readonly events = new TreeEvents();
   #paused = false;
   #drain: (() => void)[] = [];
@@ -67,25 +66,14 @@ class GroupJob implements SupervisedTree {
 
   /** Nothing held: the pipe closes with the child. */
   dispose(): void {}
-}
 
-/** Starts a pipe job in its own process group; rejects with SpawnError. */
-export async function startGroupJob(launch: TreeLaunch): Promise<SupervisedTree> {
-  const job = new GroupJob();
-  const child = await supervise({
-    argv: launch.argv,
-    cwd: launch.cwd,
-    env: launch.env,
-    stdin: "ignore",
-    stdout: { sink: job.sink },
-    stderr: "stdout",
-    graceMs: launch.graceMs,
-  }, processGroupBackend);
-  job.pid = child.pid;
-  job.child = child;
-  void child.exited.then((result) => {
-    const receipt = receiptOfLeftovers(result.facts.forced, result.uncertain);
-    job.events.done(result.facts, receipt);
-  });
-  return job;
+  /** The pipe tree it runs over, started with `sink` as its output: its end becomes `done`. */
+  adopt(child: SupervisedTree): void {
+    this.pid = child.pid;
+    this.child = child;
+    void child.exited?.then((result) => {
+      const receipt = receiptOfLeftovers(result.facts.forced, result.uncertain);
+      this.events.done(result.facts, receipt);
+    });
+  }
 }

@@ -4,7 +4,7 @@
 // when the group is gone, or names the pids it could not confirm gone.
 import { signalGroup } from "../runtime-quirks.ts";
 import { groupMembers, waitGroupGone } from "./members.ts";
-import type { TerminateOptions } from "../backend.ts";
+import type { TerminateOptions } from "../handle.ts";
 
 /** How long SIGKILL may take to show in /proc before a pid is called uncertain. */
 const KILL_CONFIRM_MS = 10_000;
@@ -21,7 +21,7 @@ export interface GroupSweep {
   readonly left: readonly number[];
 }
 
-export type { TerminateOptions } from "../backend.ts";
+export type { TerminateOptions } from "../handle.ts";
 
 /** Terminates every member of group `pgid`; see the file comment for the steps. */
 export async function terminateGroup(pgid: number, options: TerminateOptions): Promise<GroupSweep> {

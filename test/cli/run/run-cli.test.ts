@@ -75,7 +75,9 @@ test("run --timeout with a tree ignoring SIGTERM: SIGKILL after the grace, force
 });
 
 test("run returns when the child exits, terminating what it left behind", async (t) => {
-  const result = await corral(["run", "--", "sh", "-c", "sleep 600 & echo $!; echo hi"]);
+  // The leftover lets go of the output: with the tree left running, corral still returns and the
+  // check fails at once (a leftover holding the pipe would keep this call waiting instead).
+  const result = await corral(["run", "--", "sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!; echo hi"]);
   const pids = pidsIn(result.stdout.toString());
   t.after(() => killAll(pids));
   assert.equal(result.code, 0);

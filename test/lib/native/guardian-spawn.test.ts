@@ -1,4 +1,4 @@
-// The guardian as run/collect's SpawnBackend: an escapee left behind by the
+// The guardian as run/collect's pipe-tree adapter: an escapee left behind by the
 // child is gone when `exited` resolves (the process-group backend cannot do
 // that: test/lib/supervise/spawn-tree.test.ts), facts come from waitpid, sinks get every
 // byte, spawn failures keep their statuses, and the backend choice follows
@@ -11,13 +11,14 @@ import { buildGuardian, escapeeScript, python, tempDir } from "../../support/gua
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 import { supervise } from "../../../lib/supervise/supervise.ts";
-import { guardianSpawnBackend } from "../../../lib/supervise/guardian/pipe-backend.ts";
+import { endOf } from "../../../lib/supervise/start.ts";
+import { guardianTree } from "../../../lib/supervise/guardian/tree.ts";
 import { chooseSupervisor, decideBackend, GuardianUnavailableError } from "../../../lib/supervise/decide.ts";
 import { SpawnError } from "../../../lib/supervise/spawn-error.ts";
 import type { ByteSink } from "../../../lib/supervise/spec.ts";
 
 const bin = buildGuardian();
-const backend = guardianSpawnBackend(bin.plain);
+const backend = guardianTree(bin.plain);
 const env = { ...process.env } as Record<string, string>;
 
 function memorySink(): ByteSink & { bytes: () => Buffer } {
@@ -30,7 +31,7 @@ test("guardian backend: when the child exits, the escapee it left is terminated 
   const pidfile = path.join(dir, "pid");
   const script = `${python} ${escapeeScript(dir)} ${pidfile} & while [ ! -s ${pidfile} ]; do :; done; exit 3`;
   const child = await supervise({ argv: ["sh", "-c", script], env, stdin: "ignore", stdout: "ignore", stderr: "inherit", graceMs: 200 }, backend);
-  const result = await child.exited;
+  const result = await endOf(child);
   const escapee = Number(readFileSync(pidfile, "utf8"));
   assert.equal(result.facts.code, 3);
   assert.equal(result.facts.forced, true, "the escapee ignored SIGTERM");
@@ -44,12 +45,12 @@ test("guardian backend: sinks get every byte, stderr merged, facts from waitpid;
     argv: ["sh", "-c", "head -c 3000000 /dev/zero; echo err >&2; kill -USR1 $$"],
     env, stdin: "ignore", stdout: { sink }, stderr: "stdout", graceMs: 1000,
   }, backend);
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(sink.bytes().length, 3_000_004);
   assert.equal(facts.signal, "SIGUSR1");
   assert.equal(facts.outputComplete, true);
   const slow = await supervise({ argv: ["sleep", "1000"], env, stdin: "ignore", stdout: "ignore", stderr: "ignore", graceMs: 1000, timeoutMs: 100 }, backend);
-  const late = await slow.exited;
+  const late = await endOf(slow);
   assert.equal(late.facts.timedOut, true);
   assert.equal(late.facts.signal, "SIGTERM");
 });
@@ -59,11 +60,11 @@ test("guardian backend: a piped stdin reaches the child; a missing program is a 
   let out = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   child.stdin?.end("hello");
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   await waitFor(() => out === "HELLO", { what: "the upper-cased echo" });
   await assert.rejects(
-    backend.start({ spec: { argv: ["/nonexistent/x"], env, graceMs: 100 }, file: "/nonexistent/x", cwd: "/" }),
+    backend.startPipe!({ spec: { argv: ["/nonexistent/x"], env, graceMs: 100 }, file: "/nonexistent/x", cwd: "/" }),
     (e: unknown) => e instanceof SpawnError && e.exitStatus === 127,
   );
 });

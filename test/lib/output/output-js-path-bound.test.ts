@@ -14,7 +14,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { supervise } from "../../../lib/supervise/supervise.ts";
-import { processGroupBackend } from "../../../lib/supervise/process-group/pipe-backend.ts";
+import { endOf } from "../../../lib/supervise/start.ts";
+import { processGroupTree } from "../../../lib/supervise/process-group/tree.ts";
 import type { ByteSink } from "../../../lib/supervise/spec.ts";
 import { BoundedStore } from "../../../lib/output/bounded-store.ts";
 import { TeeSink } from "../../../lib/output/tee-sink.ts";
@@ -78,9 +79,9 @@ test("the pipe backend hands a copying sink the child's output in one reused buf
   const err = new CopyingSink();
   const child = await supervise(
     { argv: ["sh", "-c", 'cat "$1"; printf oops >&2', "sh", file], env, stdout: { sink: out }, stderr: { sink: err }, graceMs: 5000 },
-    processGroupBackend,
+    processGroupTree,
   );
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   assert.equal(facts.outputComplete, true);
   assert.equal(out.hash.digest("hex"), sha256(data), "byte-exact");
@@ -95,9 +96,9 @@ test("merged streams (2>&1) come through one reused buffer too", async () => {
   const out = new CopyingSink();
   const child = await supervise(
     { argv: ["sh", "-c", "echo one; echo two >&2; echo three"], env, stdout: { sink: out }, stderr: "stdout", graceMs: 5000 },
-    processGroupBackend,
+    processGroupTree,
   );
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   assert.equal(out.bytes, "one\ntwo\nthree\n".length);
   assert.equal(out.writes, 0);
@@ -111,8 +112,8 @@ test("the pipe backend stops reading while the sink has asked for a pause", asyn
   writeFileSync(file, data);
   const out = new CopyingSink();
   out.pushBack = true; // every chunk: "full", drained on the next turn of the loop
-  const child = await supervise({ argv: ["cat", file], env, stdout: { sink: out }, graceMs: 5000 }, processGroupBackend);
-  const { facts } = await child.exited;
+  const child = await supervise({ argv: ["cat", file], env, stdout: { sink: out }, graceMs: 5000 }, processGroupTree);
+  const { facts } = await endOf(child);
   assert.equal(facts.outputComplete, true);
   assert.equal(out.hash.digest("hex"), sha256(data), "byte-exact after every pause");
   assert.ok(out.transientWrites > 1);
@@ -187,8 +188,8 @@ test("no channel can be made (an unusable $TMPDIR): the sink gets the child's pi
     else process.env["TMPDIR"] = saved;
   });
   const out = new CopyingSink();
-  const child = await supervise({ argv: ["sh", "-c", "seq 1 50000"], env, stdout: { sink: out }, graceMs: 5000 }, processGroupBackend);
-  const { facts } = await child.exited;
+  const child = await supervise({ argv: ["sh", "-c", "seq 1 50000"], env, stdout: { sink: out }, graceMs: 5000 }, processGroupTree);
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   assert.equal(facts.outputComplete, true);
   const want = Array.from({ length: 50000 }, (_, i) => `${i + 1}\n`).join("");

@@ -5,7 +5,8 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { decideCapture } from "../../../lib/supervise/decide.ts";
+import { decideCapture, decidePipeCapture } from "../../../lib/supervise/decide.ts";
+import { locateGuardian } from "../../../lib/supervise/guardian-setup.ts";
 import { runtimeTraits } from "../../../lib/runtime/traits.ts";
 import { corral, repoRoot } from "../../support/corral-cli.ts";
 
@@ -29,6 +30,16 @@ test("capture: descriptors other than our own 1 and 2 reach the guardian only wh
   const other = decideCapture({ guardian: true, live: true, spill: false, handed: { stdout: 7, stderr: 2 } });
   assert.equal(other.jsTee, !runtimeTraits().childDescriptorsPastStdio);
   assert.deepEqual(decideCapture({ guardian: true, live: true, spill: false, handed: { stdout: 1, stderr: null } }).tee, { stdout: 1, stderr: null });
+});
+
+test("collect's capture asks the supervisor decision: JavaScript keeps the output when the guardian is off, missing or refused", (t) => {
+  const question = { live: false, spill: false, handed: null };
+  assert.equal(decidePipeCapture({ guardian: "never", env: {} }, question).why, "JavaScript keeps the output (no guardian)");
+  assert.equal(decidePipeCapture({ guardian: "auto", env: { CORRAL_GUARDIAN_BIN: "/nonexistent/corral-guardian" } }, question).why, "JavaScript keeps the output (no guardian)");
+  assert.equal(decidePipeCapture({ guardian: "auto", env: { CORRAL_GUARDIAN: "sometimes" } }, question).why, "JavaScript keeps the output (no guardian)");
+  const found = locateGuardian(process.env, { build: false });
+  if (!found.built || found.path === null) return t.skip("the guardian is not built here");
+  assert.equal(decidePipeCapture({ guardian: "always", env: { CORRAL_GUARDIAN_BIN: found.path } }, question).why, "the guardian keeps the output");
 });
 
 test("collect --explain says who keeps the output and under which supervisor it ran", async (t) => {

@@ -4,6 +4,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { supervise } from "../../../lib/supervise/supervise.ts";
+import { endOf } from "../../../lib/supervise/start.ts";
 import { exitStatusOf } from "../../../lib/runtime/signals.ts";
 import type { ByteSink } from "../../../lib/supervise/spec.ts";
 import { isAlive } from "../../support/processes.ts";
@@ -42,7 +43,7 @@ function killAll(pids: readonly number[]): void {
 test("exit code and signal are mirrored; ExitFacts are complete", async () => {
   const out = new Collected();
   const child = await supervise({ argv: ["sh", "-c", "echo out; exit 7"], env, stdout: { sink: out }, graceMs: 2000 });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 7);
   assert.equal(facts.signal, null);
   assert.equal(facts.outputComplete, true);
@@ -50,7 +51,7 @@ test("exit code and signal are mirrored; ExitFacts are complete", async () => {
   assert.equal(exitStatusOf(facts), 7);
   assert.equal(out.text, "out\n");
   const killed = await supervise({ argv: ["sh", "-c", "kill -USR1 $$"], env, graceMs: 2000 });
-  const k = (await killed.exited).facts;
+  const k = (await endOf(killed)).facts;
   assert.equal(k.signal, "SIGUSR1");
   assert.equal(exitStatusOf(k), 138);
 });
@@ -64,7 +65,7 @@ test("timeout: 124, the whole tree (background grandchildren) gone on return", a
     graceMs: 5000,
     timeoutMs: 2000,
   });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   t.after(() => killAll(out.pids));
   assert.equal(out.pids.length, 2, `grandchildren reported: ${out.text}`);
   assert.equal(facts.timedOut, true);
@@ -87,7 +88,7 @@ test("a tree that ignores SIGTERM is SIGKILLed after the grace: forced", async (
   assert.equal(receipt.forced, true);
   assert.equal(receipt.status, "confirmed");
   assert.equal(child.terminate(), child.terminate(), "terminate is idempotent");
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.forced, true);
   assert.equal(facts.signal, "SIGKILL");
   for (const pid of [child.pid, ...out.pids]) assert.equal(isAlive(pid), false);
@@ -128,7 +129,7 @@ test("a grandchild holding the pipe: returns within the grace, outputComplete fa
     stdout: { sink: out },
     graceMs: 500,
   });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   assert.equal(facts.outputComplete, false);
   assert.match(out.text, /hi\n/);
@@ -146,7 +147,7 @@ test("leaveRunning: what the child left keeps running (the test kills it)", asyn
     graceMs: 500,
     leaveRunning: true,
   });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   const [sleeper] = out.pids;
   assert.ok(sleeper !== undefined);
   t.after(() => killAll([sleeper]));
@@ -162,7 +163,7 @@ test("without leaveRunning, what the child left in its group is terminated", asy
     stdout: { sink: out },
     graceMs: 2000,
   });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.code, 0);
   assert.equal(facts.outputComplete, true);
   const [sleeper] = out.pids;
@@ -182,7 +183,7 @@ test("an AbortSignal terminates the tree (not a timeout); a stopped child still 
   });
   await waitFor(() => out.text.includes("ready"), { what: "the child to start" });
   controller.abort();
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.timedOut, false);
   assert.equal(facts.signal, "SIGTERM");
   assert.equal(exitStatusOf(facts), 143);
@@ -208,7 +209,7 @@ test("a slow sink is not a held pipe: time paused on the sink does not use up th
     stdout: { sink: slow },
     graceMs: grace,
   });
-  const { facts } = await child.exited;
+  const { facts } = await endOf(child);
   assert.equal(facts.outputComplete, true);
   assert.equal(Buffer.concat(chunks).length, 300000);
 });

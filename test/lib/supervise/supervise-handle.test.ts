@@ -30,7 +30,7 @@ interface Flavour {
   readonly stopEvents: boolean;
   /** A terminal job: Ctrl-Z on its terminal stops it too (the job shim stops with its command). */
   readonly ctrlZ?: true;
-  /** Started as `run` and `collect` start theirs: output into a sink, not events (SupervisedProcess). */
+  /** Started as `run` and `collect` start theirs: output into a sink, not events (the handle with stdout, stderr and exited). */
   readonly stdio?: true;
 }
 

@@ -1,12 +1,14 @@
-// The fallback backend: @lydell/node-pty (node-pty's code, prebuilt). Used
-// where the guardian is not built. Its limits, documented in the README:
+// node-pty's one adapter (adapter.ts), the fallback for terminal sessions:
+// @lydell/node-pty (node-pty's code, prebuilt). Used where the guardian is
+// not built. Its limits, documented in the README:
 // output still buffered in the kernel when the program exits can be lost if
 // the reader is paused for long (node-pty gives the master 200 ms after the
 // exit before it closes it), stop/continue is not reported, and the tree is
 // found by a /proc census rather than the guardian's subreaper.
 import { closeSync, constants, openSync } from "node:fs";
 import type { IPty } from "@lydell/node-pty";
-import type { PtyBackend, PtySpawnRequest, SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
+import type { TreeAdapter } from "../adapter.ts";
+import type { PtySpawnRequest, SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
 import { SpawnError } from "../spawn-error.ts";
 import { TreeEvents } from "../tree-events.ts";
 import type { Receipt } from "../../core/receipt.ts";
@@ -168,10 +170,10 @@ class NodePtyHandle implements SupervisedTree {
   }
 }
 
-/** node-pty as a PtyBackend. */
-export const nodePtyBackend: PtyBackend = {
+/** node-pty as an adapter: terminal sessions only (no stop events, so no jobs). */
+export const nodePtyTree: TreeAdapter = {
   name: "node-pty",
-  async spawn(request: PtySpawnRequest): Promise<SupervisedTree> {
+  async startSession(request: PtySpawnRequest): Promise<SupervisedTree> {
     let mod: NodePtyModule;
     try {
       mod = await loadNodePty();

@@ -1,23 +1,11 @@
-// The PTY backend of choice: the guardian (native/corral-guardian) owns the
-// master. It drains the terminal after the program exits before it reports
-// the exit (nothing lost), is the subreaper of everything the program starts
-// (setsid and double-fork included) and terminates by census with receipts.
-import { mkdtempSync, rmSync } from "node:fs";
-import { socketBaseDir } from "../../runtime/socket-base-dir.ts";
-import path from "node:path";
-import { locateGuardian, missingGuardian } from "./binary.ts";
+// A terminal session under its guardian (tree.ts starts or adopts it): the
+// guardian (native/corral-guardian) owns the master. It drains the terminal
+// after the program exits before it reports the exit (nothing lost), is the
+// subreaper of everything the program starts (setsid and double-fork
+// included) and terminates by census with receipts.
 import { type Guardian, GuardianError } from "./client.ts";
-import { spawnGuardian } from "./launch.ts";
 import { signalName } from "../../runtime/signals.ts";
-import type {
-  GuardianLink,
-  PtyBackend,
-  PtySpawnRequest,
-  SignalTarget,
-  SupervisedTree,
-  SupervisedTreeEvents,
-} from "../handle.ts";
-import { SpawnError } from "../spawn-error.ts";
+import type { GuardianLink, SignalTarget, SupervisedTree, SupervisedTreeEvents } from "../handle.ts";
 import type { Receipt } from "../../core/receipt.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { receiptOfCensus } from "../receipts.ts";
@@ -32,7 +20,8 @@ const LOSS_GRACE_MS = 1000;
 /** Input a session may have in flight to its guardian before a send waits (issue 15, item 5). */
 const INPUT_BACKLOG_BYTES = 1024 * 1024;
 
-class GuardianPtyHandle implements SupervisedTree {
+/** A terminal session under its guardian (tree.ts starts or adopts it). */
+export class GuardianSession implements SupervisedTree {
   readonly backend = "guardian" as const;
   /** Output that arrives before anyone listens is held (it can come in the same read as "started"). */
   readonly #events = new TreeEvents();
@@ -131,75 +120,4 @@ class GuardianPtyHandle implements SupervisedTree {
     this.guardian.resume();
     this.#shutdown ??= this.guardian.shutdown(0).catch(() => {});
   }
-}
-
-let privateStateDir: string | undefined;
-
-// A socket directory nobody else can enter, for callers that have no state
-// dir (the agent passes its own); removed when this process exits.
-function defaultStateDir(): string {
-  if (privateStateDir === undefined) {
-    const dir = mkdtempSync(path.join(socketBaseDir(), "corral-pty-"));
-    privateStateDir = dir;
-    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  }
-  return privateStateDir;
-}
-
-/** True when the guardian binary is built and usable here. */
-export function guardianAvailable(): boolean {
-  return locateGuardian().built;
-}
-
-/**
- * A session's handle over a guardian a previous agent started (already
- * connected with its token): created before the welcome is awaited, so no
- * live output after the backlog is missed (it is held until an output listener).
- */
-export function adoptedGuardianHandle(guardian: Guardian, link: GuardianLink): SupervisedTree {
-  const handle = new GuardianPtyHandle(guardian);
-  handle.pid = link.child.pid;
-  handle.link = link;
-  return handle;
-}
-
-/**
- * The guardian as a PtyBackend; its sockets go in `stateDir` (0700, ours).
- * `adoptable`: the guardian outlives its owner and waits for a new one (the agent's sessions),
- * for `orphanWaitMs` when given, else as long as its program lives.
- */
-export function createGuardianBackend(stateDir?: string, adoptable = false, orphanWaitMs?: number): PtyBackend {
-  return {
-    name: "guardian",
-    async spawn(request: PtySpawnRequest): Promise<SupervisedTree> {
-      const found = locateGuardian();
-      if (!found.built) throw new SpawnError("backend-unavailable", missingGuardian(found));
-      const guardian = spawnGuardian(
-        {
-          argv: request.argv,
-          mode: "pty",
-          cwd: request.cwd,
-          rows: request.rows,
-          cols: request.cols,
-          ...(adoptable ? { adoptable } : {}),
-          ...(adoptable && orphanWaitMs !== undefined ? { orphanWaitMs } : {}),
-        },
-        { stateDir: stateDir ?? defaultStateDir(), env: request.env, binary: found.path },
-      );
-      const handle = new GuardianPtyHandle(guardian);
-      try {
-        const child = await guardian.started;
-        handle.pid = child.pid;
-        if (adoptable) handle.link = { guardianPid: guardian.pid, socket: guardian.reconnectPath, token: guardian.token, child };
-        return handle;
-      } catch (error) {
-        guardian.detach();
-        const message = error instanceof Error ? error.message : String(error);
-        if (error instanceof GuardianError && error.code === "spawn-failed") {
-          throw new SpawnError(/No such file/i.test(message) ? "not-found" : "not-executable", `cannot start ${request.argv[0]}: ${message}`);
-        }
-        throw new SpawnError("spawn-failed", `the guardian could not start ${request.argv[0]}: ${message}`);
-      }
-    },
-  };
 }

@@ -1,87 +1,31 @@
-// The guardian-backed SpawnBackend: the child runs under native/
-// corral-guardian, so termination is its census (setsid and double-fork
-// escapees included, pids pinned by pidfd), and the exit facts come from
-// its waitpid. Same SupervisedProcess shape as the process-group backend:
-// run and collect do not change.
-// Longer than 300 lines because GuardianProcess maps every guardian event,
-// receipt and loss (the loss path included: it needs the process's private
-// state) onto SupervisedProcess in one place; how stdio choices reach the
-// guardian is in guardian-stdio.ts.
-import { constants as osConstants } from "node:os";
+// A pipe tree for `run` and `collect` under its guardian (started by
+// tree.ts): the child runs under native/corral-guardian, so termination is
+// its census (setsid and double-fork escapees included, pids pinned by
+// pidfd), and the exit facts come from its waitpid. Each stream goes where
+// its spec says (guardian-stdio.ts routes it; a captured stream's end is
+// handed to its capture's result here); a guardian lost or stuck on the way
+// is pipe-loss.ts's.
 import { Writable, type Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult, TerminateOptions } from "../backend.ts";
-import { SpawnError } from "../spawn-error.ts";
+import type { ResolvedSpawn } from "../spec.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
-import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, SupervisionResult, TerminateOptions } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { exitFactsOf } from "./facts.ts";
+import { errnoName, exitFactsOf } from "./facts.ts";
 import type { Guardian } from "./client.ts";
-import type { ExitedEvent, GuardianLaunch, StreamId, TerminateReceipt } from "./protocol.ts";
+import type { ExitedEvent, StreamId, TerminateReceipt } from "./protocol.ts";
 import { monotonicMs } from "../monotonic-ms.ts";
-import { armDeadline } from "../timeout.ts";
+import { armDeadline, withinMs } from "../timeout.ts";
 import { startTimer } from "../../runtime/timer.ts";
 import { pidsLeftByCensus, receiptOfCensus, uncertain } from "../receipts.ts";
 import { endWhatTheCensusMissed } from "./census-unseen.ts";
 import type { OrphanedTreeReport } from "../orphaned-tree.ts";
-import { captureLimits, captureOf, guardianStdio, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
+import { captureOf, type SpilledPicture, StreamRoute } from "./guardian-stdio.ts";
+import { afterPipeLoss, endStuckGuardian, UNANSWERED_MARGIN_MS } from "./pipe-loss.ts";
 import { TailGather } from "./tail-gather.ts";
 import { liveDescendants, namedProcesses } from "../../proc/tree-members.ts";
-import { describeEnd } from "../../core/exit-words.ts";
 
-/** A SpawnBackend running each child under its own guardian (binary at `binary`). */
-export function guardianSpawnBackend(binary: string): SpawnBackend {
-  return { name: "guardian", start: (resolved) => startUnderGuardian(resolved, binary) };
-}
-
-async function startUnderGuardian(resolved: ResolvedSpawn, binary: string): Promise<SupervisedProcess> {
-  const { spec } = resolved;
-  const outCapture = captureOf(spec.stdout);
-  const errCapture = captureOf(spec.stderr);
-  const launch: GuardianLaunch = {
-    ...(outCapture?.spill ? { spillStdout: outCapture.spill } : {}),
-    ...(errCapture?.spill ? { spillStderr: errCapture.spill } : {}),
-    // Not --spill-direct: with the file as the child's own stdout, a full disk
-    // would fail the child's writes (issue 15). Through a pipe the guardian
-    // splices into the file and, when the file cannot grow, keeps the tail.
-    ...captureLimits(outCapture, errCapture),
-    ...(outCapture ? { captureStdout: true } : {}),
-    ...(errCapture ? { captureStderr: true } : {}),
-    ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
-    ...(errCapture?.tee != null ? { teeStderr: errCapture.tee } : {}),
-    argv: spec.argv,
-    file: resolved.file,
-    cwd: resolved.cwd,
-    mode: "pipe",
-    stdin: guardianStdio(spec.stdin),
-    stdout: guardianStdio(spec.stdout),
-    stderr: spec.stderr === "stdout" ? "stdout" : guardianStdio(spec.stderr),
-    graceMs: spec.graceMs,
-  };
-  // Loaded here, not at the top: the client pulls in node:net, which
-  // `run` under the process-group backend never needs (start-up, issue 2).
-  const { spawnGuardian } = await import("./launch.ts");
-  const startedAt = monotonicMs();
-  // No socket: the guardian speaks over the socket pair it inherits (nothing
-  // reconnects to a run's guardian), so nothing is made in /tmp and a corral
-  // killed with SIGKILL leaves nothing behind but the connection's end,
-  // which the guardian reads as its owner gone.
-  const guardian = spawnGuardian(launch, { env: spec.env, binary });
-  const child = new GuardianProcess(guardian, resolved, startedAt);
-  try {
-    const started = await guardian.started;
-    child.pid = started.pid;
-  } catch (error) {
-    guardian.detach();
-    await guardian.processExit;
-    const message = error instanceof Error ? error.message : String(error);
-    const failure = /no such file/i.test(message) ? "not-found" : /permission|exec format/i.test(message) ? "not-executable" : "spawn-failed";
-    throw new SpawnError(failure, `${spec.argv[0]}: ${message}`);
-  }
-  child.supervise();
-  return child;
-}
-
-class GuardianProcess implements SupervisedProcess {
+/** A pipe tree under its guardian: the handle `run` and `collect` hold (tree.ts starts it). */
+export class GuardianPipeTree implements SupervisedTree {
   readonly backend = "guardian" as const;
   readonly #events = new TreeEvents();
   pid = 0;
@@ -196,7 +140,7 @@ class GuardianProcess implements SupervisedProcess {
     const stuck = new Promise<never>((_, reject) => {
       stop = startTimer(graceMs + UNANSWERED_MARGIN_MS, () => {
         this.#unresponsive = true;
-        void this.#endStuck(graceMs).finally(() => reject(new Error("the guardian did not answer a terminate")));
+        void endStuckGuardian(this.guardian, graceMs).then((report) => (this.#stuckCleanup = report)).finally(() => reject(new Error("the guardian did not answer a terminate")));
       });
     });
     try {
@@ -204,21 +148,6 @@ class GuardianProcess implements SupervisedProcess {
     } finally {
       stop?.();
     }
-  }
-
-  /**
-   * A guardian that stopped answering still parents what it adopted (it is
-   * the subreaper: setsid escapees whose parent died are its children), so
-   * its tree is ended while it lives, found by that parenthood, and only then
-   * is it killed: killed first, it would hand them to init, out of sight.
-   */
-  async #endStuck(graceMs: number): Promise<void> {
-    const child = this.guardian.child;
-    if (child !== undefined) {
-      const { terminateOrphanedTree } = await import("../orphaned-tree.ts");
-      this.#stuckCleanup = await terminateOrphanedTree(child, graceMs, this.guardian.pid);
-    }
-    this.guardian.process?.kill("SIGKILL");
   }
 
   /** Keeps the census for the exit facts; its notes without a pid become fault lines. */
@@ -317,45 +246,12 @@ class GuardianProcess implements SupervisedProcess {
     return this.#faults.length === 0 ? {} : { faults: [...this.#faults] };
   }
 
-  /**
-   * The guardian died (SIGKILL, OOM) before it reported the exit
-   * (`exited` null) or before it cleaned up the tree: corral terminates what
-   * it can still identify itself, and the loss becomes its own fact.
-   */
-  async #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
-    const guardianPid = this.guardian.pid;
-    let how = await withinMs(this.guardian.processExit, 200);
-    this.guardian.detach();
-    for (const route of Object.values(this.#routes)) route.end();
-    const child = this.guardian.child;
-    const { terminateOrphanedTree, describeOrphanedTree } = await import("../orphaned-tree.ts");
-    // A guardian still alive (on its way out, or stuck) still parents what it adopted.
-    const found = child === undefined
-      ? { terminated: [], forced: false, left: [], procUnreadable: false }
-      : await terminateOrphanedTree(child, this.resolved.spec.graceMs, how === undefined ? guardianPid : 0);
-    const earlier = this.#stuckCleanup;
-    const tree = earlier === undefined ? found : {
-      ...found,
-      terminated: [...new Set([...earlier.terminated, ...found.terminated])],
-      forced: earlier.forced || found.forced,
-    };
-    how ??= await withinMs(this.guardian.processExit, 2000);
-    if (how === undefined) {
-      this.#unresponsive = true;
-      this.guardian.process?.kill("SIGKILL");
-    }
-    const cause = this.#unresponsive ? "stopped answering (corral killed it)" : describeEnd(how);
-    const known = exited ?? { code: null, signal: null, core: false };
-    const base = exitFactsOf(known, { timedOut: this.#timedOut, durationMs, outputComplete: false });
-    return {
-      facts: {
-        ...base,
-        forced: tree.forced,
-        supervisorLost: { pid: guardianPid, cause, cleanup: describeOrphanedTree(tree) },
-      },
-      uncertain: tree.left,
-      ...this.#faultList(),
-    };
+  /** The guardian was lost before the end (pipe-loss.ts). */
+  #afterLoss(exited: ExitedEvent | null, durationMs: number): Promise<SupervisionResult> {
+    const lost = { exited, durationMs, graceMs: this.resolved.spec.graceMs, timedOut: this.#timedOut, stuckCleanup: this.#stuckCleanup, unresponsive: this.#unresponsive, faults: this.#faults };
+    return afterPipeLoss(this.guardian, lost, () => {
+      for (const route of Object.values(this.#routes)) route.end();
+    });
   }
 
   /** True when every routed stream reached EOF within `ms` (a grandchild may hold one open). */
@@ -366,26 +262,3 @@ class GuardianProcess implements SupervisedProcess {
     return ended === true && routes.every((r) => r.eofReported);
   }
 }
-
-/** "ENOSPC" for 28: the code Node would give the same failure. */
-function errnoName(n: number): string {
-  for (const [name, value] of Object.entries(osConstants.errno)) {
-    if (value === n) return name;
-  }
-  return `errno ${n}`;
-}
-
-/** The promise's value, or undefined when it did not settle within `ms`. */
-async function withinMs<T>(promise: Promise<T> | undefined, ms: number): Promise<T | undefined> {
-  if (promise === undefined) return undefined;
-  let stop: (() => void) | undefined;
-  const expired = new Promise<undefined>((resolve) => (stop = startTimer(ms, () => resolve(undefined))));
-  try {
-    return await Promise.race([promise, expired]);
-  } finally {
-    stop?.();
-  }
-}
-
-/** Beyond its grace, a terminate has the guardian's SIGKILL wait (2 s) and this much more to answer. */
-const UNANSWERED_MARGIN_MS = 10_000;

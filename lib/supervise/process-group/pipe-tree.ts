@@ -1,17 +1,15 @@
-// The pure-JavaScript backend: the child leads its own session and process
-// group (setsid via `detached`), and the group is what gets terminated. It
-// cannot catch descendants that setsid() away (the guardian can); corral
-// probe says which backend is in force.
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+// A pipe tree in its own process group, without a guardian (tree.ts starts
+// it): the child leads its own session and group (setsid via `detached`),
+// and the group is what gets terminated. It cannot catch descendants that
+// setsid() away (the guardian can); corral probe says which is in force.
+import type { ChildProcess } from "node:child_process";
 import type { Readable } from "node:stream";
-import type { ResolvedSpawn, SpawnBackend, SupervisedProcess, SupervisionResult } from "../backend.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import { OutputPump, type Pump, waitForEof } from "../output-pump.ts";
-import { OutputChannel } from "../../output/output-channel.ts";
+import type { OutputChannel } from "../../output/output-channel.ts";
 import type { ByteSink, SpawnSpec, StdioChoice } from "../spec.ts";
-import { SpawnError } from "../spawn-error.ts";
 import { type GroupSweep, terminateGroup } from "./terminate.ts";
-import type { SignalTarget, SupervisedTreeEvents } from "../handle.ts";
+import type { SignalTarget, SupervisedTree, SupervisedTreeEvents, SupervisionResult } from "../handle.ts";
 import { TreeEvents } from "../tree-events.ts";
 import { signalGroup } from "../runtime-quirks.ts";
 import { type Receipt, receiptOfLeftovers } from "../../core/receipt.ts";
@@ -20,105 +18,14 @@ import { armDeadline } from "../timeout.ts";
 import { groupMembers } from "./members.ts";
 import { namedProcesses } from "../../proc/tree-members.ts";
 
-/** Supervises each child as its own process group. */
-export const processGroupBackend: SpawnBackend = {
-  name: "process-group",
-  start: startInGroup,
-};
-
-async function startInGroup(resolved: ResolvedSpawn): Promise<SupervisedProcess> {
-  const { spec } = resolved;
-  const merged = spec.stderr === "stdout";
-  // Node cannot hand one pipe to two fds of a child, so `2>&1` is done by a
-  // POSIX sh that dups and execs: the argv reaches the program unparsed, as
-  // positional parameters, and sh is replaced by it (no extra process).
-  const [file, args] = merged
-    ? ["/bin/sh", ["-c", 'exec "$0" "$@" 2>&1', resolved.file, ...spec.argv.slice(1)]]
-    : [resolved.file, spec.argv.slice(1)];
-  const errChoice = merged ? undefined : spec.stderr as StdioChoice | undefined;
-  // A sink that copies what it keeps (writeTransient) gets the child's output
-  // over a channel read into one reused buffer: no fresh buffer per read for
-  // V8 to collect later, so a 1 GiB stream leaves the RSS where 1 MiB does.
-  const channels = { stdout: await channelFor(spec.stdout), stderr: await channelFor(errChoice) };
-  const stdio: StdioOptions = [
-    spec.stdin ?? "inherit",
-    channels.stdout?.childEnd ?? nodeStdio(spec.stdout),
-    merged ? "ignore" : channels.stderr?.childEnd ?? nodeStdio(errChoice),
-  ];
-  const startedAt = monotonicMs();
-  let child: ChildProcess;
-  try {
-    child = spawn(file, args, {
-      cwd: resolved.cwd,
-      env: spec.env,
-      stdio,
-      detached: true,
-      argv0: merged ? "/bin/sh" : spec.argv[0],
-    });
-  } catch (error) {
-    channels.stdout?.destroy();
-    channels.stderr?.destroy();
-    throw error;
-  }
-  // Listen for the exit before awaiting anything, so no runtime can emit it unheard.
-  const exit = new Promise<ChildExit>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-  });
-  // Our copies of the child's ends: closed, so EOF comes when the child's tree closes its own.
-  channels.stdout?.released();
-  channels.stderr?.released();
-  try {
-    await spawned(child, spec);
-  } catch (error) {
-    channels.stdout?.destroy();
-    channels.stderr?.destroy();
-    throw error;
-  }
-  return new GroupProcess(child, exit, spec, startedAt, channels);
-}
-
-function nodeStdio(choice: StdioChoice | undefined): "inherit" | "pipe" | "ignore" {
-  if (choice === undefined) return "inherit";
-  return typeof choice === "string" ? choice : "pipe";
-}
-
-type Channels = { readonly stdout: OutputChannel | null; readonly stderr: OutputChannel | null };
-
-/**
- * An OutputChannel into the sink when it can take a reused buffer
- * (writeTransient), else null; null too when no channel can be made (its
- * socket lives in a private directory under the temporary directory): the
- * child's pipe stream then feeds the sink, as for any other sink.
- */
-async function channelFor(choice: StdioChoice | undefined): Promise<OutputChannel | null> {
-  if (typeof choice !== "object") return null;
-  const sink = choice.sink;
-  const writeTransient = sink.writeTransient;
-  if (writeTransient === undefined) return null;
-  try {
-    return await OutputChannel.open({ writeTransient: (chunk) => writeTransient.call(sink, chunk), onDrain: (listener) => sink.onDrain(listener) });
-  } catch {
-    return null;
-  }
-}
-
-function spawned(child: ChildProcess, spec: SpawnSpec): Promise<void> {
-  return new Promise((resolve, reject) => {
-    child.once("spawn", () => resolve());
-    child.once("error", (error: NodeJS.ErrnoException) => {
-      // Lookup ran first; these only happen when the file changed since.
-      const failure = error.code === "ENOENT" ? "not-found" : error.code === "EACCES" ? "not-executable" : "spawn-failed";
-      reject(new SpawnError(failure, `${spec.argv[0]}: ${error.message}`));
-    });
-  });
-}
-
-interface ChildExit {
+/** How the child itself ended, as the runtime reported it. */
+export interface ChildExit {
   readonly code: number | null;
   readonly signal: string | null;
 }
 
-class GroupProcess implements SupervisedProcess {
+/** A pipe tree in its own process group (tree.ts starts it). */
+export class GroupPipeTree implements SupervisedTree {
   readonly backend = "process-group" as const;
   readonly pid: number;
   readonly #events = new TreeEvents();
@@ -133,7 +40,7 @@ class GroupProcess implements SupervisedProcess {
   /** How many processes the group held when the timeout fired. */
   #signalled = 0;
 
-  constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number, channels: Channels) {
+  constructor(child: ChildProcess, exit: Promise<ChildExit>, spec: SpawnSpec, startedAt: number, channels: { readonly stdout: OutputChannel | null; readonly stderr: OutputChannel | null }) {
     this.pid = child.pid as number;
     this.#spec = spec;
     this.stdin = child.stdin;

@@ -1,0 +1,57 @@
+// Each stream's capture keeps its own limits (spec.ts StdioChoice `capture`,
+// lib/output/byte-sink.ts StreamCapture): stdout and stderr of one pipe tree
+// asked for different heads and tails get exactly those, under the guardian
+// (which keeps both streams itself, each by its own limits: native/
+// capture.c, protocol v6) and under the process group (which streams every
+// byte into the stores). The stores adopt the guardian's result through the
+// capture, knowing nothing of the guardian.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { BoundedStore } from "../../../lib/output/bounded-store.ts";
+import { chooseSupervisor } from "../../../lib/supervise/decide.ts";
+import { endOf, startPipeTree } from "../../../lib/supervise/start.ts";
+import type { SupervisorName } from "../../../lib/supervise/handle.ts";
+import { locateGuardian } from "../../../lib/supervise/guardian-setup.ts";
+
+/** `seq from to`'s output. */
+function seq(from: number, to: number): Buffer {
+  let text = "";
+  for (let n = from; n <= to; n++) text += `${n}\n`;
+  return Buffer.from(text);
+}
+
+const OUT = seq(1, 3000);
+const ERR = seq(50_001, 52_000);
+const LIMITS = { stdout: { headBytes: 100, tailBytes: 300 }, stderr: { headBytes: 2000, tailBytes: 50 } } as const;
+
+const supervisors: SupervisorName[] = locateGuardian(process.env, { build: false }).built ? ["guardian", "process-group"] : ["process-group"];
+
+for (const supervisor of ["guardian", "process-group"] as const) {
+  test(`${supervisor}: stdout and stderr keep their own head and tail`, { timeout: 60_000 }, async (t) => {
+    if (!supervisors.includes(supervisor)) return t.skip("the guardian is not built here");
+    const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", prefer: supervisor });
+    const open = (limits: { headBytes: number; tailBytes: number }) => BoundedStore.open({ ...limits, nativeCapture: true });
+    const stdout = await open(LIMITS.stdout);
+    const stderr = await open(LIMITS.stderr);
+    const tree = await startPipeTree(choice, {
+      argv: ["/bin/sh", "-c", "seq 1 3000; seq 50001 52000 >&2"],
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+      stdin: "ignore",
+      stdout: { sink: stdout, capture: stdout.capture() },
+      stderr: { sink: stderr, capture: stderr.capture() },
+      graceMs: 2000,
+    });
+    const { facts } = await endOf(tree);
+    assert.equal(facts.code, 0);
+    await stdout.close();
+    await stderr.close();
+    for (const [name, store, data] of [["stdout", stdout, OUT], ["stderr", stderr, ERR]] as const) {
+      const { headBytes, tailBytes } = LIMITS[name];
+      const shot = store.snapshot();
+      assert.equal(shot.bytes, data.length, `${name}: every byte counted`);
+      assert.deepEqual(Buffer.from(shot.head), data.subarray(0, headBytes), `${name}: its own head`);
+      assert.deepEqual(Buffer.from(shot.tail), data.subarray(data.length - tailBytes), `${name}: its own tail`);
+      assert.equal(shot.lineFeeds, name === "stdout" ? 3000 : 2000, `${name}: line feeds`);
+    }
+  });
+}
