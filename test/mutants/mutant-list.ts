@@ -33,6 +33,7 @@ export const guarantees: readonly Guarantee[] = [
   { label: "sessions", promised: `${G}#what-survives-what` },
   { label: "jobs", promised: `${G}#what-survives-what` },
   { label: "programs that exited", promised: `${G}#what-survives-what` },
+  { label: "sessions that ended", promised: `${G}#what-survives-what` },
   { label: "Without the guardian", promised: `${G}#without-the-guardian` },
   { label: "It dies", promised: `${G}#the-guardian` },
   { label: "It stops answering", promised: `${G}#the-guardian` },

@@ -58,6 +58,13 @@ export const agentMutants: readonly Mutant[] = [
     tests: script("job-end-survives-agent-kill.sh"),
   },
   {
+    name: "session-end-not-written",
+    guarantee: "sessions that ended",
+    bug: "a session's end is not written down for the next agent: a killed agent forgets the sessions that ended",
+    mutations: [{ file: "lib/agent/server/session-ends.ts", from: "  if (!/^\\d+$/.test(record.id)) return;", to: "  return;" }],
+    tests: script("session-end-survives-agent.sh"),
+  },
+  {
     name: "screen-budget-charges-possible",
     guarantee: "Memory budgets",
     bug: "every session is charged its whole possible scrollback, cols x (rows + scrollback), as before",
