@@ -6,22 +6,7 @@
 # itself, and the agent ends what it can still identify.
 . "$SCRIPT_LIB"
 
-guardian=$(corral probe --json | jq -r 'if .guardian.built then .guardian.path else "" end')
-if [[ -z "$guardian" ]]; then
-  skip "no guardian built here (corral probe)"
-fi
-if ! command -v strace > /dev/null; then
-  skip "strace is not installed (CI installs it: .ci/run)"
-fi
-if ! strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2> strace.err; then
-  skip "strace cannot trace here: $(head -c 300 strace.err)"
-fi
-cat > guardian-under-strace <<EOF2
-#!/bin/sh
-exec strace -qq -o /dev/null \$CORRALTEST_INJECT "$guardian" "\$@"
-EOF2
-chmod +x guardian-under-strace
-export CORRAL_GUARDIAN=always CORRAL_GUARDIAN_BIN="$SCRIPT_TMP/guardian-under-strace"
+guardian_under_strace '$CORRALTEST_INJECT'
 
 gone() { # gone PID: no such process, or a zombie
   local state

@@ -149,3 +149,21 @@ sshd_stop() {
     kill "$(cat "$SSHD_DIR/sshd.pid")" 2>/dev/null || true
   fi
 }
+
+# guardian_under_strace STRACE_ARGS...: from here on corral's guardian runs under
+# `strace -qq -o /dev/null STRACE_ARGS` (only the guardian: no -f, so its
+# children's syscalls are untouched), for syscall faults injected with
+# `-e inject=`. The arguments are written into the wrapper as given, so a
+# '$VAR' among them is read each time a guardian starts. Skips the script
+# where no guardian is built or strace cannot trace.
+guardian_under_strace() {
+  local guardian wrapper="$SCRIPT_TMP/guardian-under-strace"
+  guardian=$(corral probe --json | jq -r 'if .guardian.built then .guardian.path else "" end')
+  [[ -n "$guardian" ]] || skip "no guardian built here (corral probe)"
+  command -v strace >/dev/null || skip "strace is not installed (CI installs it: .ci/run)"
+  strace -qq -o /dev/null -e inject=getppid:error=EPERM true 2>"$SCRIPT_TMP/strace.err" ||
+    skip "strace cannot trace here: $(head -c 300 "$SCRIPT_TMP/strace.err")"
+  printf '#!/bin/sh\nexec strace -qq -o /dev/null %s "%s" "$@"\n' "$*" "$guardian" >"$wrapper"
+  chmod +x "$wrapper"
+  export CORRAL_GUARDIAN=always CORRAL_GUARDIAN_BIN="$wrapper"
+}
