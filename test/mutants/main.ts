@@ -10,6 +10,7 @@
 // exist (seconds; lint runs it, so moved code is found before a long run).
 // --markdown prints the docs' mutant sections (mutant-docs.ts) and exits.
 import { spawn } from "node:child_process";
+import { processesMarked, SUITE_MARKER } from "../support/processes.ts";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,12 +34,28 @@ interface TestRun {
   readonly output: string;
 }
 
+let runs = 0;
+
+/** SIGKILLs every process a test run left behind (found by its marker in their environment). */
+function endLeftovers(marker: string): void {
+  for (const p of processesMarked(marker)) {
+    try {
+      process.kill(p.pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
 /** Runs `tests` in `dir` under Node's test runner. */
 function runTests(dir: string, tests: MutantTests, deadlineS: number): Promise<TestRun> {
   const args = ["--import", "tsx", "--test", "--test-reporter=tap"];
   if (tests.namePattern !== undefined) args.push(`--test-name-pattern=${tests.namePattern}`);
   args.push(...tests.files);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...tests.env };
+  // Marked, so what the run leaves behind can be found and ended: a planted bug (escapees not
+  // killed, say) leaves processes running by design, and they must not outlive the runner.
+  const marker = `mutants-${process.pid}-${++runs}`;
+  const env: NodeJS.ProcessEnv = { ...process.env, ...tests.env, [SUITE_MARKER]: marker };
   delete env.CORRAL_GUARDIAN_BIN;
   delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
@@ -57,6 +74,7 @@ function runTests(dir: string, tests: MutantTests, deadlineS: number): Promise<T
     }, deadlineS * 1000);
     child.on("close", (code) => {
       clearTimeout(timer);
+      endLeftovers(marker);
       // Top-level results only, and not a test file's own line (a script shard whose other scripts
       // were not asked for still reports "ok" for the file): a skipped script must count as skipped.
       const results = [...output.matchAll(/^(not ok|ok) \d+ - (.*)$/gm)].filter((m) => !m[2]!.startsWith("/"));
