@@ -10,14 +10,14 @@
 // equal answer proves the agent served it.
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
 import { repoRoot } from "../../support/corral-cli.ts";
-import { createLocalUser, localUsersUnavailable, removeLocalUser } from "../../support/local-users.ts";
+import { plantedAgent } from "../../support/planted-agent.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
 import { FrameDecoder, frameJson, jsonFrame } from "../../../lib/agent/protocol/frames.ts";
 import { PROTOCOL_VERSION, versionMismatchMessage } from "../../../lib/agent/protocol/version.ts";
@@ -204,26 +204,9 @@ test("the agent going away mid-conversation: agent_gone for what it did not answ
 });
 
 test("a listener that another user planted at a socket of ours is sent nothing by connect", async (t) => {
-  const why = localUsersUnavailable();
-  if (why !== null) return t.skip(why);
-  const user = await createLocalUser("conn");
-  t.after(() => removeLocalUser(user));
-  const reach = spawnSync(BIN, ["--version"], { uid: user.uid, gid: user.gid, env: { PATH: process.env.PATH, CORRAL_CLIENT: "js", CORRAL_JS_RUNTIME: process.execPath } });
-  if (reach.status !== 0) return t.skip(`the second user cannot run ${BIN} (a checkout it cannot read): ${String(reach.stderr).trim()}`);
-  const stateDir = path.join(user.home, "state");
-  mkdirSync(stateDir);
-  chownSync(stateDir, user.uid, user.gid);
-  chmodSync(stateDir, 0o700);
-  const socket = path.join(stateDir, "agent.sock");
-  let received = 0;
-  let connections = 0;
-  const planted = net.createServer((conn) => {
-    connections++;
-    conn.on("data", (chunk) => (received += chunk.length));
-  });
-  await new Promise<void>((resolve) => planted.listen(socket, resolve));
-  t.after(() => planted.close());
-  chownSync(socket, user.uid, user.gid);
+  const planted = await plantedAgent(t, "conn", BIN);
+  if (typeof planted === "string") return t.skip(planted);
+  const { user, stateDir } = planted;
   const env = { CORRAL_STATE_DIR: stateDir, CORRAL_SOCKET: "", HOME: user.home };
   const native = await connect('{"op":"list"}\n', { ...env, CORRAL_CLIENT: "native" }, { uid: user.uid, gid: user.gid, cwd: user.home });
   assert.equal(native.status, 125);
@@ -232,5 +215,6 @@ test("a listener that another user planted at a socket of ours is sent nothing b
   assert.notEqual(answer.status, 0, "a planted agent must be refused");
   assert.equal(answer.stdout, "");
   assert.match(answer.stderr, /refusing the agent socket/);
-  assert.equal(received, 0, `the planted listener received ${received} bytes over ${connections} connections`);
+  const { bytes, connections } = planted.received();
+  assert.equal(bytes, 0, `the planted listener received ${bytes} bytes over ${connections} connections`);
 });

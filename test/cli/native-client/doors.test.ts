@@ -6,14 +6,13 @@
 // gets nothing. CORRAL_CLIENT=native makes the client fail instead of
 // handing over, so an equal answer proves the agent served it.
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, readFileSync } from "node:fs";
-import net from "node:net";
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
 import { repoRoot } from "../../support/corral-cli.ts";
-import { createLocalUser, localUsersUnavailable, removeLocalUser } from "../../support/local-users.ts";
+import { plantedAgent } from "../../support/planted-agent.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
 import { INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
@@ -179,30 +178,12 @@ test("the C client speaks the protocol version and framing of lib/agent/protocol
 });
 
 test("a listener that another user planted at a socket of ours is sent nothing", async (t) => {
-  const why = localUsersUnavailable();
-  if (why !== null) return t.skip(why);
-  const user = await createLocalUser("door");
-  t.after(() => removeLocalUser(user));
-  // The second user must be able to run the bin from this checkout.
-  const reach = spawnSync(BIN, ["--version"], { uid: user.uid, gid: user.gid, env: { PATH: process.env.PATH, CORRAL_CLIENT: "js", CORRAL_JS_RUNTIME: process.execPath } });
-  if (reach.status !== 0) return t.skip(`the second user cannot run ${BIN} (a checkout it cannot read): ${String(reach.stderr).trim()}`);
-  // The user's own state dir, 0700; root (another uid) listens in it and gives the socket file to the user.
-  const stateDir = path.join(user.home, "state");
-  mkdirSync(stateDir);
-  chownSync(stateDir, user.uid, user.gid);
-  chmodSync(stateDir, 0o700);
-  const socket = path.join(stateDir, "agent.sock");
-  let received = 0;
-  let connections = 0;
-  const planted = net.createServer((conn) => {
-    connections++;
-    conn.on("data", (chunk) => (received += chunk.length));
-  });
-  await new Promise<void>((resolve) => planted.listen(socket, resolve));
-  t.after(() => planted.close());
-  chownSync(socket, user.uid, user.gid);
+  const planted = await plantedAgent(t, "door", BIN);
+  if (typeof planted === "string") return t.skip(planted);
+  const { user, stateDir } = planted;
   const answer = await bin(["pty", "list"], { CORRAL_STATE_DIR: stateDir, CORRAL_SOCKET: "", HOME: user.home }, { uid: user.uid, gid: user.gid, cwd: user.home });
   assert.notEqual(answer.status, 0, "a planted agent must be refused");
   assert.match(answer.stderr, /refusing the agent socket/);
-  assert.equal(received, 0, `the planted listener received ${received} bytes over ${connections} connections`);
+  const { bytes, connections } = planted.received();
+  assert.equal(bytes, 0, `the planted listener received ${bytes} bytes over ${connections} connections`);
 });
