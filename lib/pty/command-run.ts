@@ -38,10 +38,16 @@ export interface CommandTarget {
   readonly alive: boolean;
   write(data: string): number;
   onExit(listener: () => void): () => void;
+  /** Resolves true once the shell waits for its terminal with all it wrote seen (`pty wait --ready`), false after `timeoutMs`. */
+  untilWaitingForInput?(timeoutMs: number): Promise<boolean>;
 }
 
 /** How long a prompt that began is given to end before a command is typed anyway. */
 const PROMPT_END_MS = 1000;
+
+/** How long clearing the line fish refused may take, and each Ctrl-C's wait for the fresh prompt. */
+const CLEAR_LINE_MS = 15_000;
+const CLEAR_TRY_MS = 1500;
 
 /** Sessions with a `pty exec` in flight: a second one waits for nothing, it is refused. */
 const running = new WeakSet<ShellState>();
@@ -114,13 +120,14 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
         target.write("\x03");
         await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.phase === "prompt");
         throw new CorralError("command_not_run", `the shell in session ${target.id} found the command line incomplete (it asked for more with its continuation prompt); it was cancelled with Ctrl-C: check quotes, brackets and here-documents`);
-      case "refused":
-        // fish keeps the line in its editor (a Ctrl-C sent at once is often dropped): the person, or script, clears it.
+      case "refused": {
+        const cleared = shell.kind === "fish" ? await clearRefusedLine(target, shell, options.signal) : true;
         throw new CorralError(
           "command_not_run",
           `the shell in session ${target.id} did not run the command line (a syntax error, or nothing to run)${refusedWith !== null ? `; it gave status ${refusedWith}` : ""}; its message is on the screen (pty screen ${target.id})` +
-            (shell.kind === "fish" ? `; the line is still in fish's editor (pty send ${target.id} --key C-c clears it)` : ""),
+            (cleared ? "" : `; the line is still in fish's editor (pty send ${target.id} --key C-c clears it)`),
         );
+      }
       case "exited":
         throw new CorralError("session_exited", `session ${target.id} exited before the command finished`);
       case "aborted":
@@ -169,6 +176,24 @@ async function interrupt(target: CommandTarget, shell: ShellState, graceMs: numb
     stop();
     stopExit();
   }
+}
+
+/**
+ * fish keeps a line it refuses in its editor; Ctrl-C clears it. fish keeps
+ * ISIG on its terminal, so Ctrl-C reaches it as SIGINT, and one that comes
+ * while fish still draws its prompt cancels the drawing, not the line (on a
+ * loaded machine, often). So Ctrl-C goes when fish waits for its terminal,
+ * and again until a fresh prompt shows. True once the line is empty.
+ */
+async function clearRefusedLine(target: CommandTarget, shell: ShellState, signal: AbortSignal | undefined): Promise<boolean> {
+  const deadline = Date.now() + CLEAR_LINE_MS;
+  while (Date.now() < deadline && target.alive && signal?.aborted !== true) {
+    await target.untilWaitingForInput?.(CLEAR_TRY_MS);
+    if (!shell.lineHoldsText) return true;
+    target.write("\x03");
+    await until(target, shell, Math.min(deadline, Date.now() + CLEAR_TRY_MS), signal, () => !shell.lineHoldsText);
+  }
+  return !shell.lineHoldsText;
 }
 
 function refuseBusy(id: string, shell: ShellState): void {

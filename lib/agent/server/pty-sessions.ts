@@ -153,6 +153,7 @@ class PtyAgentSession implements AgentSession {
       },
       write: (data: string) => pty.write(data),
       onExit: (listener: () => void) => pty.onExit(() => listener()),
+      untilWaitingForInput: async (timeoutMs: number) => (await pty.wait({ ready: true, timeoutMs })).fired === "ready",
     };
     return mapped(() => runCommand(target, line, options));
   }

@@ -7,13 +7,14 @@
 // handing over, so an equal answer proves the agent served it.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
 import { repoRoot } from "../../support/corral-cli.ts";
 import { plantedAgent } from "../../support/planted-agent.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
+import { waitFor } from "../../support/wait.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
 import { INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
 
@@ -127,14 +128,24 @@ test("pty send --stdin: the native client streams its stdin to the agent, answer
     const native = await bin(line, { ...agent.env, CORRAL_CLIENT: "native" }, { input: input.replace("DOOR", "native") });
     assert.deepEqual(native, js, `corral ${line.join(" ")}: the native door answered otherwise`);
   }
-  // More than one input frame (64 KiB each), all of it in order: cat echoes the last line once it is in.
+  // More than one input frame (64 KiB each), every byte in order. The
+  // session is raw and silent, so what reaches the program is exactly what
+  // was sent: no line-discipline echo interleaved with the program's output.
+  const dir = scratchDir(undefined, "corral-doors-stdin-");
+  const received = path.join(dir, "received");
+  await agent.ok(["pty", "open", "--name", "many", "--", "sh", "-c", `stty raw -echo && echo ready && exec cat > '${received}'`]);
+  await agent.ok(["pty", "wait", "many", "--text", "ready"]);
   let many = "";
-  let last = 0;
-  for (; many.length < 200 * 1024; last++) many += `stdin line ${last}\n`;
-  const sent = await bin(["pty", "send", "sh", "--stdin", "--wait-text", "end-of-many", "--timeout", "60s"], { ...agent.env, CORRAL_CLIENT: "native" }, { input: `${many}end-of-many\n` });
-  assert.equal(sent.status, 0, sent.stderr);
-  const screen = await bin(["pty", "screen", "sh"], { ...agent.env, CORRAL_CLIENT: "native" });
-  assert.match(screen.stdout, new RegExp(`stdin line ${last - 2}\nstdin line ${last - 1}\nend-of-many\n`));
+  for (let n = 0; many.length < 200 * 1024; n++) many += `stdin line ${n}\n`;
+  many += "end-of-many\n";
+  const sent = await bin(["pty", "send", "many", "--stdin"], { ...agent.env, CORRAL_CLIENT: "native" }, { input: many });
+  assert.deepEqual(sent, { status: 0, stdout: "", stderr: "" });
+  const got = await waitFor(() => {
+    const text = existsSync(received) ? readFileSync(received, "utf8") : "";
+    return text.length >= many.length && text;
+  }, { timeoutMs: 60_000, what: "all of the input in the session's file" });
+  assert.equal(got, many);
+  await agent.ok(["pty", "close", "many"]);
 });
 
 test("what the agent does not serve is handed to the JavaScript CLI with the same argv", async () => {
