@@ -60,6 +60,8 @@ struct capture {
   size_t cap;          /* ring size: at least tail_bytes + 1, so the byte before the tail is kept */
   size_t pos;          /* where the next byte goes */
   uint64_t after_head; /* bytes put in the ring (no spill file: the bytes past the head) */
+  uint64_t head_end;   /* where the framed head ends: head_bytes, or sooner at the end of line head_lines */
+  uint64_t head_lf;    /* line feeds seen in the head so far (with head_lines) */
   unsigned char *buf;  /* with a spill file: the read buffer */
   uint64_t line_feeds; /* of the whole stream */
   int pipe_sized;
@@ -96,6 +98,7 @@ void capture_open(struct guardian *g, int i) {
   uint64_t want = g->o->tail_bytes[i] + 1;
   if (want < CAPTURE_READ) want = CAPTURE_READ;
   c->cap = (size_t)want;
+  c->head_end = g->o->head_lines[i] == 0 ? 0 : g->o->head_bytes[i];
   c->tee_fd = g->o->tee_fd[i];
   if (g->s[i].spill_fd >= 0) c->buf = malloc(CAPTURE_READ); /* the ring waits for a spill failure */
   else c->ring = malloc(c->cap);
@@ -171,11 +174,31 @@ void capture_tee_writable(struct guardian *g, int i) {
   if (g->s[i].capture != NULL) (void)tee_flush(g->s[i].capture);
 }
 
+/*
+ * With --head-lines N: the head ends just past its N-th line feed when that
+ * comes before head_bytes. `p` holds the n bytes read at the stream's total.
+ */
+static void head_lines_seen(struct guardian *g, int i, struct capture *c, const unsigned char *p, size_t n) {
+  uint64_t total = g->s[i].total;
+  if (g->o->head_lines[i] <= 0 || total >= c->head_end) return;
+  size_t k = c->head_end - total < n ? (size_t)(c->head_end - total) : n;
+  for (const unsigned char *at = p, *end = p + k; at < end;) {
+    const unsigned char *lf = memchr(at, '\n', (size_t)(end - at));
+    if (lf == NULL) break;
+    if (++c->head_lf == (uint64_t)g->o->head_lines[i]) {
+      c->head_end = total + (uint64_t)(lf + 1 - p);
+      break;
+    }
+    at = lf + 1;
+  }
+}
+
 /* The head part of a read: framed live, as an uncaptured stream's would be. */
 static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t n, int discard) {
   uint64_t total = g->s[i].total;
-  if (total >= g->o->head_bytes[i] || discard) return;
-  uint64_t left = g->o->head_bytes[i] - total;
+  uint64_t head_end = g->s[i].capture->head_end;
+  if (total >= head_end || discard) return;
+  uint64_t left = head_end - total;
   size_t k = left < n ? (size_t)left : n;
   for (size_t at = 0; at < k; at += OUTPUT_CHUNK) {
     frame_put2(&g->out, EV_OUTPUT, (unsigned char)i, p + at, k - at < OUTPUT_CHUNK ? k - at : OUTPUT_CHUNK);
@@ -195,7 +218,7 @@ static void send_progress(struct guardian *g, int i) {
   put_u64(body + 1, g->s[i].total);
   put_u64(body + 9, c->line_feeds);
   size_t n = 0;
-  if (c->ring != NULL && g->s[i].total > g->o->head_bytes[i]) {
+  if (c->ring != NULL && g->s[i].total > c->head_end) {
     n = c->after_head < PROGRESS_LAST ? (size_t)c->after_head : PROGRESS_LAST;
     if (n > c->cap) n = c->cap;
     size_t at = (c->pos + c->cap - n) % c->cap;
@@ -220,16 +243,16 @@ int capture_readable(struct guardian *g, int i, int discard) {
   if (!tee_flush(c)) return 1; /* the last bytes still wait for the tee: the pipe waits too */
   /* Bounded rounds, so one busy stream cannot starve the owner's socket or the other stream. */
   for (int rounds = 0; rounds < 64 && s->fd >= 0; rounds++) {
-    if (!discard && s->total < g->o->head_bytes[i] && bytes_len(&g->out) >= OUT_LIMIT) return 1;
+    if (!discard && s->total < c->head_end && bytes_len(&g->out) >= OUT_LIMIT) return 1;
     unsigned char *into;
     size_t want;
     if (s->spill_fd >= 0) {
       into = c->buf; /* through the buffer: head frames, and the spill file's copy (or the ring's) */
       want = CAPTURE_READ;
-    } else if (s->total < g->o->head_bytes[i]) {
+    } else if (s->total < c->head_end) {
       into = c->ring; /* the head, framed from here; the ring is still empty */
       want = c->cap;
-      if (g->o->head_bytes[i] - s->total < want) want = (size_t)(g->o->head_bytes[i] - s->total);
+      if (c->head_end - s->total < want) want = (size_t)(c->head_end - s->total);
     } else {
       into = c->ring + c->pos; /* straight into the ring, up to its end */
       want = c->cap - c->pos;
@@ -248,6 +271,7 @@ int capture_readable(struct guardian *g, int i, int discard) {
     }
     size_t n = (size_t)r;
     c->line_feeds += count_line_feeds(into, n);
+    head_lines_seen(g, i, c, into, n);
     if (s->spill_fd >= 0) {
       frame_head(g, i, into, n, discard);
       s->total += n;
@@ -257,9 +281,15 @@ int capture_readable(struct guardian *g, int i, int discard) {
         stream_spill_write(g, s, into, n);
         if (s->spill_failed) spill_failed_now(s, c, g->o->tail_bytes[i]);
       }
-    } else if (s->total < g->o->head_bytes[i]) {
+    } else if (s->total < c->head_end) {
       frame_head(g, i, into, n, discard);
+      /* The head ended inside this read (its N-th line): the rest, at ring[k..n), starts the ring. */
+      uint64_t k = c->head_end - s->total;
       s->total += n;
+      if (k < n) {
+        c->pos = n % c->cap;
+        c->after_head = n - k;
+      }
     } else {
       s->total += n;
       c->after_head += n;
@@ -332,6 +362,19 @@ int capture_finish(struct guardian *g, int i) {
     /* After a spill failure with little since: the byte is among those the file holds. */
     unsigned char b;
     if (pread(s->spill_fd, &b, 1, (off_t)(s->total - tail - 1)) == 1) before = b;
+  }
+  if (g->o->tail_lines[i] >= 0) {
+    /* --tail-lines: only the last N lines of it; the byte before them is then the tail's own. */
+    static struct tail_window w;
+    w.ring = c->ring;
+    w.cap = c->cap;
+    w.at = at;
+    uint64_t skip = tail_lines_skip(&w, tail, g->o->tail_lines[i]);
+    if (skip > 0) {
+      before = c->ring[(at + skip - 1) % c->cap];
+      at = (at + (size_t)skip) % c->cap;
+      tail -= skip;
+    }
   }
   frames_reserve(&g->out, tail);
   /* At EOF (the stream's fd closed) nothing reads the ring again: its framed pages go back as it is framed. */

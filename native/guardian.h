@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#define GUARDIAN_PROTOCOL_VERSION 6
+#define GUARDIAN_PROTOCOL_VERSION 7
 
 /* owner -> guardian */
 #define REQ_AUTH 0x01        /* body: the token */
@@ -92,6 +92,7 @@ struct options {
   int new_pgid;
   const char *spill_path[3]; /* index by stream */
   uint64_t head_bytes[3], tail_bytes[3]; /* per stream (STREAM_STDOUT, STREAM_STDERR): --head-bytes/--tail-bytes set both (v6) */
+  int64_t head_lines[3], tail_lines[3];  /* a captured stream's head ends after N lines, its tail is its last N lines; -1: none (v7) */
   int capture[3];    /* --capture-stdout/--capture-stderr: head + tail ring + lines kept here (capture.c) */
   int tee_fd[3];     /* --tee-stdout/--tee-stderr FD: a captured stream is also written there (collect --live), else -1 */
   int spill_direct;  /* --spill-direct: the spill file IS the child's stdout/stderr (no pipe) */

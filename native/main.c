@@ -11,6 +11,8 @@
  *     [--max-payload BYTES] [--pgid new|inherit] [--file PATH]
  *     [--spill-stdout PATH] [--spill-stderr PATH] [--spill-direct] [--head-bytes N] [--tail-bytes N]
  *     [--stdout-head-bytes N] [--stdout-tail-bytes N] [--stderr-head-bytes N] [--stderr-tail-bytes N]
+ *     [--head-lines N] [--tail-lines N] [--stdout-head-lines N] [--stdout-tail-lines N]
+ *     [--stderr-head-lines N] [--stderr-tail-lines N]
  *     [--adoptable] [--orphan-wait MS] [--exit-wait MS] [--orphan-buffer BYTES] [--job-spill PATH]
  *     [--capture-stdout] [--capture-stderr] [--tee-stdout FD] [--tee-stderr FD]
  *     -- COMMAND [ARGS...]
@@ -74,7 +76,10 @@ static int parse_io(const char *s, int allow_merge, enum io_mode *out) {
 /*
  * --head-bytes N and --tail-bytes N set a captured or spilled stream's kept
  * head and tail for both streams; --stdout-head-bytes, --stderr-tail-bytes
- * and the like for one (v6: each stream its own limits). -1: not such a flag.
+ * and the like for one (v6: each stream its own limits). --head-lines and
+ * --tail-lines (and their --stdout-/--stderr- forms, v7) narrow a captured
+ * stream's head to its first N lines and its tail to its last N (within the
+ * byte limits: the smaller wins). -1: not such a flag.
  */
 static int set_kept_limit(struct options *o, const char *a, uint64_t n) {
   int stream = 0;
@@ -82,9 +87,13 @@ static int set_kept_limit(struct options *o, const char *a, uint64_t n) {
   if (strncmp(rest, "stdout-", 7) == 0) { stream = STREAM_STDOUT; rest += 7; }
   else if (strncmp(rest, "stderr-", 7) == 0) { stream = STREAM_STDERR; rest += 7; }
   uint64_t *limit = strcmp(rest, "head-bytes") == 0 ? o->head_bytes : strcmp(rest, "tail-bytes") == 0 ? o->tail_bytes : NULL;
-  if (limit == NULL) return -1;
-  if (stream != STREAM_STDERR) limit[STREAM_STDOUT] = n;
-  if (stream != STREAM_STDOUT) limit[STREAM_STDERR] = n;
+  int64_t *lines = strcmp(rest, "head-lines") == 0 ? o->head_lines : strcmp(rest, "tail-lines") == 0 ? o->tail_lines : NULL;
+  if (limit == NULL && lines == NULL) return -1;
+  for (int i = STREAM_STDOUT; i <= STREAM_STDERR; i++) {
+    if ((stream == STREAM_STDOUT && i != STREAM_STDOUT) || (stream == STREAM_STDERR && i != STREAM_STDERR)) continue;
+    if (limit != NULL) limit[i] = n;
+    else lines[i] = (int64_t)n;
+  }
   return 0;
 }
 
@@ -107,6 +116,7 @@ int options_parse(struct options *o, int argc, char **argv) {
   o->new_pgid = 1;
   o->head_bytes[STREAM_STDOUT] = o->head_bytes[STREAM_STDERR] = 64 * 1024;
   o->tail_bytes[STREAM_STDOUT] = o->tail_bytes[STREAM_STDERR] = 1024 * 1024;
+  for (int k = 0; k < 3; k++) o->head_lines[k] = o->tail_lines[k] = -1;
   o->orphan_wait_ms = 0;
   o->exit_wait_ms = 600000;
   o->orphan_buffer = 1024 * 1024;
@@ -206,6 +216,9 @@ int options_parse(struct options *o, int argc, char **argv) {
     return usage("--tee-stdout/--tee-stderr need --capture-stdout/--capture-stderr", NULL);
   }
   if (o->spill_direct && (o->capture[1] || o->capture[2])) return usage("--capture-* and --spill-direct do not go together", NULL);
+  for (int k = 1; k < 3; k++) {
+    if ((o->head_lines[k] >= 0 || o->tail_lines[k] >= 0) && !o->capture[k]) return usage("--head-lines/--tail-lines go with --capture-* of the same stream", NULL);
+  }
   if (o->spill_direct && !o->spill_path[1] && !o->spill_path[2]) return usage("--spill-direct needs --spill-stdout or --spill-stderr", NULL);
   const char *token = getenv("CORRAL_GUARDIAN_TOKEN");
   if (token == NULL && owned != NULL) return 0; /* the owner's own connection needs no token (owner.c) */

@@ -136,6 +136,19 @@ int capture_readable(struct guardian *g, int i, int discard); /* 0: not a captur
 int capture_finish(struct guardian *g, int i);                /* 0: not captured, or spill_finish's to do */
 void capture_free(struct stream *s);
 uint64_t capture_line_feeds(struct stream *s); /* counts what was spliced and not counted yet */
+
+/* line-limits.c: a kept tail, in a ring (ring != NULL) or in the spill file at file_at. */
+struct tail_window {
+  const unsigned char *ring;
+  size_t cap, at;
+  int fd;
+  uint64_t file_at;
+  unsigned char buf[65536];
+  uint64_t buf_off;
+  size_t buf_len;
+};
+/* Bytes to skip at the window's start to leave its last `lines` lines (-1: none; fewer lines: 0). */
+uint64_t tail_lines_skip(struct tail_window *w, uint64_t len, int64_t lines);
 void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
 long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
 int capture_tee_waiting(const struct guardian *g, int i); /* the tee's fd while bytes wait for it, else -1 */

@@ -172,8 +172,9 @@ static void ring_send(struct guardian *g, int i) {
   struct stream *s = &g->s[i];
   uint64_t cap = g->o->tail_bytes[i];
   uint64_t at = s->ring_len < cap ? 0 : s->ring_pos;
-  frames_reserve(&g->out, s->ring_len);
-  for (uint64_t left = s->ring_len; left > 0;) {
+  uint64_t len = s->ring_len; /* never line-limited: --tail-lines needs a capture, whose ring is capture.c's */
+  frames_reserve(&g->out, len);
+  for (uint64_t left = len; left > 0;) {
     size_t run = (size_t)(cap - at) < left ? (size_t)(cap - at) : (size_t)left;
     if (run > OUTPUT_CHUNK) run = OUTPUT_CHUNK;
     frame_put2(&g->out, EV_TAIL, (unsigned char)i, s->ring + at, run);
@@ -193,6 +194,15 @@ static void spill_finish(struct guardian *g, int i) {
     tail_sent = s->ring != NULL || g->o->tail_bytes[i] == 0;
   } else {
     uint64_t tail = s->total < g->o->tail_bytes[i] ? s->total : g->o->tail_bytes[i];
+    if (g->o->tail_lines[i] >= 0 && tail > 0) {
+      /* --tail-lines: only the last N lines of it, found reading the file backwards (line-limits.c). */
+      static struct tail_window w;
+      w.ring = NULL;
+      w.fd = s->spill_fd;
+      w.file_at = s->total - tail;
+      w.buf_off = w.buf_len = 0;
+      tail -= tail_lines_skip(&w, tail, g->o->tail_lines[i]);
+    }
     unsigned char buf[OUTPUT_CHUNK];
     tail_sent = 1;
     frames_reserve(&g->out, tail);

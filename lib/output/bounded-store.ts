@@ -45,6 +45,14 @@ export interface BoundedStoreOptions {
    * the guardian: the stream never passes through JavaScript).
    */
   readonly teeFd?: number;
+  /**
+   * Line limits a supervisor keeping the stream applies too (collect
+   * --head-lines/--tail-lines, passed on by capture()): it then hands over a
+   * head that ends at line N and a tail of the last N lines. The store itself
+   * keeps by bytes; what is shown is narrowed by lines either way (showOutput).
+   */
+  readonly headLines?: number | undefined;
+  readonly tailLines?: number | undefined;
   /** Spill bytes queued in memory above which write() asks the producer to pause. Default 512 KiB. */
   readonly highWaterMark?: number;
 }
@@ -72,6 +80,7 @@ export class BoundedStore {
   readonly #nativeCapture: boolean;
   #writtenAhead = false;
   #teeFd: number | null = null;
+  #lines: { readonly head?: number | undefined; readonly tail?: number | undefined } = {};
   #externalError: SpillError | null = null;
   #externalStoppedAt: number | null = null;
   /** What the supervisor keeping the stream said it got so far (nativeCapture). */
@@ -107,6 +116,10 @@ export class BoundedStore {
   }
 
   static #teeing(store: BoundedStore, options: BoundedStoreOptions): BoundedStore {
+    for (const [name, n] of [["headLines", options.headLines], ["tailLines", options.tailLines]] as const) {
+      if (n !== undefined && (!Number.isSafeInteger(n) || n < 0)) throw new RangeError(`${name} must be a whole number >= 0, got ${n}`);
+    }
+    store.#lines = { head: options.headLines, tail: options.tailLines };
     if (options.teeFd === undefined) return store;
     if (!store.#nativeCapture && store.#externalSpill === null) throw new RangeError("teeFd needs nativeCapture or externalSpill");
     store.#teeFd = options.teeFd;
@@ -174,7 +187,7 @@ export class BoundedStore {
    */
   capture(): StreamCapture | null {
     if (!this.#nativeCapture && this.#externalSpill === null) return null;
-    return { headBytes: this.headBytes, tailBytes: this.tailBytes, spill: this.#externalSpill, tee: this.#teeFd, result: this };
+    return { headBytes: this.headBytes, tailBytes: this.tailBytes, headLines: this.#lines.head ?? null, tailLines: this.#lines.tail ?? null, spill: this.#externalSpill, tee: this.#teeFd, result: this };
   }
 
   /** The limits it was opened with (a native writer needs the same ones). */

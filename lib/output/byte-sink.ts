@@ -44,6 +44,10 @@ export interface StreamCapture {
   readonly headBytes: number;
   /** Bytes kept from its end. */
   readonly tailBytes: number;
+  /** The head ends after this many lines when that comes first (collect --head-lines), or null. */
+  readonly headLines: number | null;
+  /** The tail is at most this many last lines (collect --tail-lines), or null. */
+  readonly tailLines: number | null;
   /** A spill file the keeper writes itself (created beforehand), or null. */
   readonly spill: string | null;
   /** A descriptor the keeper also writes every byte to as it comes (collect --live), or null. */

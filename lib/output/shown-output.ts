@@ -7,6 +7,8 @@ import type { RetainedSnapshot } from "./retained-window.ts";
 
 /** Line limits, and how far a byte cut may move back to reach a line end. */
 export interface ShowLimits {
+  /** The head byte limit (--head-bytes) the store was opened with, when known. */
+  readonly headBytes?: number;
   /** The tail byte limit (--max-bytes) the store was opened with. */
   readonly tailBytes: number;
   readonly headLines?: number | undefined;
@@ -56,6 +58,9 @@ export function showOutput(snapshot: RetainedSnapshot, limits: ShowLimits): Show
     if (end < window.length) {
       head = window.subarray(0, end);
       headCutBy = "lines";
+    } else if (headCutBy === "bytes" && window.length < (limits.headBytes ?? 0) && endsWholeLines(window, limits.headLines)) {
+      // The keeper (the guardian) ended the head at line N itself, before its byte limit.
+      headCutBy = "lines";
     }
   }
   if (headCutBy === "bytes" && head.length > 0 && head[head.length - 1] !== LF) {
@@ -92,6 +97,9 @@ export function showOutput(snapshot: RetainedSnapshot, limits: ShowLimits): Show
     if (start > 0) {
       tail = rest.subarray(start);
       tailCutBy = "lines";
+    } else if (tailCutBy === "bytes" && snapshot.elided > 0 && rest.length < limits.tailBytes && (rest.length === 0 || restStartsLine) && linesIn(rest) === limits.tailLines) {
+      // The keeper (the guardian) handed over only the last N lines, fewer bytes than its byte limit.
+      tailCutBy = "lines";
     }
   }
   if (tailCutBy === "bytes" && !restStartsLine) {
@@ -111,6 +119,11 @@ export function showOutput(snapshot: RetainedSnapshot, limits: ShowLimits): Show
     headCutBy: elided === 0 ? null : headCutBy,
     tailCutBy: elided === 0 ? null : tailCutBy,
   };
+}
+
+/** True when `bytes` is exactly `n` lines, each with its LF. */
+function endsWholeLines(bytes: Uint8Array, n: number): boolean {
+  return bytes.length === 0 ? n === 0 : bytes[bytes.length - 1] === LF && countLineFeeds(bytes) === n;
 }
 
 /** Lines in `bytes`: its line feeds, plus a last line without one. */

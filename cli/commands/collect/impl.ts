@@ -50,7 +50,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   });
   const { tee, jsTee, externalSpill: external, nativeCapture } = capture;
   const statusLine = stderr.isTTY === true && !flags.live;
-  const stores = await openCollectStores({ headBytes, maxBytes, spill: flags.spill, merge: flags.merge, external, nativeCapture, tee });
+  const stores = await openCollectStores({ headBytes, maxBytes, headLines: lines.headLines, tailLines: lines.tailLines, spill: flags.spill, merge: flags.merge, external, nativeCapture, tee });
   // Markers go where the output goes; with --json (not --live) stdout is one JSON object, so stderr.
   const markerStream = flags.json && !flags.live ? stderr : stdout;
   const group = flags.group === undefined ? null : groupMarkers(flags.group, env);

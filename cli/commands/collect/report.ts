@@ -94,7 +94,7 @@ function replacementCharsIn(bytes: Uint8Array): number {
 
 /** What is shown of a store under these line limits (and the 4 KiB line snap). */
 export function shownOf(store: BoundedStore, lines: LineLimits): ShownOutput {
-  return showOutput(store.snapshot(), { tailBytes: store.tailBytes, headLines: lines.headLines, tailLines: lines.tailLines });
+  return showOutput(store.snapshot(), { headBytes: store.headBytes, tailBytes: store.tailBytes, headLines: lines.headLines, tailLines: lines.tailLines });
 }
 
 /** What `--json` shows of a stream: the snapshot its head and tail text come from, and the rest of its report. */

@@ -17,6 +17,9 @@ export interface CollectStores {
 export interface StoreLimits {
   readonly headBytes: number;
   readonly maxBytes: number;
+  /** --head-lines/--tail-lines: a supervisor keeping the stream applies them too (lib/output/bounded-store.ts). */
+  readonly headLines?: number | undefined;
+  readonly tailLines?: number | undefined;
   readonly spill: string | undefined;
   readonly merge: boolean;
   /** The guardian writes the spill files itself (its fast path); the stores only adopt head and tail. */
@@ -33,7 +36,7 @@ export type { TeeDescriptors } from "../../../lib/supervise/decide.ts";
 /** Opens the stores; an unusable spill path is a usage error (exit 2). */
 export async function openCollectStores(limits: StoreLimits): Promise<CollectStores> {
   const open = (spillPath: string | undefined, teeFd: number | null | undefined) => {
-    const tee = teeFd === null || teeFd === undefined ? {} : { teeFd };
+    const tee = { headLines: limits.headLines, tailLines: limits.tailLines, ...(teeFd === null || teeFd === undefined ? {} : { teeFd }) };
     if (limits.external !== true || spillPath === undefined) {
       return BoundedStore.open({ headBytes: limits.headBytes, tailBytes: limits.maxBytes, spillPath, nativeCapture: limits.nativeCapture === true, ...tee });
     }

@@ -6,7 +6,7 @@
 import { PassThrough, type Readable } from "node:stream";
 import type { ByteSink, ResolvedSpawn, StdioChoice, StreamCapture } from "../spec.ts";
 import type { Guardian } from "./client.ts";
-import type { GuardianLaunch, StdioChoice as GuardianStdio } from "./protocol.ts";
+import type { GuardianLaunch, KeptLimits, StdioChoice as GuardianStdio } from "./protocol.ts";
 
 /** The guardian's launch for a pipe tree (`run`, `collect`): its streams, captures and spills as the spec asks. */
 export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
@@ -20,8 +20,8 @@ export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
     // would fail the child's writes (issue 15). Through a pipe the guardian
     // splices into the file and, when the file cannot grow, keeps the tail.
     // Each stream's own head and tail, as its capture says.
-    ...(outCapture ? { keptStdout: { headBytes: outCapture.headBytes, tailBytes: outCapture.tailBytes } } : {}),
-    ...(errCapture ? { keptStderr: { headBytes: errCapture.headBytes, tailBytes: errCapture.tailBytes } } : {}),
+    ...(outCapture ? { keptStdout: keptLimits(outCapture) } : {}),
+    ...(errCapture ? { keptStderr: keptLimits(errCapture) } : {}),
     ...(outCapture ? { captureStdout: true } : {}),
     ...(errCapture ? { captureStderr: true } : {}),
     ...(outCapture?.tee != null ? { teeStdout: outCapture.tee } : {}),
@@ -44,6 +44,21 @@ export function pipeLaunch(resolved: ResolvedSpawn): GuardianLaunch {
  */
 export function captureOf(choice: StdioChoice | "stdout" | undefined): StreamCapture | null {
   return typeof choice === "object" ? choice.capture ?? null : null;
+}
+
+/**
+ * A capture's limits as the guardian takes them. A line limit at or above
+ * its byte limit can never bind (each line is a byte at least), so it is
+ * left out: the guardian's flags stay within their range.
+ */
+function keptLimits(capture: StreamCapture): KeptLimits {
+  const { headBytes, tailBytes, headLines, tailLines } = capture;
+  return {
+    headBytes,
+    tailBytes,
+    ...(headLines !== null && headLines < headBytes ? { headLines } : {}),
+    ...(tailLines !== null && tailLines < tailBytes ? { tailLines } : {}),
+  };
 }
 
 export function guardianStdio(choice: StdioChoice | "inherit" | "pipe" | "ignore" | undefined): GuardianStdio {

@@ -5,7 +5,7 @@
 // Longer than 300 lines because the whole surface (argv, frames, events) is one typed module, as guardian.h is in C.
 
 /** Protocol version; the guardian's welcome carries it. */
-export const GUARDIAN_PROTOCOL_VERSION = 6;
+export const GUARDIAN_PROTOCOL_VERSION = 7;
 
 /** Largest frame the guardian accepts from its owner (its --max-payload default). */
 export const GUARDIAN_MAX_REQUEST_PAYLOAD = 1024 * 1024;
@@ -60,10 +60,17 @@ export type SignalTargetName = keyof typeof SignalTarget;
 /** What the child's fd 0/1/2 are, in pipe mode. `stdout` (stderr only) merges stderr into the stdout pipe. */
 export type StdioChoice = "pipe" | "inherit" | "null";
 
-/** A stream's kept head and tail (a capture or a spill), as the guardian keeps them. */
-export interface KeptBytes {
+/**
+ * A stream's kept head and tail (a capture or a spill), as the guardian keeps
+ * them. Lines (v7, a capture only): the head ends after its headLines-th
+ * line, the tail is the last tailLines lines, when those are shorter than the
+ * byte limits.
+ */
+export interface KeptLimits {
   readonly headBytes: number;
   readonly tailBytes: number;
+  readonly headLines?: number;
+  readonly tailLines?: number;
 }
 
 /** How a guardian is started: everything that becomes its argv. */
@@ -118,9 +125,9 @@ export interface GuardianLaunch {
   /** With a spill file or a capture: bytes framed live from the start, and bytes kept from the end, for both streams. */
   readonly headBytes?: number;
   readonly tailBytes?: number;
-  /** The same for one stream, over headBytes/tailBytes (v6: each stream its own limits). */
-  readonly keptStdout?: KeptBytes;
-  readonly keptStderr?: KeptBytes;
+  /** The same for one stream, over headBytes/tailBytes (v6: each stream its own limits; v7: and lines). */
+  readonly keptStdout?: KeptLimits;
+  readonly keptStderr?: KeptLimits;
   /**
    * Losing the owner does not end the child (native/orphan.c): the guardian
    * keeps reading its output into a bounded raw tail and waits for a new
@@ -203,6 +210,10 @@ export function guardianArgv(
   opt("--stdout-tail-bytes", launch.keptStdout?.tailBytes);
   opt("--stderr-head-bytes", launch.keptStderr?.headBytes);
   opt("--stderr-tail-bytes", launch.keptStderr?.tailBytes);
+  opt("--stdout-head-lines", launch.keptStdout?.headLines);
+  opt("--stdout-tail-lines", launch.keptStdout?.tailLines);
+  opt("--stderr-head-lines", launch.keptStderr?.headLines);
+  opt("--stderr-tail-lines", launch.keptStderr?.tailLines);
   if (launch.adoptable) args.push("--adoptable");
   opt("--orphan-wait", launch.orphanWaitMs);
   opt("--exit-wait", launch.exitWaitMs);

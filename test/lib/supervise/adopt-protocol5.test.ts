@@ -23,7 +23,7 @@ const TOKEN = "0123456789abcdef0123456789abcdef";
 const json = (value: unknown) => new TextEncoder().encode(JSON.stringify(value));
 
 test("a session whose guardian speaks protocol 5 is re-adopted: output, input and the exit as before", { timeout: 30_000 }, async (t) => {
-  assert.equal(GUARDIAN_PROTOCOL_VERSION, 6, "this build speaks 6; the fake below is the older 5");
+  assert.equal(GUARDIAN_PROTOCOL_VERSION, 7, "this build speaks 7; the fake below is the older 5");
   const dir = mkdtempSync(path.join(socketBaseDir(), "corral-v5-"));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const socketPath = path.join(dir, "guardian.sock");
