@@ -7,7 +7,7 @@
 // capture, knowing nothing of the guardian.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { BoundedStore } from "../../../lib/output/bounded-store.ts";
+import { BoundedStore, type BoundedStoreOptions } from "../../../lib/output/bounded-store.ts";
 import { showOutput } from "../../../lib/output/shown-output.ts";
 import { chooseSupervisor } from "../../../lib/supervise/decide.ts";
 import { endOf, startPipeTree } from "../../../lib/supervise/start.ts";
@@ -27,25 +27,29 @@ const LIMITS = { stdout: { headBytes: 100, tailBytes: 300 }, stderr: { headBytes
 
 const supervisors: SupervisorName[] = locateGuardian(process.env, { build: false }).built ? ["guardian", "process-group"] : ["process-group"];
 
+/** Runs OUT on stdout and ERR on stderr under `supervisor`, each stream captured into a store opened with its own options. */
+async function captureBoth(supervisor: SupervisorName, options: Record<"stdout" | "stderr", BoundedStoreOptions>): Promise<{ stdout: BoundedStore; stderr: BoundedStore }> {
+  const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", prefer: supervisor });
+  const stdout = await BoundedStore.open({ ...options.stdout, nativeCapture: true });
+  const stderr = await BoundedStore.open({ ...options.stderr, nativeCapture: true });
+  const tree = await startPipeTree(choice, {
+    argv: ["/bin/sh", "-c", "seq 1 3000; seq 50001 52000 >&2"],
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
+    stdin: "ignore",
+    stdout: { sink: stdout, capture: stdout.capture() },
+    stderr: { sink: stderr, capture: stderr.capture() },
+    graceMs: 2000,
+  });
+  assert.equal((await endOf(tree)).facts.code, 0);
+  await stdout.close();
+  await stderr.close();
+  return { stdout, stderr };
+}
+
 for (const supervisor of ["guardian", "process-group"] as const) {
   test(`${supervisor}: stdout and stderr keep their own head and tail`, { timeout: 60_000 }, async (t) => {
     if (!supervisors.includes(supervisor)) return t.skip("the guardian is not built here");
-    const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", prefer: supervisor });
-    const open = (limits: { headBytes: number; tailBytes: number }) => BoundedStore.open({ ...limits, nativeCapture: true });
-    const stdout = await open(LIMITS.stdout);
-    const stderr = await open(LIMITS.stderr);
-    const tree = await startPipeTree(choice, {
-      argv: ["/bin/sh", "-c", "seq 1 3000; seq 50001 52000 >&2"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      stdin: "ignore",
-      stdout: { sink: stdout, capture: stdout.capture() },
-      stderr: { sink: stderr, capture: stderr.capture() },
-      graceMs: 2000,
-    });
-    const { facts } = await endOf(tree);
-    assert.equal(facts.code, 0);
-    await stdout.close();
-    await stderr.close();
+    const { stdout, stderr } = await captureBoth(supervisor, LIMITS);
     for (const [name, store, data] of [["stdout", stdout, OUT], ["stderr", stderr, ERR]] as const) {
       const { headBytes, tailBytes } = LIMITS[name];
       const shot = store.snapshot();
@@ -70,20 +74,7 @@ test("guardian: each stream's head ends at its own line N and its tail is its ow
   if (!supervisors.includes("guardian")) return t.skip("the guardian is not built here");
   const shown = new Map<string, unknown>();
   for (const supervisor of ["guardian", "process-group"] as const) {
-    const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", prefer: supervisor });
-    const stdout = await BoundedStore.open({ ...LINES.stdout, nativeCapture: true });
-    const stderr = await BoundedStore.open({ ...LINES.stderr, nativeCapture: true });
-    const tree = await startPipeTree(choice, {
-      argv: ["/bin/sh", "-c", "seq 1 3000; seq 50001 52000 >&2"],
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin" },
-      stdin: "ignore",
-      stdout: { sink: stdout, capture: stdout.capture() },
-      stderr: { sink: stderr, capture: stderr.capture() },
-      graceMs: 2000,
-    });
-    assert.equal((await endOf(tree)).facts.code, 0);
-    await stdout.close();
-    await stderr.close();
+    const { stdout, stderr } = await captureBoth(supervisor, LINES);
     for (const [name, store, data, lineFeeds] of [["stdout", stdout, OUT, 3000], ["stderr", stderr, ERR, 2000]] as const) {
       const limits = LINES[name];
       const shot = store.snapshot();
