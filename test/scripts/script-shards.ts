@@ -29,7 +29,7 @@ const SECONDS: Readonly<Record<string, number>> = {
   "exec-zsh.sh": 10,
   "surprises-decisions.sh": 10,
   "agent-orphan-wait.sh": 10,
-  "collect-lines-kept-by-guardian.sh": 10,
+  "collect-lines-kept-by-guardian.sh": 6,
   "exec-bash.sh": 9,
   "job-end-survives-agent-kill.sh": 7,
   "exec-dash.sh": 7,
