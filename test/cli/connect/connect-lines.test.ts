@@ -4,6 +4,8 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
 import { corralCommand, repoRoot } from "../../support/corral-cli.ts";
 import { isAlive } from "../../support/processes.ts";
@@ -139,4 +141,25 @@ test("replies keep the order of the lines when they are pipelined", async () => 
   const replies = result.stdout.toString().trim().split("\n").map((l) => JSON.parse(l) as Reply);
   assert.deepEqual(replies.map((r) => r.ref), Array.from({ length: 23 }, (_, i) => i));
   assert.ok(replies.every((r) => r.ok), JSON.stringify(replies.filter((r) => !r.ok)));
+});
+
+test("no input at all (</dev/null, a closed stdin): connect ends at once, status 0, no output, no agent started", { timeout: 60_000 }, async () => {
+  // A state dir of its own with no agent in it: connect must not start one to answer nothing.
+  const empty = privateAgent("connect-empty");
+  try {
+    for (const stdin of ["ignore", "closed"] as const) {
+      const [file, ...args] = corralCommand() as [string, ...string[]];
+      const child = spawn(file, [...args, "connect"], { cwd: repoRoot, env: { ...process.env, ...empty.env }, stdio: [stdin === "ignore" ? "ignore" : "pipe", "pipe", "pipe"], timeout: 30_000 });
+      if (stdin === "closed") child.stdin?.end();
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr.on("data", (c: Buffer) => (out += c.toString()));
+      // A connect that waits for lines that never come is killed at 30 s (code null): the test fails, it does not hang.
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      assert.deepEqual({ code, out }, { code: 0, out: "" }, `stdin ${stdin}`);
+    }
+    assert.equal(existsSync(path.join(empty.env.CORRAL_STATE_DIR, "agent.sock")), false, "no agent was started");
+  } finally {
+    await empty.stop();
+  }
 });
