@@ -75,5 +75,7 @@ export async function ptyAttachAction(this: CorralContext, flags: SocketOnly, se
       }
     }
     this.process.stderr.write(`\r\ncorral: ${outcome} from session ${session}\n`);
+    // The agent went away (stopped, killed): not a way out the person chose, and a script must tell it apart.
+    if (outcome === "the agent closed the connection") this.process.exitCode = ExitStatus.failure;
   }, sessionOnly(this, session));
 }

@@ -220,6 +220,8 @@ export const ptyAttach = buildCommand<SocketOnly, [string], CorralContext>({
       "Connects this terminal (stdin must be one, else exit 2) to the session (raw mode; it",
       "follows this window's size). Press C-\\ (Ctrl and backslash) to detach: the session",
       "keeps running. The terminal is restored on every way out. Ends when the program exits.",
+      "Exit status: 0 detached or the program exited; 1 the agent went away (the session",
+      "lives on under its guardian); 255 the --host connection was lost.",
       "",
       "Examples:",
       "  corral pty attach 1",
