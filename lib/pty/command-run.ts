@@ -38,12 +38,24 @@ export interface CommandTarget {
   readonly alive: boolean;
   write(data: string): number;
   onExit(listener: () => void): () => void;
-  /** Resolves true once the shell waits for its terminal with all it wrote seen (`pty wait --ready`), false after `timeoutMs`. */
-  untilWaitingForInput?(timeoutMs: number): Promise<boolean>;
+  /**
+   * Resolves true once the shell waits for its terminal with all it wrote
+   * seen (`pty wait --ready`; with `after`, only once output after that
+   * position came), false after `timeoutMs` or an abort.
+   */
+  untilWaitingForInput?(timeoutMs: number, after?: number, signal?: AbortSignal): Promise<boolean>;
 }
 
 /** How long a prompt that began is given to end before a command is typed anyway. */
 const PROMPT_END_MS = 1000;
+
+/**
+ * fish's incomplete line is told by fish waiting for input with the line
+ * unrun; a line longer than the terminal takes at once may leave fish
+ * waiting between two parts of it, so only shorter lines are watched (a
+ * longer incomplete one times out, as before).
+ */
+const FISH_INCOMPLETE_WATCHED = 2048;
 
 /** How long clearing the line fish refused may take, and each Ctrl-C's wait for the fresh prompt. */
 const CLEAR_LINE_MS = 15_000;
@@ -106,10 +118,19 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
   const timer = setTimeout(() => settle(finished ?? { kind: "timeout" }), Math.max(0, deadline - Date.now()));
   const onAbort = () => settle({ kind: "aborted" });
   options.signal?.addEventListener("abort", onAbort);
+  const watching = new AbortController();
   try {
     shell.expectLine(line);
-    target.write(typed);
+    const typedAt = target.write(typed);
+    // fish has no continuation prompt: a line it finds incomplete stays in its editor, and fish
+    // waits for the rest. Seen as fish waiting for input after the echo, the line neither run nor refused.
+    if (shell.kind === "fish" && typed.length <= FISH_INCOMPLETE_WATCHED && target.untilWaitingForInput !== undefined) {
+      void target.untilWaitingForInput(Math.max(0, deadline - Date.now()), typedAt, watching.signal).then((waiting) => {
+        if (waiting && started === null) settle({ kind: "incomplete" });
+      }, () => {});
+    }
     const end = await outcome;
+    watching.abort();
     switch (end.kind) {
       case "done": {
         const from = (started as { from: number; at: number } | null)?.from ?? end.to;
@@ -117,9 +138,16 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
         return { output: await output.finish(), status: end.status, cwd: shell.cwd, durationMs: Date.now() - startedAt, from, to: end.to };
       }
       case "incomplete":
-        target.write("\x03");
-        await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.phase === "prompt");
-        throw new CorralError("command_not_run", `the shell in session ${target.id} found the command line incomplete (it asked for more with its continuation prompt); it was cancelled with Ctrl-C: check quotes, brackets and here-documents`);
+        if (shell.kind === "fish") {
+          await clearRefusedLine(target, shell, options.signal);
+        } else {
+          target.write("\x03");
+          await until(target, shell, Date.now() + options.graceMs, options.signal, () => shell.phase === "prompt");
+        }
+        throw new CorralError(
+          "command_not_run",
+          `the shell in session ${target.id} found the command line incomplete (${shell.kind === "fish" ? "fish kept it in its editor, waiting for more" : "it asked for more with its continuation prompt"}); it was cancelled with Ctrl-C: check quotes, brackets and here-documents`,
+        );
       case "refused": {
         const cleared = shell.kind === "fish" ? await clearRefusedLine(target, shell, options.signal) : true;
         throw new CorralError(
@@ -147,6 +175,7 @@ async function runIn(target: CommandTarget, shell: ShellState, line: string, opt
       }
     }
   } finally {
+    watching.abort();
     clearTimeout(timer);
     stopListening();
     stopExit();

@@ -82,12 +82,12 @@ assert_eq "$out" "it's \$HOME and \$HOME" "$shell: quotes and \$"
 last=$(corral pty screen "$s" --json | jq -c '[.screen.cwd, .screen.lastCommand.line, .screen.lastCommand.status]')
 assert_eq "$last" "$(jq -nc --arg d "$SCRIPT_TMP/sub dir" --arg l "echo \"it's \\\$HOME\" 'and \$HOME'" '[$d, $l, 0]')" "$shell: screen cwd and lastCommand"
 
-# A command line the shell finds incomplete is cancelled, an error; the shell stays usable.
-if [[ $shell != fish ]]; then
-  st=0; err=$(corral pty exec "$s" --timeout 30s -- "echo 'open" 2>&1) || st=$?
-  assert_eq "$st" 1 "$shell: incomplete command line"
-  assert_contains "$err" "incomplete" "$shell: says why"
-fi
+# A command line the shell finds incomplete is cancelled, an error; the shell stays usable
+# (fish has no continuation prompt: it keeps the line in its editor, waiting for more).
+st=0; err=$(corral pty exec "$s" --timeout 30s -- "echo 'open" 2>&1) || st=$?
+assert_eq "$st" 1 "$shell: incomplete command line"
+assert_contains "$err" "incomplete" "$shell: says why"
+assert_eq "$(corral pty exec "$s" -- echo usable)" "usable" "$shell: usable after an incomplete line"
 
 # A line the shell refuses (a syntax error): an error naming it, and the shell stays usable.
 st=0; err=$(corral pty exec "$s" --timeout 30s -- 'echo )(' 2>&1) || st=$?

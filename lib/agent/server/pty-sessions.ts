@@ -153,7 +153,8 @@ class PtyAgentSession implements AgentSession {
       },
       write: (data: string) => pty.write(data),
       onExit: (listener: () => void) => pty.onExit(() => listener()),
-      untilWaitingForInput: async (timeoutMs: number) => (await pty.wait({ ready: true, timeoutMs })).fired === "ready",
+      untilWaitingForInput: async (timeoutMs: number, after?: number, signal?: AbortSignal) =>
+        (await pty.wait({ ready: true, timeoutMs, ...(after !== undefined ? { after } : {}) }, signal)).fired === "ready",
     };
     return mapped(() => runCommand(target, line, options));
   }

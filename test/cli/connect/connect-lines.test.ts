@@ -152,13 +152,13 @@ test("no input at all (</dev/null, a closed stdin): connect ends at once, status
       const child = spawn(file, [...args, "connect"], { cwd: repoRoot, env: { ...process.env, ...empty.env }, stdio: [stdin === "ignore" ? "ignore" : "pipe", "pipe", "pipe"], timeout: 30_000 });
       if (stdin === "closed") child.stdin?.end();
       let out = "";
-      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-      child.stderr.on("data", (c: Buffer) => (out += c.toString()));
+      child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
       // A connect that waits for lines that never come is killed at 30 s (code null): the test fails, it does not hang.
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       assert.deepEqual({ code, out }, { code: 0, out: "" }, `stdin ${stdin}`);
     }
-    assert.equal(existsSync(path.join(empty.env.CORRAL_STATE_DIR, "agent.sock")), false, "no agent was started");
+    assert.equal(existsSync(path.join(empty.env.CORRAL_STATE_DIR ?? "", "agent.sock")), false, "no agent was started");
   } finally {
     await empty.stop();
   }
