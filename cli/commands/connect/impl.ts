@@ -36,11 +36,10 @@ export async function connectAction(this: CorralContext, flags: SocketFlag): Pro
     await (await import("./framed-relay.ts")).relayFrames(this, flags, preamble.rest, preamble.start);
     return;
   }
-  // No input at all (</dev/null, a closed stdin): no request, so no reply, and no agent to reach or start.
-  if (first === null) return;
-  // All of stdin may have come in that first read, its end emitted already: then read the lines from what came.
-  const input = process.stdin.readableEnded ? Readable.from([first]) : process.stdin;
-  if (input === process.stdin) process.stdin.unshift(first);
+  // All of stdin may have come in that first read, its end emitted already: then read the lines from
+  // what came. No input at all (</dev/null, a closed stdin): no line; readline on the ended stdin would never close.
+  const input = first === null ? Readable.from([]) : process.stdin.readableEnded ? Readable.from([first]) : process.stdin;
+  if (first !== null && input === process.stdin) process.stdin.unshift(first);
   let client: AgentClient;
   let config: CorralConfig;
   const remote = wantsRemote(this, flags);
