@@ -3,16 +3,17 @@
  * fast path. The guardian keeps the stream itself instead of framing every
  * byte to its owner: the first head bytes are framed live (as before), the
  * rest is read straight into a ring that keeps the last tail bytes, and the
- * line feeds of the whole stream are counted on the way. At EOF the ring's
+ * line feeds of the whole stream are counted on the way (lines.c; with
+ * --head-lines/--tail-lines the head ends at line N and only the tail's last
+ * N lines go out). At EOF the ring's
  * last tail bytes go out as EV_TAIL frames, then one EV_SPILLED carrying the
  * total, the line feeds and the byte just before the tail (so the owner can
  * tell whether the tail starts a line), the same picture a spill file gives.
  * A stream that also has a spill file is read, counted and written into it
- * (the head framed on the way): measured on this machine's ext4, 1 GiB went
- * into the file in 0.54 s this way against 0.68 s (median of 7, and twice
- * the spread) when spliced into it and then counted through mmap, as it was
- * before 2026-12-03 (collect-spill.bench.ts has both floors). When the file
- * fails (a full disk) the ring here keeps the tail instead.
+ * (the head framed on the way): 1 GiB in 0.54 s against 0.68 s spliced and
+ * then counted through mmap, as before 2026-12-03 (collect-spill.bench.ts
+ * has both floors). When the file fails (a full disk) the ring here keeps
+ * the tail instead.
  *
  * With --tee-stdout/--tee-stderr FD (collect --live) every byte read is
  * also written to FD (corral's own stdout/stderr, passed down), unchanged
@@ -60,8 +61,7 @@ struct capture {
   size_t cap;          /* ring size: at least tail_bytes + 1, so the byte before the tail is kept */
   size_t pos;          /* where the next byte goes */
   uint64_t after_head; /* bytes put in the ring (no spill file: the bytes past the head) */
-  uint64_t head_end;   /* where the framed head ends: head_bytes, or sooner at the end of line head_lines */
-  uint64_t head_lf;    /* line feeds seen in the head so far (with head_lines) */
+  uint64_t head_end, head_lf; /* where the framed head ends (head_bytes, or line head_lines'), line feeds in it */
   unsigned char *buf;  /* with a spill file: the read buffer */
   uint64_t line_feeds; /* of the whole stream */
   int pipe_sized;
@@ -72,24 +72,6 @@ struct capture {
   const unsigned char *tee_p; /* bytes read but not yet taken by tee_fd (in ring or buf) */
   size_t tee_n;
 };
-
-/* Line feeds in p[0..n): byte counters per lane, emptied before they can wrap (the compiler vectorises it). */
-static uint64_t count_line_feeds(const unsigned char *p, size_t n) {
-  uint64_t total = 0;
-  while (n > 0) {
-    size_t k = n < 255 * 32 ? n : 255 * 32;
-    unsigned char lanes[32] = {0};
-    size_t i = 0;
-    for (; i + 32 <= k; i += 32) {
-      for (int j = 0; j < 32; j++) lanes[j] += p[i + j] == '\n';
-    }
-    for (int j = 0; j < 32; j++) total += lanes[j];
-    for (; i < k; i++) total += p[i] == '\n';
-    p += k;
-    n -= k;
-  }
-  return total;
-}
 
 void capture_open(struct guardian *g, int i) {
   if (!g->o->capture[i] || g->o->io[i] != IO_PIPE) return;
@@ -174,25 +156,6 @@ void capture_tee_writable(struct guardian *g, int i) {
   if (g->s[i].capture != NULL) (void)tee_flush(g->s[i].capture);
 }
 
-/*
- * With --head-lines N: the head ends just past its N-th line feed when that
- * comes before head_bytes. `p` holds the n bytes read at the stream's total.
- */
-static void head_lines_seen(struct guardian *g, int i, struct capture *c, const unsigned char *p, size_t n) {
-  uint64_t total = g->s[i].total;
-  if (g->o->head_lines[i] <= 0 || total >= c->head_end) return;
-  size_t k = c->head_end - total < n ? (size_t)(c->head_end - total) : n;
-  for (const unsigned char *at = p, *end = p + k; at < end;) {
-    const unsigned char *lf = memchr(at, '\n', (size_t)(end - at));
-    if (lf == NULL) break;
-    if (++c->head_lf == (uint64_t)g->o->head_lines[i]) {
-      c->head_end = total + (uint64_t)(lf + 1 - p);
-      break;
-    }
-    at = lf + 1;
-  }
-}
-
 /* The head part of a read: framed live, as an uncaptured stream's would be. */
 static void frame_head(struct guardian *g, int i, const unsigned char *p, size_t n, int discard) {
   uint64_t total = g->s[i].total;
@@ -271,7 +234,10 @@ int capture_readable(struct guardian *g, int i, int discard) {
     }
     size_t n = (size_t)r;
     c->line_feeds += count_line_feeds(into, n);
-    head_lines_seen(g, i, c, into, n);
+    if (g->o->head_lines[i] > 0 && s->total < c->head_end) { /* --head-lines N: the head may end at its N-th line */
+      size_t cut = head_lines_cut(into, c->head_end - s->total < n ? (size_t)(c->head_end - s->total) : n, g->o->head_lines[i], &c->head_lf);
+      if (cut != SIZE_MAX) c->head_end = s->total + cut;
+    }
     if (s->spill_fd >= 0) {
       frame_head(g, i, into, n, discard);
       s->total += n;
@@ -283,13 +249,9 @@ int capture_readable(struct guardian *g, int i, int discard) {
       }
     } else if (s->total < c->head_end) {
       frame_head(g, i, into, n, discard);
-      /* The head ended inside this read (its N-th line): the rest, at ring[k..n), starts the ring. */
-      uint64_t k = c->head_end - s->total;
+      uint64_t k = c->head_end - s->total; /* k < n: the head ended at its N-th line, ring[k..n) starts the ring */
       s->total += n;
-      if (k < n) {
-        c->pos = n % c->cap;
-        c->after_head = n - k;
-      }
+      if (k < n) { c->pos = n % c->cap; c->after_head = n - k; }
     } else {
       s->total += n;
       c->after_head += n;
@@ -365,11 +327,7 @@ int capture_finish(struct guardian *g, int i) {
   }
   if (g->o->tail_lines[i] >= 0) {
     /* --tail-lines: only the last N lines of it; the byte before them is then the tail's own. */
-    static struct tail_window w;
-    w.ring = c->ring;
-    w.cap = c->cap;
-    w.at = at;
-    uint64_t skip = tail_lines_skip(&w, tail, g->o->tail_lines[i]);
+    uint64_t skip = ring_lines_skip(c->ring, c->cap, at, tail, g->o->tail_lines[i]);
     if (skip > 0) {
       before = c->ring[(at + skip - 1) % c->cap];
       at = (at + (size_t)skip) % c->cap;

@@ -137,18 +137,13 @@ int capture_finish(struct guardian *g, int i);                /* 0: not captured
 void capture_free(struct stream *s);
 uint64_t capture_line_feeds(struct stream *s); /* counts what was spliced and not counted yet */
 
-/* line-limits.c: a kept tail, in a ring (ring != NULL) or in the spill file at file_at. */
-struct tail_window {
-  const unsigned char *ring;
-  size_t cap, at;
-  int fd;
-  uint64_t file_at;
-  unsigned char buf[65536];
-  uint64_t buf_off;
-  size_t buf_len;
-};
-/* Bytes to skip at the window's start to leave its last `lines` lines (-1: none; fewer lines: 0). */
-uint64_t tail_lines_skip(struct tail_window *w, uint64_t len, int64_t lines);
+/* lines.c: line feeds counted, and --head-lines/--tail-lines applied to a captured stream. */
+uint64_t count_line_feeds(const unsigned char *p, size_t n);
+/* Bytes of p[0..n) up to and including the line feed that makes *seen reach `lines` (counted on), else SIZE_MAX. */
+size_t head_lines_cut(const unsigned char *p, size_t n, int64_t lines, uint64_t *seen);
+/* Bytes to skip at the start of a kept tail of `len` bytes to leave its last `lines` lines (-1: 0; fewer lines: 0). */
+uint64_t ring_lines_skip(const unsigned char *ring, size_t cap, size_t at, uint64_t len, int64_t lines);
+uint64_t file_lines_skip(int fd, uint64_t file_at, uint64_t len, int64_t lines);
 void capture_timers(struct guardian *g, long long now); /* a progress event that is due */
 long long capture_due(const struct guardian *g);         /* when the next is due, 0: none */
 int capture_tee_waiting(const struct guardian *g, int i); /* the tee's fd while bytes wait for it, else -1 */

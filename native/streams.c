@@ -194,15 +194,8 @@ static void spill_finish(struct guardian *g, int i) {
     tail_sent = s->ring != NULL || g->o->tail_bytes[i] == 0;
   } else {
     uint64_t tail = s->total < g->o->tail_bytes[i] ? s->total : g->o->tail_bytes[i];
-    if (g->o->tail_lines[i] >= 0 && tail > 0) {
-      /* --tail-lines: only the last N lines of it, found reading the file backwards (line-limits.c). */
-      static struct tail_window w;
-      w.ring = NULL;
-      w.fd = s->spill_fd;
-      w.file_at = s->total - tail;
-      w.buf_off = w.buf_len = 0;
-      tail -= tail_lines_skip(&w, tail, g->o->tail_lines[i]);
-    }
+    /* --tail-lines: only the last N lines of it, found reading the file backwards (lines.c). */
+    if (g->o->tail_lines[i] >= 0) tail -= file_lines_skip(s->spill_fd, s->total - tail, tail, g->o->tail_lines[i]);
     unsigned char buf[OUTPUT_CHUNK];
     tail_sent = 1;
     frames_reserve(&g->out, tail);
