@@ -1,7 +1,7 @@
 // A terminal session as the agent holds it: a program on a PTY (through a
 // backend), its screen, keys, waits, resize and close. The agent owns ids
 // and names: it passes `id` in the spec (a default `s<n>` is made otherwise).
-// Longer than 300 lines because the session is the one place where output, screen, waits, input, recording hooks and the hooked shell's marks meet; it holds one SupervisedTree (lib/supervise/handle.ts); splitting it by concern is still to do.
+// Longer than 300 lines because the session is where the screen, waits, input, resize and the end (close, exit facts) of one SupervisedTree (lib/supervise/handle.ts) meet; where its output goes is session-output.ts's.
 import type { ExitFacts } from "../core/exit-facts.ts";
 import type { GuardianLink, TreeExit, SupervisedTree } from "../supervise/handle.ts";
 import type { Receipt } from "../core/receipt.ts";
@@ -12,12 +12,12 @@ import { clampDimension } from "./screen-size.ts";
 import { type CloseOptions, type PtySessionSpec, type ScreenReadOptions, spawnRequestOf } from "./session-spec.ts";
 import { type WaitCondition, type WaitResult, waitOnScreen } from "./session-wait.ts";
 import { PtySessionError, type ScreenSnapshot, type SessionInfo } from "./snapshot.ts";
-import { StreamWindow } from "./stream-window.ts";
 import { type Foreground, ForegroundReader } from "./foreground.ts";
 import type { StyleRun } from "./screen-styles.ts";
 import { hookedRequest, type ShellHook, shellKindOf } from "./shell-integration.ts";
-import { newNonce, ShellMarkFilter } from "./shell-marks.ts";
-import { type ShellEvent, ShellState, withoutMarks } from "./shell-state.ts";
+import { newNonce } from "./shell-marks.ts";
+import type { ShellState } from "./shell-state.ts";
+import { SessionOutput } from "./session-output.ts";
 
 // The spec types are part of the session's API: importable from here too.
 export type { CloseOptions, PtySessionSpec, ScreenReadOptions } from "./session-spec.ts";
@@ -37,15 +37,6 @@ export interface AdoptedOutput {
   readonly ended?: ExitFacts;
 }
 
-/**
- * Output that repaints the whole screen, after which a re-adopted screen is
- * exact again: clear screen (ED 2), the alternate screen switched on, a reset.
- */
-// deno-lint-ignore no-control-regex -- control sequences are what this finds
-const REDRAW = /\x1b\[2J|\x1b\[\?(?:1049|1047|47)h|\x1bc/;
-function redraws(bytes: Uint8Array): boolean {
-  return REDRAW.test(new TextDecoder("latin1").decode(bytes));
-}
 /** Grace for what a program that exited by itself left running in its terminal. */
 const LEFTOVER_GRACE_MS = 2000;
 
@@ -63,38 +54,24 @@ export class PtySession {
   #closing: Promise<ExitFacts> | undefined;
   #lastReadHash: string | undefined;
   #exitListeners = new Set<(facts: ExitFacts) => void>();
-  #outputListeners = new Set<(bytes: Uint8Array) => void>();
   /** What was typed and size changes, for a recording. */
   #inputListeners = new Set<(bytes: string | Uint8Array) => void>();
   #resizeListeners = new Set<(cols: number, rows: number) => void>();
   #exitSeen: Promise<void>;
-  /** The output as lines with positions, for waits (DESIGN.md 4.8). */
-  #stream = new StreamWindow();
+  /** Marks to the shell, then the screen, the stream window and listeners (session-output.ts). */
+  readonly #output: SessionOutput;
   #cols: number;
   #rows: number;
   #disposed = false;
   /** Reads the terminal's foreground through kept /proc descriptors; made on first use. */
   #foregroundReader: ForegroundReader | undefined;
-  /** Re-adopted from a tail shorter than the history: the screen may differ until the program redraws. */
-  #approximate = false;
-  /** The hooked shell's marks and what they say (null: no shell integration). */
-  #marks: ShellMarkFilter | null = null;
-  #shell: ShellState | null = null;
   /** The end a previous agent recorded (AdoptedOutput.ended). */
   #ended: ExitFacts | undefined;
 
   private constructor(spec: PtySessionSpec, handle: SupervisedTree, screen: Screen, cols: number, rows: number, adopted?: AdoptedOutput) {
     this.createdAt = adopted?.createdAt ?? Date.now();
-    if (spec.shell !== undefined) {
-      this.#marks = new ShellMarkFilter(spec.shell.nonce);
-      this.#shell = new ShellState(spec.shell.kind, spec.shell.nonce);
-    }
-    if (adopted !== undefined) {
-      this.#stream.startAt(adopted.position - adopted.backlog.length);
-      this.#stream.feed(adopted.backlog);
-      this.#approximate = adopted.position > adopted.backlog.length;
-      this.#ended = adopted.ended;
-    }
+    this.#output = new SessionOutput(screen, spec.shell, adopted);
+    this.#ended = adopted?.ended;
     this.id = spec.id ?? `s${nextId++}`;
     this.name = spec.name ?? null;
     this.argv = [...spec.argv];
@@ -102,25 +79,14 @@ export class PtySession {
     this.#screen = screen;
     this.#cols = cols;
     this.#rows = rows;
-    handle.on("output", (bytes) => {
-      // The shell's marks go to its state, never to the screen, a recording or an attached terminal.
-      const events: ShellEvent[] = [];
-      const shown = this.#marks === null ? bytes : withoutMarks(this.#marks, bytes, this.#stream.position, events);
-      // The screen first: a wait that the stream ends reads a screen holding these bytes.
-      screen.feed(shown);
-      this.#stream.feed(bytes);
-      if (this.#approximate && redraws(shown)) this.#approximate = false;
-      if (shown.length > 0) for (const listener of this.#outputListeners) listener(shown);
-      for (const event of events) "mark" in event ? this.#shell?.mark(event.mark) : this.#shell?.bytes(event.bytes);
-    });
+    handle.on("output", (bytes) => this.#output.take(bytes));
     this.#exitSeen = new Promise((resolve) => {
       handle.on("exit", (exit) => {
         this.#exitRaw = exit;
-        // Bytes held back as the start of a mark were output after all.
-        this.#marks?.flush({ bytes: (held) => screen.feed(held), mark: () => {} });
+        this.#output.flushMarks();
         // Exit facts appear only once every byte before the exit is on the screen.
         void screen.settled().then(() => {
-          this.#stream.finish();
+          this.#output.stream.finish();
           this.#recordExit();
           resolve();
           // What the program left running goes too, and the backend lets go of
@@ -180,29 +146,21 @@ export class PtySession {
       onPressure: (paused) => (paused ? handle.pause() : handle.resume()),
     });
     const session = new PtySession(spec, handle, screen, cols, rows, adopted);
-    screen.feed(session.#replayShell(adopted));
+    screen.feed(session.#output.replayed(adopted));
     await screen.settled();
     replaying = false;
     return session;
   }
 
-  // The raw tail read as it came the first time: the marks rebuild the shell's state, the rest is the screen's.
-  #replayShell(adopted: AdoptedOutput): Uint8Array {
-    if (this.#marks === null) return adopted.backlog;
-    const events: ShellEvent[] = [];
-    const shown = withoutMarks(this.#marks, adopted.backlog, adopted.position - adopted.backlog.length, events);
-    for (const event of events) "mark" in event ? this.#shell?.mark(event.mark) : this.#shell?.bytes(event.bytes);
-    return shown;
-  }
-
   /** The hooked shell (`pty exec`), or null when the session has no shell integration. */
   get shell(): ShellState | null {
-    return this.#shell;
+    return this.#output.shell;
   }
 
   /** The hook this session's shell was started with (kept in the session's record, for re-adoption). */
   get shellHook(): ShellHook | undefined {
-    return this.#shell === null ? undefined : { kind: this.#shell.kind, nonce: this.#shell.nonce };
+    const shell = this.#output.shell;
+    return shell === null ? undefined : { kind: shell.kind, nonce: shell.nonce };
   }
 
   /** How a new agent reaches this session's guardian again; undefined when it cannot (node-pty, not adoptable). */
@@ -226,7 +184,7 @@ export class PtySession {
 
   /** Bytes the program has written so far: the output position (monotonic, from 0). */
   get position(): number {
-    return this.#stream.position;
+    return this.#output.stream.position;
   }
 
   /** Sends bytes to the program as typed; returns the output position at that moment. */
@@ -317,7 +275,7 @@ export class PtySession {
       alive: this.alive,
       exit: this.#exit,
       changed: grid.hash !== against,
-      ...(this.#approximate ? { approximate: true } : {}),
+      ...(this.#output.approximate ? { approximate: true } : {}),
       ...(trimmed > 0 ? { scrollbackTrimmed: trimmed } : {}),
     };
   }
@@ -339,15 +297,14 @@ export class PtySession {
 
   /** Raw output as it arrives (for attach); returns the unsubscribe function. */
   onOutput(listener: (bytes: Uint8Array) => void): () => void {
-    this.#outputListeners.add(listener);
-    return () => this.#outputListeners.delete(listener);
+    return this.#output.onOutput(listener);
   }
 
   /** Waits for text, regex, a stable screen, readiness or the exit; see WaitCondition. */
   wait(cond: WaitCondition, signal?: AbortSignal): Promise<WaitResult> {
     return waitOnScreen({
       screen: this.#screen,
-      stream: this.#stream,
+      stream: this.#output.stream,
       hasExited: () => this.#exit !== null,
       onExit: (listener) => this.onExit(() => listener()),
       takeSnapshot: () => this.#snapshot({ peek: true }),
