@@ -18,6 +18,8 @@ import { describeEnd } from "../../core/exit-words.ts";
 const START_DEADLINE_MS = 20_000;
 /** A lock older than this whose holder is gone, or any lock this old, is stale. */
 const STALE_LOCK_MS = 15_000;
+/** Longest a command that starts no agent waits for one being started (re-adopting many guardians takes a while). */
+const STARTING_WAIT_MS = 60_000;
 
 export { AgentUnavailableError };
 
@@ -32,7 +34,13 @@ export interface ConnectOptions {
 export async function connectOrStart(options: ConnectOptions): Promise<AgentClient> {
   const first = await tryOpen(options.socket);
   if (first) return first;
-  if (!options.start) throw new AgentUnavailableError(`no agent is running on ${options.socket}`);
+  if (!options.start) {
+    // An agent starting now (re-adopting what the last one left, not yet bound) is an agent:
+    // a command that never starts one waits for it rather than say there is none.
+    const started = await onceStarted(options.socket);
+    if (started) return started;
+    throw new AgentUnavailableError(`no agent is running on ${options.socket}`);
+  }
   const paths = agentPaths(options.socket);
   ensureStateDir(paths.dir);
   const deadline = Date.now() + START_DEADLINE_MS;
@@ -67,6 +75,34 @@ export async function connectOrStart(options: ConnectOptions): Promise<AgentClie
     );
   } finally {
     rmSync(paths.lock, { force: true });
+  }
+}
+
+/**
+ * While an agent is being started on `socket` (its own start hold, or a
+ * client's start lock, held by a live process), waits for it to answer;
+ * null when none is starting, or it ended without answering.
+ */
+async function onceStarted(socket: string): Promise<AgentClient | null> {
+  const paths = agentPaths(socket);
+  const deadline = Date.now() + STARTING_WAIT_MS;
+  while ((heldByLiveProcess(paths.starting) || heldByLiveProcess(paths.lock)) && Date.now() < deadline) {
+    await pause(25);
+    const client = await tryOpen(socket);
+    if (client) return client;
+  }
+  return null;
+}
+
+/** A lock or hold file naming a process that still runs (EPERM: another user's, running). */
+function heldByLiveProcess(file: string): boolean {
+  try {
+    const holder = Number(readFileSync(file, "utf8").trim());
+    if (!Number.isInteger(holder) || holder <= 0) return false;
+    process.kill(holder, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 

@@ -9,7 +9,7 @@
 // agent waits for it; that one then finds the first serving and stops
 // without having touched a guardian.
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
-import path from "node:path";
+import { agentPaths } from "../client/agent-paths.ts";
 import process from "node:process";
 
 /** Longest one agent may hold the start (re-adopting many guardians on a loaded machine). */
@@ -39,7 +39,7 @@ function holderOf(file: string): string {
 
 /** Waits for the start hold beside `socket`; returns its release. */
 export async function holdStart(socket: string, log: (line: string) => void): Promise<() => void> {
-  const file = path.join(path.dirname(socket), `${path.basename(socket, ".sock")}.starting`);
+  const file = agentPaths(socket).starting;
   const deadline = Date.now() + HOLD_LIMIT_MS;
   let said = false;
   for (;;) {

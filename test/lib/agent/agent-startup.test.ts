@@ -2,14 +2,16 @@
 // socket is cleared; a loosened or foreign state dir is refused; the agent
 // exits by itself when idle, on SIGTERM closes its sessions and on SIGKILL
 // takes them along (guardian lifeline); a client of
-// another protocol version is told both numbers and how to restart.
+// another protocol version is told both numbers and how to restart; a
+// command that starts no agent waits for one being started.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import net from "node:net";
-import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { spawnSync } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
 import { privateAgent } from "../../support/agent-harness.ts";
+import { corralCommand } from "../../support/corral-cli.ts";
 import { isAlive } from "../../support/processes.ts";
 import { waitFor } from "../../support/wait.ts";
 import { encodeFrame, FrameDecoder } from "../../../lib/core/frame.ts";
@@ -153,6 +155,28 @@ test("an agent killed with SIGKILL leaves its session running; the next agent re
     await agent.ok(["reap", "--all", "--grace", "1s"]);
     await waitFor(() => !isAlive(opened.session.pid) && !isAlive(child), { what: "the session's processes to go with reap --all" });
   } finally {
+    await agent.stop();
+  }
+});
+
+test("a command that starts no agent waits for one being started (its start lock held) instead of saying there is none", { timeout: 90_000 }, async () => {
+  // Seen in a chaos run: `jobs wait` while the next agent re-adopted its jobs (not yet bound) said
+  // "no agent is running, so there are no jobs". Here a client's start lock is held by a live
+  // process while no agent answers; `agent status` must wait, then see the agent that comes up.
+  const agent = privateAgent("agent-starting");
+  const holder = spawn("sleep", ["600"], { stdio: "ignore" });
+  try {
+    mkdirSync(agent.stateDir, { mode: 0o700 });
+    writeFileSync(path.join(agent.stateDir, "agent.lock"), `${holder.pid}\n`, { mode: 0o600 });
+    const status = agent.run(["agent", "status", "--json"]);
+    // The agent that was being started comes up (as the lock's holder would have started it).
+    const [file, ...args] = corralCommand() as [string, ...string[]];
+    spawn(file, [...args, "agent", "run", "--socket", agent.socket], { env: { ...process.env, ...agent.env }, stdio: "ignore", detached: true }).unref();
+    const answered = await status;
+    assert.equal(answered.code, 0, answered.stderr.toString());
+    assert.equal(JSON.parse(answered.stdout.toString()).running, true, "status saw the agent being started");
+  } finally {
+    holder.kill("SIGKILL");
     await agent.stop();
   }
 });

@@ -21,7 +21,7 @@ test("socket: --socket, else CORRAL_SOCKET, else agent.sock in the state dir; si
   assert.equal(socketPath(env), "/other/a.sock");
   assert.equal(socketPath({ CORRAL_STATE_DIR: "/s" }), "/s/agent.sock");
   assert.deepEqual(agentPaths("/s/agent.sock"), {
-    socket: "/s/agent.sock", lock: "/s/agent.lock", pid: "/s/agent.pid", log: "/s/agent.log", dir: "/s",
+    socket: "/s/agent.sock", lock: "/s/agent.lock", starting: "/s/agent.starting", pid: "/s/agent.pid", log: "/s/agent.log", dir: "/s",
   });
   assert.equal(agentPaths("/t/raw").lock, "/t/raw.lock");
 });
