@@ -12,7 +12,7 @@ const mb = (n: number) => (n / 1e6).toFixed(1);
 for (const backend of await availablePtyBackends()) {
   const s = await PtySession.open({ argv: ["sh", "-c", "yes corral-flood-line"], env: { ...process.env } as Record<string, string>, backend });
   try {
-    await s.wait({ text: "corral-flood-line", timeoutMs: 30_000 });
+    if ((await s.wait({ text: "corral-flood-line", timeoutMs: 30_000 })).fired !== "text") throw new Error("the flood never showed its first line");
     const sample = async (ms: number) => {
       let peak = 0;
       const until = Date.now() + ms;

@@ -29,7 +29,7 @@ for (const backend of await availablePtyBackends()) {
   try {
     const warm = await PtySession.open({ argv: BASH, env, backend });
     sessions.push(warm);
-    await warm.wait({ text: "$ ", timeoutMs: 15_000 });
+    if ((await warm.wait({ text: "$ ", timeoutMs: 15_000 })).fired !== "text") throw new Error("the warm-up shell never showed its prompt");
     const base = liveBytes();
     const idle: PtySession[] = [];
     for (let i = 0; i < COUNT; i++) idle.push(await PtySession.open({ argv: BASH, env, backend }));

@@ -16,44 +16,15 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
-import { repoRoot } from "../../support/corral-cli.ts";
 import { plantedAgent } from "../../support/planted-agent.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
+import { type Answer, BIN, runBin } from "../../support/bin-answer.ts";
 import { FrameDecoder, frameJson, jsonFrame } from "../../../lib/agent/protocol/frames.ts";
 import { PROTOCOL_VERSION, versionMismatchMessage } from "../../../lib/agent/protocol/version.ts";
 
-const BIN = path.join(repoRoot, "dist", "corral");
-
-interface Answer {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** `dist/corral connect` with `input` on stdin (ended). */
 function connect(input: string | Uint8Array, env: Record<string, string>, options: { uid?: number; gid?: number; cwd?: string } = {}): Promise<Answer> {
-  const child = spawn(BIN, ["connect"], {
-    env: { ...process.env, CORRAL_JS_RUNTIME: process.execPath, ...env },
-    cwd: options.cwd ?? repoRoot,
-    stdio: ["pipe", "pipe", "pipe"],
-    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
-  });
-  child.stdin.end(input);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on("data", (c: Buffer) => out.push(c));
-  child.stderr.on("data", (c: Buffer) => err.push(c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error("corral connect still running after 60 s"));
-    }, 60_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
-    });
-  });
+  return runBin(["connect"], env, { ...options, input });
 }
 
 let agent: PrivateAgent;

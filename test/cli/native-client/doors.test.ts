@@ -6,7 +6,6 @@
 // gets nothing. CORRAL_CLIENT=native makes the client fail instead of
 // handing over, so an equal answer proves the agent served it.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -14,43 +13,13 @@ import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts"
 import { repoRoot } from "../../support/corral-cli.ts";
 import { plantedAgent } from "../../support/planted-agent.ts";
 import { scratchDir } from "../../support/scratch-dir.ts";
+import { BIN, runBin } from "../../support/bin-answer.ts";
 import { waitFor } from "../../support/wait.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
 import { INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
 
-const BIN = path.join(repoRoot, "dist", "corral");
-
-interface Answer {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** `dist/corral ARGS` (the bin a user's install runs) through one door. */
-function bin(args: readonly string[], env: Record<string, string>, options: { uid?: number; gid?: number; cwd?: string; input?: string } = {}): Promise<Answer> {
-  const child = spawn(BIN, args, {
-    env: { ...process.env, CORRAL_JS_RUNTIME: process.execPath, ...env },
-    cwd: options.cwd ?? repoRoot,
-    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-    ...(options.uid !== undefined ? { uid: options.uid, gid: options.gid } : {}),
-  });
-  if (options.input !== undefined) child.stdin?.end(options.input);
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout?.on("data", (c: Buffer) => out.push(c));
-  child.stderr?.on("data", (c: Buffer) => err.push(c));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`corral ${args.join(" ")} still running after 60 s`));
-    }, 60_000);
-    child.on("error", reject);
-    child.on("close", (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
-    });
-  });
-}
+const bin = runBin;
 
 let agent: PrivateAgent;
 before(async () => {

@@ -44,10 +44,10 @@ for (const backend of backends) {
       t.after(() => tmux.kill());
       tmux.start(argv, { cols: 80, rows: 24, cwd: dir, env: ENV });
       const s = await openSession(t, backend, { argv, cwd: dir, cols: 80, rows: 24, env: ENV });
-      await s.wait({ text: "$ ", timeoutMs: 30_000 });
+      assert.equal((await s.wait({ text: "$ ", timeoutMs: 30_000 })).fired, "text", "bash's prompt");
       // bash reads its line before we type (keys typed earlier are not lost,
       // but this keeps the test about history, not about start-up races).
-      await s.wait({ ready: true, timeoutMs: 30_000 });
+      assert.equal((await s.wait({ ready: true, timeoutMs: 30_000 })).fired, "ready", "bash waits for input");
       await waitFor(() => tmux.capture()[0] === "$", { timeoutMs: 15_000, what: "tmux's prompt" });
       s.write(`${output.command}\r`);
       tmux.text(output.command);
@@ -76,7 +76,7 @@ for (const backend of backends) {
 
   test(`[${backend}] a session opened with --scrollback 0 has no history to bring back`, async (t) => {
     const s = await openSession(t, backend, { argv: ["seq", "1", "50"], cols: 80, rows: 24, scrollback: 0 });
-    await s.wait({ exit: true, timeoutMs: 15_000 });
+    assert.equal((await s.wait({ exit: true, timeoutMs: 15_000 })).fired, "exit", "seq exited");
     s.resize(80, 30);
     const snap = await s.screen();
     assert.equal(snap.lines[0], "28", "the old rows stay at the top");
