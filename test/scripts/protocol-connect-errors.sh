@@ -1,6 +1,7 @@
 # What a script driving `corral connect` sees when it gets a request wrong:
 # an unknown op is answered with every op there is, a bad field with its
-# name and what would be right, and the connection goes on serving.
+# name and what would be right, and the connection goes on serving. No
+# request at all (</dev/null, a closed stdin) ends at once: status 0, no output.
 . "$SCRIPT_LIB"
 
 replies=$(printf '%s\n' \
@@ -21,5 +22,10 @@ assert_eq "$(printf '%s\n' "$replies" | jq -r 'select(.ref == 2) | .error.messag
 assert_eq "$(printf '%s\n' "$replies" | jq -r 'select(.ref == 3) | .error.message')" '"argv" must be a non-empty array of strings'
 assert_contains "$(printf '%s\n' "$replies" | jq -r 'select(.ref == 4) | .error.code + " " + .error.message')" 'bad_request "regex":'
 assert_eq "$(printf '%s\n' "$replies" | jq -c 'select(.ref == 5)')" '{"ref":5,"ok":true,"sessions":[]}'
+
+# Nothing to ask: through the bin and through the JavaScript CLI (CORRAL_CLIENT=js), no reply, status 0.
+assert_eq "$(corral connect </dev/null; echo "status $?")" "status 0" "connect with no input"
+assert_eq "$(corral connect <&-; echo "status $?")" "status 0" "connect with stdin closed"
+assert_eq "$(CORRAL_CLIENT=js corral connect </dev/null; echo "status $?")" "status 0" "the JavaScript CLI's connect with no input"
 
 corral agent stop >/dev/null
