@@ -31,15 +31,27 @@ export function readStat(pid: number | string): ProcStat | undefined {
 /** The fields of a /proc/PID/stat text (read by path here, or through a kept descriptor). */
 export function parseStat(pid: number | string, text: string): ProcStat {
   // Fields start after the last ")": the command name before it may hold anything.
-  const f = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  // Walked to field 19 and no further: the line has 52 fields, and splitting
+  // them all was most of a foreground read (every screen reply; issue 33).
+  const fields: string[] = [];
+  let at = text.lastIndexOf(")") + 2;
+  while (fields.length <= 19) {
+    const space = text.indexOf(" ", at);
+    if (space < 0) {
+      if (at <= text.length) fields.push(text.slice(at));
+      break;
+    }
+    fields.push(text.slice(at, space));
+    at = space + 1;
+  }
   return {
     pid: Number(pid),
-    state: f[0] ?? "",
-    ppid: Number(f[1]),
-    pgrp: Number(f[2]),
-    session: Number(f[3]),
-    tpgid: Number(f[5]),
-    startTime: Number(f[19]),
+    state: fields[0] ?? "",
+    ppid: Number(fields[1]),
+    pgrp: Number(fields[2]),
+    session: Number(fields[3]),
+    tpgid: Number(fields[5]),
+    startTime: Number(fields[19]),
   };
 }
 

@@ -36,9 +36,14 @@ export class ServedRequests implements CommandRequests {
   ) {}
 
   async run(message: Record<string, unknown>, ref: unknown): Promise<Record<string, unknown>> {
-    // A burst of lines yields to the event loop every REQUESTS_PER_TURN, as request frames do.
-    if (this.#turn === 0) setImmediate(() => (this.#turn = 0));
-    if (++this.#turn > REQUESTS_PER_TURN) await new Promise((resolve) => setImmediate(resolve));
+    // Lines yield to the event loop every REQUESTS_PER_TURN, as request frames do: a
+    // burst cannot keep the other connections waiting. Counted across turns of the loop,
+    // not reset at each: scheduling that reset cost every lockstep request an Immediate
+    // (issue 33), where one yield in REQUESTS_PER_TURN costs a lockstep client next to nothing.
+    if (++this.#turn >= REQUESTS_PER_TURN) {
+      this.#turn = 0;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     try {
       const op = message.op;
       if (typeof op === "string" && (STREAMING.has(op) || (op === "job-start" && message.attach === true) || (op === "job-read" && message.raw === true))) {
