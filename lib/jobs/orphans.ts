@@ -32,7 +32,9 @@ const KILL_CONFIRM_MS = 5000;
 export async function sweepOrphans(stateDir: string, graceMs: number): Promise<OrphanItem[]> {
   const items: OrphanItem[] = [];
   for (const record of readRecords(stateDir).records) {
-    if (record.owner.pid !== process.pid && stillRuns(record.owner)) continue;
+    // A live owner keeps its guardians, this process included: an agent serving the native
+    // client's `reap` runs this code itself, and its own guardians are not orphans.
+    if (stillRuns(record.owner)) continue;
     items.push(await cleanOrphan(record, graceMs));
     removeRecord(stateDir, record.guardian.pid);
   }

@@ -143,6 +143,15 @@ try {
   const list = JSON.stringify({ op: "list" });
   const send = JSON.stringify({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
   const screen = JSON.stringify({ op: "screen", session: main.session });
+  // The floor of any pair over connect: two requests whose answers cost the agent next to
+  // nothing (the job table, empty here), so what is left is the relay, the agent's event loop,
+  // its framing and JSON. Placed beside tmux's whole pair, it says how much of the ratio is
+  // the send and the screen themselves.
+  const jobs = JSON.stringify({ op: "jobs" });
+  const floorTimes = await timed(ROUNDS, async () => {
+    await main.ask(jobs);
+    await main.ask(jobs);
+  });
   const listTimes = await timed(ROUNDS, () => main.ask(list));
   const sendTimes = await timed(ROUNDS, () => main.ask(send));
   const screenTimes = await timed(ROUNDS, () => main.ask(screen));
@@ -161,6 +170,7 @@ try {
     out(`  ratio corral/baseline: median ${fmt(median(main.times) / median(baseline.times), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(baseline.times, 95), 2)}x`);
   }
   out(`  ${"agent alone (this process's client):".padEnd(40)} ${describe(direct)}`);
+  out(`  ${"floor: two jobs requests (no work):".padEnd(40)} ${describe(floorTimes)}, ${fmt(median(floorTimes) / median(tmuxTimes), 2)}x tmux's whole pair`);
   out(`single ops through corral connect (native client)`);
   out(`  list:   ${describe(listTimes)}`);
   out(`  send:   ${describe(sendTimes)}`);

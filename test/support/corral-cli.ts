@@ -13,8 +13,14 @@ export function corralCommand(): string[] {
   const bin = (name: string) => path.join(repoRoot, "node_modules", ".bin", name);
   switch (runtime) {
     case "node":
-      // Node runs what npm links as `corral`: dist/corral.cjs (package.json "bin").
-      return [process.execPath, path.join(repoRoot, "dist", "corral.cjs")];
+      // What npm links as `corral` (package.json "bin"): dist/corral, the native client,
+      // which the agent answers for the commands it serves and which hands every other
+      // command line to the JavaScript CLI (dist/corral.cjs) under Node. The JavaScript
+      // CLI's own client side of the served commands is run by the scripts' JavaScript
+      // shard, test/cli/native-client/ (both doors, byte for byte) and CORRAL_CLIENT=js;
+      // CORRALTEST_DOOR=js runs every test through the JavaScript CLI instead.
+      if (process.env.CORRALTEST_DOOR === "js") return [process.execPath, path.join(repoRoot, "dist", "corral.cjs")];
+      return [path.join(repoRoot, "dist", "corral")];
     case "deno":
       return [bin("deno"), "run", "--allow-all", "--quiet", path.join(repoRoot, "cli", "main.ts")];
     case "bun":
