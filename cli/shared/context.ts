@@ -23,6 +23,8 @@ export interface CorralProcess {
   jsonElsewhere?: boolean;
   /** A command the agent runs for the native client: aborts when that client has gone. */
   readonly callerGone?: AbortSignal;
+  /** The caller's working directory when it is not this process's (a command the agent runs for the native client). */
+  readonly cwd?: string;
 }
 
 export interface CorralContext extends CommandContext {

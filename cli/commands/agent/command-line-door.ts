@@ -20,8 +20,12 @@ import type { CommandInput, CommandLineDoor, CommandOutput, CommandRequests } fr
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
 import type { CorralContext, CorralProcess } from "../../shared/context.ts";
 
-/** `pty` subcommands the agent does not run: they start a session (and maybe the agent), hold a terminal, name a file, or serve. */
-const UNSERVED_PTY = new Set(["open", "attach", "record", "view"]);
+/**
+ * `pty` subcommands the agent does not run: they hold a terminal, name a
+ * file, or serve. `pty open` is served: a client reaches the agent only when
+ * one runs, so the JavaScript CLI still starts the first one.
+ */
+const UNSERVED_PTY = new Set(["attach", "record", "view"]);
 /** Flags whose value is a file the command opens in the caller's directory. */
 const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--cast"]);
 
@@ -37,7 +41,7 @@ export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor
 }
 
 function refusal(request: CommandLineRequest): string | null {
-  for (const name of ["CORRAL_SOCKET", "CORRAL_STATE_DIR"]) {
+  for (const name of ["CORRAL_SOCKET", "CORRAL_STATE_DIR", "CORRAL_CONFIG"]) {
     const value = request.env[name];
     // Resolved against the caller's directory by the JavaScript CLI; the agent has another.
     if (value !== undefined && value !== "" && !value.startsWith("/")) return `a relative ${name}`;
@@ -100,7 +104,7 @@ async function run(
   }
   // Never the agent's own stdin: the client's when it streams it, else nothing.
   const stdin = request.stdin === true ? clientStdin(input) : noInput();
-  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, stdin, callerGone: signal };
+  const corralProcess: CorralProcess = { stdout, stderr, env: request.env, stdin, callerGone: signal, cwd: request.cwd };
   const status = await runCommandLine(request.argv, corralProcess);
   await Promise.all([finished(stdout), finished(stderr)]);
   return status;

@@ -6,7 +6,7 @@
 // gets nothing. CORRAL_CLIENT=native makes the client fail instead of
 // handing over, so an equal answer proves the agent served it.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
@@ -68,6 +68,11 @@ test("every served command line answers the same through both doors, errors incl
     ["collect", "--job", "gen", "--tail-lines", "2"],
     ["collect", "--job", "%99"],
     ["reap", "--help"],
+    ["pty", "open", "--help"],
+    ["pty", "open"],
+    ["pty", "open", "--cols", "wide", "--", "true"],
+    ["pty", "open", "--name", "sh", "--", "true"],
+    ["pty", "open", "--env", "NOEQUALS", "--", "true"],
   ];
   for (const line of lines) {
     const js = await bin(line, { ...agent.env, CORRAL_CLIENT: "js" });
@@ -115,6 +120,31 @@ test("pty send --stdin: the native client streams its stdin to the agent, answer
   }, { timeoutMs: 60_000, what: "all of the input in the session's file" });
   assert.equal(got, many);
   await agent.ok(["pty", "close", "many"]);
+});
+
+test("pty open served: the program starts in the caller's directory, --cwd relative to it, with the caller's environment", async (t) => {
+  const dir = scratchDir(t, "corral-doors-open-");
+  const sub = path.join(dir, "sub");
+  mkdirSync(sub);
+  const env = { ...agent.env, DOORS_MARK: "from-the-caller" };
+  const facts: Record<string, string> = {};
+  for (const door of ["js", "native"] as const) {
+    for (const [name, cwdFlag] of [[`here-${door}`, []], [`sub-${door}`, ["--cwd", "sub"]]] as const) {
+      const opened = await bin(["pty", "open", "--name", name, ...cwdFlag, "--", "sh", "-c", 'echo "$(pwd)|$DOORS_MARK|done"; exec cat'], { ...env, CORRAL_CLIENT: door }, { cwd: dir });
+      assert.equal(opened.status, 0, `${door} ${name}: ${opened.stderr}`);
+      assert.match(opened.stdout, /^\d+\n$/, "the id alone, as always");
+      const waited = await bin(["pty", "wait", name, "--text", "|done", "--json"], agent.env);
+      assert.equal(waited.status, 0, waited.stderr);
+      facts[name] = (await bin(["pty", "screen", name], agent.env)).stdout.split("\n")[0] ?? "";
+      await bin(["pty", "close", name], agent.env);
+    }
+  }
+  assert.deepEqual(facts, {
+    "here-js": `${dir}|from-the-caller|done`,
+    "sub-js": `${sub}|from-the-caller|done`,
+    "here-native": `${dir}|from-the-caller|done`,
+    "sub-native": `${sub}|from-the-caller|done`,
+  });
 });
 
 test("what the agent does not serve is handed to the JavaScript CLI with the same argv", async () => {

@@ -38,7 +38,7 @@ export async function ptyOpenAction(this: CorralContext, flags: OpenFlags, ...ar
       // Remote: only what was set here travels; the far side adds its own environment and home (connect/framed-relay.ts).
       ...(remote
         ? { ...(flags.cwd === undefined ? {} : { cwd: flags.cwd }), env: Object.fromEntries([...set.map(({ name, value }) => [name, value]), ...(flags.term === undefined ? [] : [["TERM", flags.term]])]) }
-        : { cwd: path.resolve(flags.cwd ?? process.cwd()), env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)) }),
+        : { cwd: path.resolve(this.process.cwd ?? process.cwd(), flags.cwd ?? "."), env: sessionEnvironment(this.process.env, config, set, flags.term, (names) => (withheld = names)) }),
       scrollback: flags.scrollback ?? DEFAULT_SCROLLBACK,
       ...(flags.shellIntegration ? {} : { shellIntegration: false }),
     };
