@@ -1,7 +1,8 @@
 // The native client's door against tmux's own client, side by side in one
 // run on a private tmux server: what a script that drives a terminal pays
 // per call. Rows: a `pty send` + `pty screen` pair through the command
-// line; single served calls (`jobs`, `pty wait` on text already shown,
+// line; a session opened and closed (`pty open` + `pty close` against tmux's
+// new-session + kill-session); single served calls (`jobs`, `pty wait` on text already shown,
 // `--version`) against `tmux display-message -p`; a script of STEPS steps
 // (send a line, wait for its echo, read the screen); and over one
 // connection (`corral connect` through the bin), send+wait against
@@ -64,6 +65,17 @@ try {
   out(`| tmux send-keys + capture-pane | ${fmt(pair[0]!, 2)} | 1.00 |`);
   out(`| corral send + screen, native client | ${fmt(pair[1]!, 2)} | ${fmt(pair[1]! / pair[0]!, 2)} (aim <= 2) |`);
   out(`| corral send + screen, JavaScript CLI | ${fmt(pair[2]!, 2)} | ${fmt(pair[2]! / pair[0]!, 2)} |`);
+
+  // A session opened and closed: `pty open` is served once an agent runs, like tmux's new-session.
+  const openClose = sideBySide([
+    ["tmux new-session + kill-session", () => (tmuxCall("new-session", "-d", "-s", "o", "cat")(), tmuxCall("kill-session", "-t", "o")())],
+    ["corral pty open + pty close (native)", () => (corralCall("native", "pty", "open", "--name", "o", "--", "cat")(), corralCall("native", "pty", "close", "o")())],
+    ["corral pty open + pty close (js)", () => (corralCall("js", "pty", "open", "--name", "o", "--", "cat")(), corralCall("js", "pty", "close", "o")())],
+  ]);
+  out(`\n| open + close a session | ms | x tmux |\n|---|---|---|`);
+  out(`| tmux new-session + kill-session | ${fmt(openClose[0]!, 2)} | 1.00 |`);
+  out(`| corral pty open + pty close, native client | ${fmt(openClose[1]!, 2)} | ${fmt(openClose[1]! / openClose[0]!, 2)} |`);
+  out(`| corral pty open + pty close, JavaScript CLI | ${fmt(openClose[2]!, 2)} | ${fmt(openClose[2]! / openClose[0]!, 2)} |`);
 
   const calls: [string, string[]][] = [
     ["jobs", ["jobs"]],

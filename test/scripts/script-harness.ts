@@ -20,7 +20,8 @@ import path from "node:path";
 import { test } from "node:test";
 import { guardianRecordsLeft } from "../support/agent-harness.ts";
 import { corralCommand, repoRoot, runtime } from "../support/corral-cli.ts";
-import { processesWithEnv } from "../support/processes.ts";
+import { isAlive, processesWithEnv } from "../support/processes.ts";
+import { stopAgentFromHere } from "../support/agent-teardown.ts";
 import { waitFor } from "../support/wait.ts";
 import { inPool, longestFirst, SCRIPT_SHARDS, SCRIPTS_AT_ONCE, shardsOf } from "./script-shards.ts";
 
@@ -81,7 +82,7 @@ function runScript(file: string, env: Record<string, string>, cwd: string): Prom
 }
 
 /**
- * Stops the script's agent and ends what it left. A CLI start costs CPU, and
+ * Stops the script's agent (from this process: agent-teardown.ts) and ends what it left. A CLI start costs CPU, and
  * many scripts never start an agent: with no state dir there is no agent to
  * stop, and with no guardian records left there is nothing for reap (it
  * never starts an agent; with none running it only sweeps those records).
@@ -90,9 +91,21 @@ async function stopAgent(env: Record<string, string>, cwd: string): Promise<void
   const [command, ...args] = corralCommand();
   const run = (words: string[]) => new Promise<void>((resolve) => spawn(command!, [...args, ...words], { cwd, env, stdio: "ignore" }).on("close", () => resolve()));
   const stateDir = env.CORRAL_STATE_DIR!;
-  if (existsSync(stateDir)) await run(["agent", "stop", "--force"]);
+  if (existsSync(stateDir)) {
+    // One that did not answer as an agent (being started, another protocol): the command stops it.
+    if (!await stopAgentFromHere(path.join(stateDir, "agent.sock")) && agentStillRuns(stateDir)) await run(["agent", "stop", "--force"]);
+  }
   // Guardians of an agent the script killed wait for the next one (issue 11): reap ends them.
   if (guardianRecordsLeft(stateDir)) await run(["reap", "--all", "--grace", "1s"]);
+}
+
+function agentStillRuns(stateDir: string): boolean {
+  try {
+    const pid = Number(readFileSync(path.join(stateDir, "agent.pid"), "utf8").trim());
+    return pid > 0 && isAlive(pid);
+  } catch {
+    return false;
+  }
 }
 
 /** What the script left running once its agent stopped; killed, then named. */

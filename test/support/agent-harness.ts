@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { corral, type CliOptions, type CliResult } from "./corral-cli.ts";
 import { isAlive } from "./processes.ts";
+import { stopAgentFromHere } from "./agent-teardown.ts";
 import { waitFor } from "./wait.ts";
 
 export interface PrivateAgent {
@@ -50,7 +51,8 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
     },
     async stop() {
       const pid = agent.pid();
-      await agent.run(["agent", "stop", "--force"]);
+      // One that did not answer as an agent (being started, another protocol): the command stops it.
+      if (!await stopAgentFromHere(agent.socket) && pid !== undefined && isAlive(pid)) await agent.run(["agent", "stop", "--force"]);
       if (pid !== undefined) await waitFor(() => !isAlive(pid), { what: `agent ${pid} to exit` });
       // Guardians of an agent a test killed outlive it, waiting for the next one (issue 11): reap ends them.
       if (guardianRecordsLeft(stateDir)) await agent.run(["reap", "--all", "--grace", "1s"]);
