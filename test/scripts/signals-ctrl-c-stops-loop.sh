@@ -48,9 +48,13 @@ how_it_ended() {
   tmx display -p -t "$pane" '#{?pane_dead_signal,signal=#{pane_dead_signal},exit=#{pane_dead_status}}'
 }
 
+# A session that outlives both rounds: killing a round's session must not end
+# the tmux server while the next round's client connects to it (tmux then says
+# "server exited unexpectedly").
+tmx -f /dev/null new-session -d -s keep -x 80 -y 24 "exec sleep 600"
 for guardian in auto never; do
   rm -f started.* after.* step.*.pid loop.finished
-  tmx -f /dev/null new-session -d -s "loop-$guardian" -x 80 -y 24 "CORRAL_GUARDIAN=$guardian exec bash loop.sh"
+  tmx new-session -d -s "loop-$guardian" -x 80 -y 24 "CORRAL_GUARDIAN=$guardian exec bash loop.sh"
   tmx set-option -t "loop-$guardian" remain-on-exit on
   # Only once the first step really runs (corral is waiting on it) is Ctrl-C sent.
   wait_until 60 test -s step.a.pid
