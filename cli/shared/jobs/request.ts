@@ -67,7 +67,8 @@ export async function prepareJob(
         env: Object.fromEntries((flags.env ?? []).map(({ name, value }) => [name, value])),
         envFlags: { clear: flags.clearEnv, keep: flags.keepEnv ?? [], ...(flags.scrub === undefined ? {} : { scrub: flags.scrub }) },
       }
-      : { cwd: spec.cwd ?? process.cwd(), env: spec.env }),
+      // The agent runs in a directory of its own: a relative --cwd is the caller's.
+      : { cwd: path.resolve(ctx.process.cwd ?? process.cwd(), spec.cwd ?? "."), env: spec.env }),
     headBytes: flags.headBytes ?? config.headBytes,
     maxBytes: flags.maxBytes ?? config.maxBytes,
     graceMs: spec.graceMs,
