@@ -27,7 +27,7 @@ import type { CorralContext, CorralProcess } from "../../shared/context.ts";
  */
 const UNSERVED_PTY = new Set(["attach", "record", "view"]);
 /** Flags whose value is a file the command opens in the caller's directory. */
-const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--cast"]);
+const CALLER_FLAGS = new Set(["--svg", "--html", "--spill", "--record", "--png", "--cast", "--facts"]);
 
 /** Flags that send the command to another machine's agent (lib/agent/client/remote/). */
 const REMOTE_FLAGS = new Set(["--host", "--via"]);

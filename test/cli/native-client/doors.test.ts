@@ -158,6 +158,10 @@ test("what the agent does not serve is handed to the JavaScript CLI with the sam
   const svg = await bin(["pty", "screen", "sh", "--svg", "s.svg"], agent.env, { cwd: dir });
   assert.equal(svg.status, 0, svg.stderr);
   assert.match(readFileSync(path.join(dir, "s.svg"), "utf8"), /<svg/);
+  // So is a facts file (before, the agent served it and wrote it in its own directory).
+  const facts = await bin(["collect", "--job", "gen", "--follow", "--facts", "f.json"], agent.env, { cwd: dir });
+  assert.equal(facts.status, 0, facts.stderr);
+  assert.equal((JSON.parse(readFileSync(path.join(dir, "f.json"), "utf8")) as { code: unknown }).code, 0);
 });
 
 test("without an agent the JavaScript CLI answers, as it always does", async (t) => {
