@@ -3,9 +3,10 @@
 // context whose stdout, stderr, environment and terminal width are the
 // client's, so help, errors, JSON and exit statuses are byte-identical
 // through both doors (test/cli/native-client/ compares them). Served: the
-// commands the agent can answer alone (a session's send, screen, wait,
-// list, resize, close, exec; jobs and their waits; collect --job; reap;
-// agent status; --version and --help). Everything else, and any command
+// commands the agent can answer alone (a session's open, send, screen, wait,
+// list, resize, close, exec; run --bg, jobs and their waits; collect --job;
+// reap; agent status; --version and --help), given the caller's directory
+// and environment as data. Everything else, and any command
 // line whose meaning depends on the caller's process (a relative path the
 // agent would resolve against its own directory; --stdin from a client that
 // cannot stream it), is refused before any output: the client then execs
@@ -65,7 +66,18 @@ function refusal(request: CommandLineRequest): string | null {
   // connect, to a client that pushes its stdin: its lines are this connection's requests.
   if (first === "connect" && request.lines === true && isPlainConnect(argv)) return null;
   if (first === "collect" && words.some((word) => word === "--job" || word.startsWith("--job="))) return null;
+  if (first === "run" && isBackgroundRun(words)) return null;
   return `corral ${first ?? ""} is run by the JavaScript CLI`;
+}
+
+/**
+ * `run --bg`: a job the agent starts anyway, printed by its id. Only the
+ * plain flag: with `--tty` the job holds the caller's terminal, and a
+ * spelling stricli might read otherwise (`--bg=...`, a `--no...` negation)
+ * goes to the JavaScript CLI, which reads it as it always did.
+ */
+function isBackgroundRun(words: readonly string[]): boolean {
+  return words.includes("--bg") && !words.some((word) => word.startsWith("--tty") || word.startsWith("--bg=") || word.startsWith("--no"));
 }
 
 /** `connect` with at most --socket (already checked absolute): the form the agent serves. */

@@ -60,7 +60,7 @@ export async function prepareRun(
   }
   const spec: SpawnSpec = {
     argv: [program, ...args],
-    cwd: flags.cwd ?? process.cwd(),
+    cwd: flags.cwd ?? context.process.cwd ?? process.cwd(),
     env: childEnv.env,
     ...stdio,
     graceMs,

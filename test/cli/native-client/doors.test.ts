@@ -73,6 +73,13 @@ test("every served command line answers the same through both doors, errors incl
     ["pty", "open", "--cols", "wide", "--", "true"],
     ["pty", "open", "--name", "sh", "--", "true"],
     ["pty", "open", "--env", "NOEQUALS", "--", "true"],
+    ["run", "--bg", "--help"],
+    ["run", "--bg"],
+    ["run", "--bg", "--timeout", "5s", "--", "true"],
+    ["run", "--bg", "--name", "1bad", "--", "true"],
+    ["run", "--bg", "--name", "gen", "--", "true"],
+    ["run", "--bg", "--cwd", "/no/such/dir", "--", "true"],
+    ["run", "--bg", "--", "/no/such/program"],
   ];
   for (const line of lines) {
     const js = await bin(line, { ...agent.env, CORRAL_CLIENT: "js" });
@@ -145,6 +152,28 @@ test("pty open served: the program starts in the caller's directory, --cwd relat
     "here-native": `${dir}|from-the-caller|done`,
     "sub-native": `${sub}|from-the-caller|done`,
   });
+});
+
+test("run --bg served: the job starts in the caller's directory, --cwd relative to it, with the caller's environment", async (t) => {
+  const dir = scratchDir(t, "corral-doors-bg-");
+  mkdirSync(path.join(dir, "sub"));
+  const env = { ...agent.env, DOORS_MARK: "from-the-caller" };
+  const outputs: string[] = [];
+  for (const door of ["js", "native"] as const) {
+    for (const cwdFlag of [[], ["--cwd", "sub"]]) {
+      const started = await bin(["run", "--bg", ...cwdFlag, "--", "sh", "-c", 'echo "$(pwd)|$DOORS_MARK"'], { ...env, CORRAL_CLIENT: door }, { cwd: dir });
+      assert.equal(started.status, 0, `${door}: ${started.stderr}`);
+      assert.match(started.stdout, /^%\d+\n$/, "the job's id alone, as always");
+      const collected = await bin(["collect", "--job", started.stdout.trim(), "--follow"], agent.env);
+      outputs.push(`${door} ${collected.stdout.trim()}`);
+    }
+  }
+  assert.deepEqual(outputs, [
+    `js ${dir}|from-the-caller`,
+    `js ${dir}/sub|from-the-caller`,
+    `native ${dir}|from-the-caller`,
+    `native ${dir}/sub|from-the-caller`,
+  ]);
 });
 
 test("what the agent does not serve is handed to the JavaScript CLI with the same argv", async () => {
