@@ -44,7 +44,12 @@ export function verifyAgentSocket(socket: string): void {
   }
   if (!stat.isSocket()) refuse("it is not a socket");
   if (stat.uid !== uid) refuse(`it is owned by uid ${stat.uid}, not by you (uid ${uid})`);
-  const listeners = listenersAt(socket);
+  let listeners = listenersAt(socket);
+  // The kernel writes /proc/net/unix a piece per read, walking a table that
+  // other processes change meanwhile: on a busy machine one read can miss a
+  // line. The connect already reached a listener, so an empty answer is read
+  // again before it counts (a planted file stays empty every time).
+  for (let again = 0; listeners !== null && listeners.length === 0 && again < 3; again++) listeners = listenersAt(socket);
   if (listeners === null) return;
   if (listeners.length === 0) refuse("no listening socket is bound at that path (was it moved there from elsewhere?)");
   const holders = listenerHolders(new Set(listeners), uid, agentPaths(socket).pid);
