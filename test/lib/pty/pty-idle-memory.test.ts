@@ -20,7 +20,7 @@ for (const backend of backends) {
     // Some output is not yet the whole prompt (bash may write its terminal
     // modes first): the wait reads the screen, as a read would, until it is.
     for (const s of sessions) {
-      await s.wait({ regex: "^\\$", timeoutMs: 15_000 });
+      assert.equal((await s.wait({ regex: "^\\$", timeoutMs: 15_000 })).fired, "regex", "the whole prompt");
       assert.equal((await s.screen()).lines[0], "$");
     }
     await waitFor(() => sessions.every((s) => !s.info().hydrated), { timeoutMs: 20_000, what: "the idle emulators to be dropped" });

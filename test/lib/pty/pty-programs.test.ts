@@ -10,7 +10,7 @@ import { backends, openSession } from "../../support/pty-fixture.ts";
 for (const backend of backends) {
   test(`[${backend}] python3 REPL: type, evaluate, history with Up, exit with C-d`, async (t) => {
     const s = await openSession(t, backend, { argv: ["python3", "-q"], env: { PYTHONSTARTUP: "", PYTHONNOUSERSITE: "1" } });
-    await s.wait({ text: ">>> ", timeoutMs: 15_000 });
+    assert.equal((await s.wait({ text: ">>> ", timeoutMs: 15_000 })).fired, "text", "the first prompt");
     // After the position the input went in at: the answer may arrive before
     // the wait starts (on a loaded machine it often does), and still counts.
     const at = s.write("6 * 7\r");
@@ -19,12 +19,12 @@ for (const backend of backends) {
     // Keys once the next prompt is drawn: readline puts the terminal in raw
     // mode before it draws the prompt. An Up typed earlier, while python still
     // ran the line, is echoed as ^[[A by the cooked terminal and lost.
-    await s.wait({ text: ">>>", after: r.match?.position ?? at, timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: ">>>", after: r.match?.position ?? at, timeoutMs: 10_000 })).fired, "text", "the next prompt");
     // Up brings back the line (readline redraws it after the new prompt);
     // only output after the key counts, so the first echo does not.
     const up = await s.sendKeys(["Up"]);
-    await s.wait({ text: "6 * 7", after: up, timeoutMs: 10_000 });
-    await s.wait({ regex: "^>>> 6 \\* 7$[\\s\\S]*^>>> 6 \\* 7$", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "6 * 7", after: up, timeoutMs: 10_000 })).fired, "text", "Up recalled the line");
+    assert.equal((await s.wait({ regex: "^>>> 6 \\* 7$[\\s\\S]*^>>> 6 \\* 7$", timeoutMs: 10_000 })).fired, "regex", "the recalled line redrawn");
     // C-a goes to the start of the line: "2 + " lands before "6 * 7".
     await s.sendKeys(["C-a"]);
     s.write("2 + ");
@@ -35,7 +35,7 @@ for (const backend of backends) {
     // Typed while python still ran the line (terminal in cooked mode), the
     // line discipline keeps ^D as an end-of-file mark, which readline, raw
     // again, reads as a NUL: python did not exit (seen once at load 5).
-    await s.wait({ regex: "^44\\n>>>", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ regex: "^44\\n>>>", timeoutMs: 10_000 })).fired, "regex", "the prompt after 44");
     await s.sendKeys(["C-d"]);
     const exit = await s.wait({ exit: true, timeoutMs: 10_000 });
     assert.equal(exit.fired, "exit");
