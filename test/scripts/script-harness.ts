@@ -21,7 +21,7 @@ import { test } from "node:test";
 import { guardianRecordsLeft } from "../support/agent-harness.ts";
 import { corralCommand, repoRoot, runtime } from "../support/corral-cli.ts";
 import { isAlive, processesWithEnv } from "../support/processes.ts";
-import { stopAgentFromHere } from "../support/agent-teardown.ts";
+import { agentPidIn, stopAgentFromHere } from "../support/agent-teardown.ts";
 import { waitFor } from "../support/wait.ts";
 import { inPool, longestFirst, SCRIPT_SHARDS, SCRIPTS_AT_ONCE, shardsOf } from "./script-shards.ts";
 
@@ -100,12 +100,8 @@ async function stopAgent(env: Record<string, string>, cwd: string): Promise<void
 }
 
 function agentStillRuns(stateDir: string): boolean {
-  try {
-    const pid = Number(readFileSync(path.join(stateDir, "agent.pid"), "utf8").trim());
-    return pid > 0 && isAlive(pid);
-  } catch {
-    return false;
-  }
+  const pid = agentPidIn(stateDir);
+  return pid !== undefined && isAlive(pid);
 }
 
 /** What the script left running once its agent stopped; killed, then named. */

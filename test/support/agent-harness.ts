@@ -1,12 +1,12 @@
 // A private agent for one test file (tmux's `-L test$$`): a fresh mkdtemp
 // state dir, the CLI run against it, and a teardown that stops the agent
 // and proves its process is gone.
-import { mkdtempSync, readdirSync, rmSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { corral, type CliOptions, type CliResult } from "./corral-cli.ts";
 import { isAlive } from "./processes.ts";
-import { stopAgentFromHere } from "./agent-teardown.ts";
+import { agentPidIn, stopAgentFromHere } from "./agent-teardown.ts";
 import { waitFor } from "./wait.ts";
 
 export interface PrivateAgent {
@@ -42,13 +42,7 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
       }
       return result.stdout.toString("utf8");
     },
-    pid() {
-      try {
-        return Number(readFileSync(path.join(stateDir, "agent.pid"), "utf8").trim()) || undefined;
-      } catch {
-        return undefined;
-      }
-    },
+    pid: () => agentPidIn(stateDir),
     async stop() {
       const pid = agent.pid();
       // One that did not answer as an agent (being started, another protocol): the command stops it.

@@ -5,7 +5,18 @@
 // command itself is tested where it is the subject (agent-stop-keep-force.sh,
 // agent-sessions.test.ts, the smoke subset). Nothing running there: nothing
 // to do; the caller then checks the agent's process is gone.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { AgentClient } from "../../lib/agent/client/client.ts";
+
+/** The pid in a state dir's agent.pid, or undefined when there is none. */
+export function agentPidIn(stateDir: string): number | undefined {
+  try {
+    return Number(readFileSync(path.join(stateDir, "agent.pid"), "utf8").trim()) || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Asks the agent on `socket` to stop, ending what runs, and waits for it to
