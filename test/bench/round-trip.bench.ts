@@ -15,7 +15,6 @@
 // the same blocks, so a change is measured against what it replaces.
 import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
-import { createInterface } from "node:readline";
 import path from "node:path";
 import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, repoRoot, startAgent, tmuxServer } from "./agent-bench-kit.ts";
 
@@ -30,17 +29,36 @@ const WARMUP = 50;
 const AGENT_WARMUP = Number(process.env.CORRAL_BENCH_AGENT_WARMUP ?? 3000);
 const out = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Sends one line, resolves with the next reply line: lockstep. */
+/**
+ * Sends one line, resolves once a reply line `isEnd` accepts has come: lockstep.
+ * A plain `data` handler splitting lines, not readline's async iterator: the
+ * driver shares the 2 cores with both sides, and the iterator's promise
+ * machinery cost it several times what it measures (each side alike, but the
+ * side with more processes in its chain waits more for a core).
+ */
 function lockstep(child: { stdin: Writable; stdout: Readable }, isEnd: (line: string) => boolean): (line: string) => Promise<void> {
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  return async (line) => {
-    child.stdin.write(`${line}\n`);
-    for (;;) {
-      const next = await lines.next();
-      if (next.done === true) throw new Error(`the process ended before answering ${line}`);
-      if (isEnd(next.value)) return;
+  let carry = "";
+  let waiting: { resolve: () => void; reject: (error: Error) => void; line: string } | undefined;
+  child.stdout.setEncoding("utf8");
+  child.stdout.on("data", (text: string) => {
+    let start = 0;
+    for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+      const line = carry + text.slice(start, end);
+      carry = "";
+      start = end + 1;
+      if (waiting !== undefined && isEnd(line)) {
+        const done = waiting;
+        waiting = undefined;
+        done.resolve();
+      }
     }
-  };
+    carry += text.slice(start);
+  });
+  child.stdout.on("end", () => waiting?.reject(new Error(`the process ended before answering ${waiting.line}`)));
+  return (line) => new Promise<void>((resolve, reject) => {
+    waiting = { resolve, reject, line };
+    child.stdin.write(`${line}\n`);
+  });
 }
 
 async function timed(rounds: number, work: () => Promise<void>, warmup = WARMUP): Promise<number[]> {
