@@ -5,6 +5,7 @@
 import type { Terminal } from "@xterm/headless";
 import { useCLibraryWidths } from "./char-width.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
+import { RowReads } from "./row-reads.ts";
 import { restoreSavedCursorRow } from "./saved-cursor.ts";
 import { answerQueriesXtermDoesNot } from "./terminal-queries.ts";
 
@@ -33,6 +34,8 @@ export interface EmulatorHooks {
 export class Emulator {
   readonly term: Terminal;
   readonly batcher: ParseBatcher;
+  /** Its rows as last read (screen-grid.ts reads only the rows that changed since). */
+  readonly rowReads = new RowReads();
   cursorVisible = true;
   title = "";
 

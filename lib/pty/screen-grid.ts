@@ -4,6 +4,7 @@
 import * as crypto from "node:crypto";
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
 import { lineText } from "./line-text.ts";
+import type { RowReads } from "./row-reads.ts";
 
 /** What is on the screen now, without the session's liveness facts. */
 export interface ScreenGrid {
@@ -24,6 +25,8 @@ export interface GridReadOptions {
   readonly cursorVisible: boolean;
   readonly title: string;
   readonly scrollback: number;
+  /** The emulator's rows as last read: rows whose cells did not change are not read again. */
+  readonly rowReads?: RowReads;
 }
 
 /** The grid of `term`'s active buffer. */
@@ -36,12 +39,17 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
   // screen read's time went to those calls).
   let hashed = `${term.cols}x${term.rows}|${buffer.cursorX},${buffer.cursorY},${options.cursorVisible}|${options.title}\n`;
   const cell = buffer.getNullCell();
+  const rowReads = options.rowReads;
   for (let y = 0; y < term.rows; y++) {
     const line = buffer.getLine(buffer.baseY + y);
-    // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
-    const text = lineText(line, cell).replace(/ +$/, "");
+    if (line === undefined) {
+      rows.push("");
+      hashed += "\u0000\n";
+      continue;
+    }
+    const { text, runs } = rowReads === undefined ? readRow(line, term.cols, cell) : rowReads.read(line, term.cols, term.rows, cell, readRow);
     rows.push(text);
-    hashed += `${text}\u0000${line === undefined ? "" : attributeRuns(line, term.cols, cell)}\n`;
+    hashed += `${text}\u0000${runs}\n`;
   }
   const grid: ScreenGrid = {
     lines: rows,
@@ -58,6 +66,12 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
     return { ...grid, scrollback: above };
   }
   return grid;
+}
+
+/** One row's text (trailing spaces trimmed) and colour runs, read from its cells. */
+function readRow(line: IBufferLine, cols: number, cell: IBufferCell): { text: string; runs: string } {
+  // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
+  return { text: lineText(line, cell).replace(/ +$/, ""), runs: attributeRuns(line, cols, cell) };
 }
 
 // Node's one-shot crypto.hash (Node 20.12 and later) gives the digest

@@ -264,7 +264,7 @@ export class Screen {
     const emulator = this.#live();
     const scrollback = Math.min(scrollbackLines, this.scrollback);
     if (scrollback === 0 && this.#gridRead?.version === this.#version) return this.#gridRead.grid;
-    const grid = readGrid(emulator.term, { cursorVisible: emulator.cursorVisible, title: emulator.title, scrollback });
+    const grid = readGrid(emulator.term, { cursorVisible: emulator.cursorVisible, title: emulator.title, scrollback, rowReads: emulator.rowReads });
     if (scrollback === 0) this.#gridRead = { version: this.#version, grid };
     return grid;
   }
