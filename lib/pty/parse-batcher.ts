@@ -12,6 +12,7 @@ import { setImmediate } from "node:timers";
 import type { Terminal } from "@xterm/headless";
 import { type SkipContext, skipScrolledOut } from "./scroll-skip.ts";
 import { ParseTurns, parseTurns } from "./parse-turns.ts";
+import { GuardedWrite } from "./guarded-write.ts";
 
 /** Largest single write handed to xterm: one flood slice, parsed in one turn (well under xterm's 12 ms). */
 const SLICE_BYTES = 64 * 1024;
@@ -31,7 +32,6 @@ export class ParseBatcher {
   #previousByte = -1;
   #disposed = false;
   #held = false;
-  readonly #parseNextWriteNow: () => boolean;
 
   constructor(
     private readonly term: Terminal,
@@ -40,9 +40,9 @@ export class ParseBatcher {
     private readonly onParsed: (bytes: number) => void,
     /** Where floods wait for their turn to parse: the agent's one queue unless a test gives its own. */
     private readonly turns: ParseTurns = parseTurns,
-  ) {
-    this.#parseNextWriteNow = parseNowHook(term);
-  }
+    /** Writes into the terminal, containing what xterm throws (guarded-write.ts). */
+    private readonly writer: GuardedWrite = new GuardedWrite(term),
+  ) {}
 
   /** Bytes received and not yet parsed (queued or in flight). */
   get unparsedBytes(): number {
@@ -78,8 +78,7 @@ export class ParseBatcher {
       this.flush();
     };
     if (batch.length <= PARSE_NOW_BYTES) {
-      this.#parseNextWriteNow();
-      this.term.write(batch, finish);
+      this.writer.write(batch, finish);
       return;
     }
     this.#sliceOnItsTurn(batch, 0, finish);
@@ -94,8 +93,7 @@ export class ParseBatcher {
     this.turns.take(() => {
       if (this.#disposed) return;
       const end = Math.min(at + SLICE_BYTES, batch.length);
-      this.#parseNextWriteNow();
-      this.term.write(batch.subarray(at, end), end < batch.length ? () => this.#sliceOnItsTurn(batch, end, finish) : finish);
+      this.writer.write(batch.subarray(at, end), end < batch.length ? () => this.#sliceOnItsTurn(batch, end, finish) : finish);
     });
   }
 
@@ -128,23 +126,6 @@ function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
 
 // deno-lint-ignore no-explicit-any -- xterm keeps its parser and scroll region on a private core
 type XtermCore = any;
-
-/**
- * Makes xterm parse the next write before `write` returns, the way it treats
- * the first write after a keystroke (WriteBuffer.handleUserInput: an echo
- * shows without a timer's delay). Only when xterm's own queue is empty: a
- * write made from a write callback is already parsed in the running loop.
- * Returns false (timer path) when this xterm keeps its write queue elsewhere.
- */
-function parseNowHook(term: Terminal): () => boolean {
-  const writeBuffer = (term as unknown as { _core?: XtermCore })._core?._writeBuffer;
-  if (typeof writeBuffer?.handleUserInput !== "function" || !Array.isArray(writeBuffer._writeBuffer)) return () => false;
-  return () => {
-    if (writeBuffer._writeBuffer.length !== 0) return false;
-    writeBuffer.handleUserInput();
-    return true;
-  };
-}
 
 // The parser state and scroll region live on xterm's private core; when a
 // future xterm moves them, skipping switches itself off (never guesses).

@@ -4,6 +4,8 @@
 // so `run`/`collect` never pay for the emulator.
 import type { Terminal } from "@xterm/headless";
 import { useCLibraryWidths } from "./char-width.ts";
+import { eraseAboveInLastColumn } from "./erase-above.ts";
+import { GuardedWrite } from "./guarded-write.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
 import { RowReads } from "./row-reads.ts";
 import { restoreSavedCursorRow } from "./saved-cursor.ts";
@@ -28,12 +30,16 @@ export interface EmulatorHooks {
   readonly onReply: (bytes: string) => void;
   /** A batch of received bytes was parsed. */
   readonly onParsed: (bytes: number) => void;
+  /** xterm threw while parsing output; the bytes count as parsed (guarded-write.ts). */
+  readonly onFault?: (error: unknown) => void;
 }
 
 /** A live terminal, its batcher and the state xterm keeps private. */
 export class Emulator {
   readonly term: Terminal;
   readonly batcher: ParseBatcher;
+  /** Every write into the terminal goes through it: live output and a replay alike. */
+  readonly writer: GuardedWrite;
   /** Its rows as last read (screen-grid.ts reads only the rows that changed since). */
   readonly rowReads = new RowReads();
   cursorVisible = true;
@@ -54,7 +60,9 @@ export class Emulator {
     useCLibraryWidths(term);
     answerQueriesXtermDoesNot(term);
     restoreSavedCursorRow(term);
-    this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed);
+    eraseAboveInLastColumn(term);
+    this.writer = new GuardedWrite(term, hooks.onFault);
+    this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed, undefined, this.writer);
     term.onData((data) => hooks.onReply(data));
     term.onBinary((data) => hooks.onReply(data));
     term.onTitleChange((title) => {

@@ -60,15 +60,19 @@ export class ScreenHistory {
     this.#bytes = 0;
   }
 
-  /** Feeds the history into a fresh terminal of the initial size; `done` once all is parsed. */
-  replay(term: Terminal, done: () => void): void {
+  /**
+   * Feeds the history into a fresh terminal of the initial size through
+   * `write` (the emulator's guarded write: the bytes that once made xterm throw
+   * would again); `done` once all is parsed.
+   */
+  replay(term: Terminal, write: (bytes: Uint8Array, done: () => void) => void, done: () => void): void {
     const entries = this.#entries;
     const step = (index: number): void => {
       for (let i = index; i < entries.length; i++) {
         const entry = entries[i] as Entry;
         if ("data" in entry) {
           // A resize must wait for the bytes before it: go on from the write's callback.
-          term.write(entry.data.subarray(0, entry.length), () => step(i + 1));
+          write(entry.data.subarray(0, entry.length), () => step(i + 1));
           return;
         }
         term.resize(Math.max(2, entry.cols), entry.rows);

@@ -68,6 +68,8 @@ export class Screen {
   /** Moves when what the grid shows may change (a parse, a resize, a rebuilt emulator); the last read keeps its version. */
   #version = 0;
   #gridRead: { version: number; grid: ScreenGrid } | undefined;
+  /** xterm threw on this screen's output since the program last redrew (guarded-write.ts): the screen may differ. */
+  #faulted = false;
 
   private constructor(ctor: TerminalClass, options: ScreenOptions) {
     this.#ctor = ctor;
@@ -88,6 +90,9 @@ export class Screen {
         if (!this.#replaying) this.#options.onReply(reply); // the program had its answers the first time
       },
       onParsed: (bytes) => this.#parsedUpTo(bytes),
+      onFault: () => {
+        this.#faulted = true;
+      },
     });
   }
 
@@ -103,7 +108,7 @@ export class Screen {
     this.#parsed -= replayed;
     this.#replaying = true;
     emulator.batcher.hold();
-    this.#history.replay(emulator.term, () => {
+    this.#history.replay(emulator.term, (bytes, done) => emulator.writer.write(bytes, done, false), () => {
       this.#replaying = false;
       this.#parsedUpTo(replayed);
       emulator.batcher.release();
@@ -215,6 +220,20 @@ export class Screen {
   /** When this screen last had output, a read or a wait (ms since the epoch). */
   get lastActive(): number {
     return this.#lastActive;
+  }
+
+  /**
+   * The emulator threw on some of the output (xterm's own fault, contained):
+   * what it shows may differ from the program's screen until the program
+   * redraws it whole (session-output.ts clears this then).
+   */
+  get faulted(): boolean {
+    return this.#faulted;
+  }
+
+  /** The program redrew its screen: a fault before now no longer shows. */
+  forgetFault(): void {
+    this.#faulted = false;
   }
 
   /** Scrollback lines dropped so far to give memory back (the agent's budget), oldest first. */

@@ -46,8 +46,9 @@ export class SessionOutput {
     }
   }
 
+  /** The screen may differ from the program's: re-adopted from a short tail, or the emulator failed on some output. */
   get approximate(): boolean {
-    return this.#approximate;
+    return this.#approximate || this.screen.faulted;
   }
 
   /** Bytes the program wrote, as they came. */
@@ -57,7 +58,10 @@ export class SessionOutput {
     // The screen first: a wait that the stream ends reads a screen holding these bytes.
     this.screen.feed(shown);
     this.stream.feed(bytes);
-    if (this.#approximate && redraws(shown)) this.#approximate = false;
+    if ((this.#approximate || this.screen.faulted) && redraws(shown)) {
+      this.#approximate = false;
+      this.screen.forgetFault();
+    }
     if (shown.length > 0) for (const listener of this.#listeners) listener(shown);
     this.#tellShell(events);
   }
