@@ -90,9 +90,7 @@ export class Screen {
         if (!this.#replaying) this.#options.onReply(reply); // the program had its answers the first time
       },
       onParsed: (bytes) => this.#parsedUpTo(bytes),
-      onFault: () => {
-        this.#faulted = true;
-      },
+      onFault: () => (this.#faulted = true),
     });
   }
 
@@ -222,16 +220,11 @@ export class Screen {
     return this.#lastActive;
   }
 
-  /**
-   * The emulator threw on some of the output (xterm's own fault, contained):
-   * what it shows may differ from the program's screen until the program
-   * redraws it whole (session-output.ts clears this then).
-   */
+  /** xterm threw on some output (contained): the screen may differ until the program redraws (session-output.ts). */
   get faulted(): boolean {
     return this.#faulted;
   }
 
-  /** The program redrew its screen: a fault before now no longer shows. */
   forgetFault(): void {
     this.#faulted = false;
   }
