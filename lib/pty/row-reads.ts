@@ -7,7 +7,10 @@
 // (a row keeps its object as it scrolls) holding the same cell words as when
 // it was read. What a row shows is made from those words alone, with one
 // exception: a cell holding a combined character keeps its text elsewhere
-// (xterm's `_combined`), so a row with one is never kept.
+// (xterm's `_combined`), so a row with one is never kept. Only rows worth it
+// are kept (worthKeeping): a short row of default colours, as `cat`'s echo
+// makes, is read again as fast as its cells are compared, and keeping those
+// cost the agent about a tenth more CPU in the lockstep send+screen pair.
 import { Buffer } from "node:buffer";
 import type { IBufferCell, IBufferLine } from "@xterm/headless";
 
@@ -20,6 +23,9 @@ export interface RowRead {
 interface Kept extends RowRead {
   /** A copy of the row's cell words, as bytes (compared with one memcmp). */
   readonly cells: Buffer;
+  /** The row's live cell array and a byte view of it: made once while xterm keeps that array. */
+  readonly data: Uint32Array;
+  readonly live: Buffer;
   readonly length: number;
   readonly cols: number;
 }
@@ -49,17 +55,18 @@ export class RowReads {
     if (inner === undefined || !(data instanceof Uint32Array) || typeof length !== "number" || 3 * length > data.length) return make(line, cols, cell);
     const words = 3 * length;
     const kept = this.#kept.get(inner);
-    const now = Buffer.from(data.buffer, data.byteOffset, 4 * words);
-    if (kept !== undefined && kept.length === length && kept.cols === cols && kept.cells.equals(now)) return kept;
+    const live = kept !== undefined && kept.data === data && kept.live.length === 4 * words ? kept.live : undefined;
+    if (kept !== undefined && kept.length === length && kept.cols === cols && kept.cells.equals(live ?? view(data, words))) return kept;
     const read = make(line, cols, cell);
-    if (hasCombined(data, words)) {
-      this.#kept.delete(inner);
+    if (!worthKeeping(read) || hasCombined(data, words)) {
+      if (kept !== undefined) this.#kept.delete(inner);
       return read;
     }
+    const now = live ?? view(data, words);
     const cells = kept !== undefined && kept.cells.length === now.length ? kept.cells : Buffer.allocUnsafe(now.length);
     now.copy(cells);
     this.#kept.delete(inner);
-    this.#kept.set(inner, { text: read.text, runs: read.runs, cells, length, cols });
+    this.#kept.set(inner, { text: read.text, runs: read.runs, cells, data, live: now, length, cols });
     const limit = KEPT_PER_ROW * rows;
     for (const key of this.#kept.keys()) {
       if (this.#kept.size <= limit) break;
@@ -67,6 +74,21 @@ export class RowReads {
     }
     return read;
   }
+}
+
+/** The row's cell words as bytes (a view, not a copy). */
+function view(data: Uint32Array, words: number): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, 4 * words);
+}
+
+/**
+ * Whether a row is worth keeping: reading a short row of default colours
+ * again costs about what comparing its cells does (the agent measured no gain
+ * keeping `cat`'s rows, and the compare's cost on top), a row of colours or a
+ * longer one several times more.
+ */
+function worthKeeping(read: RowRead): boolean {
+  return read.text.length >= 16 || (read.runs !== "" && read.runs !== "0:d;");
 }
 
 function hasCombined(data: Uint32Array, words: number): boolean {

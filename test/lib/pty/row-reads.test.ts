@@ -8,7 +8,7 @@
 // CORRALTEST_FUZZ_SEED=<seed> replays a failing run's first seed.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { loadTerminal } from "../../../lib/pty/screen-emulator.ts";
+import { Emulator, loadTerminal } from "../../../lib/pty/screen-emulator.ts";
 import { readGrid } from "../../../lib/pty/screen-grid.ts";
 import { RowReads } from "../../../lib/pty/row-reads.ts";
 import type { Terminal } from "@xterm/headless";
@@ -53,10 +53,12 @@ function step(next: () => number, term: Terminal): string | null {
 const write = (term: Terminal, data: string) => new Promise<void>((resolve) => term.write(data, resolve));
 
 test("a read that keeps unchanged rows equals a read from scratch, step by step", async () => {
-  const TerminalClass = await loadTerminal();
+  const ctor = await loadTerminal();
   const first = fuzzSeed();
   for (const seed of [first, first + 1, first + 2]) {
-    const term = new TerminalClass({ cols: 40, rows: 8, scrollback: 50, allowProposedApi: true, logLevel: "off" });
+    // The emulator as the agent makes it (xterm with corral's fixes, e.g. erase-above.ts).
+    const emulator = new Emulator(ctor, 40, 8, 50, { onReply: () => {}, onParsed: () => {} });
+    const term = emulator.term;
     const rowReads = new RowReads();
     const next = seededRandom(seed >>> 0).next;
     let kept = 0;
@@ -77,7 +79,7 @@ test("a read that keeps unchanged rows equals a read from scratch, step by step"
         if (third.lines.some((line) => line !== "")) kept++;
       }
     } finally {
-      term.dispose();
+      emulator.dispose();
     }
     assert.ok(kept > 100, `seed ${seed}: the screen had text in ${kept} of 400 steps`);
   }
