@@ -3,6 +3,7 @@
 // size; binary messages are terminal bytes; later text messages say the size
 // changed or the program exited. No input is ever sent back.
 import { escapeXml } from "../pty/screen-picture.ts";
+import { eraseAboveInLastColumn } from "../pty/erase-above.ts";
 
 /** The HTML document; scripts and styles come from the same server (CSP 'self'). */
 export function viewPage(title: string): string {
@@ -28,9 +29,14 @@ header{margin-bottom:8px;font-size:13px}
 `;
 
 // Runs in the browser. The token is the first segment of the page's path:
-// the stream is beside the page.
+// the stream is beside the page. The page's xterm.js has the agent's xterm
+// bug too (an ED 1 in the last column throws, and the page stops drawing):
+// the agent's own fix is sent along as its source text (it uses nothing
+// outside itself; __name is what a keep-names transform may wrap it in).
 export const VIEW_JS = `(function () {
   "use strict";
+  var __name = function (f) { return f; };
+  var eraseAboveInLastColumn = ${eraseAboveInLastColumn.toString()};
   var status = document.getElementById("status");
   var term = null;
   var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + location.pathname.replace(/[^/]*$/, "") + "stream";
@@ -45,6 +51,7 @@ export const VIEW_JS = `(function () {
     var event = JSON.parse(message.data);
     if (event.event === "size") {
       term = new Terminal({ cols: event.cols, rows: event.rows, disableStdin: true, scrollback: 1000, cursorBlink: false, fontSize: 14 });
+      try { eraseAboveInLastColumn(term); } catch (e) { /* another xterm.js: its own erase runs */ }
       term.open(document.getElementById("terminal"));
       window.corralTerminal = term;
     } else if (event.event === "resize" && term !== null) {

@@ -127,6 +127,17 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   await page.keyboard.type("echo from-the-page\n");
   await agent.ok(["pty", "send", id, "echo update-$((6*7))", "--key", "Enter"]);
   await waitFor(async () => (await rowsText()).includes("update-42"), { what: "the page to show new output" });
+  // ED 1 from the last column of a screen that has not scrolled (12 rows, 70 columns) made
+  // xterm.js throw, in the agent and in the page alike; the page must go on drawing after it.
+  await agent.ok(["pty", "send", id, "clear; printf '\\e[12;69Hx\\e[1J'; read -r", "--key", "Enter"]);
+  await agent.ok(["pty", "send", id, "--key", "Enter"]);
+  await agent.ok(["pty", "send", id, "echo after-$((6*7))-erase", "--key", "Enter"]);
+  await agent.ok(["pty", "wait", id, "--regex", "^after-42-erase$", "--timeout", "30s"]);
+  try {
+    await waitFor(async () => (await rowsText()).includes("after-42-erase"), { what: "the page to go on drawing after ED 1 in the last column" });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the page shows: ${JSON.stringify(await rowsText())}`);
+  }
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
   await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
