@@ -16,6 +16,8 @@ test("tools/list, run, terminal_open + terminal_screen + terminal_close", async 
   const run = await mcp.ok<{ status: number; output: string }>("run", { command: "echo one; exit 4" });
   assert.deepEqual([run.status, run.output], [4, "one\n"]);
   await mcp.ok("terminal_open", { argv: ["sh"], name: "s", env: { PS1: "$ " } });
+  // sh's first prompt first: a line typed before it would put the output after the prompt ("$ 5").
+  await mcp.ok("terminal_wait", { session: "s", ready: true, timeoutMs: 30_000 });
   const waited = await mcp.ok<{ waited: { fired: string } }>("terminal_send", { session: "s", text: "echo $((2+3))", keys: ["Enter"], wait: { regex: "^5$" } });
   assert.equal(waited.waited.fired, "regex");
   const screen = await mcp.ok<{ lines: string[] }>("terminal_screen", { session: "s" });

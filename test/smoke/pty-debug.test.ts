@@ -11,6 +11,8 @@ test("pty open --record, screen --ansi and --svg", async () => {
   try {
     const cast = path.join(agent.dir, "smoke.cast");
     const id = (await agent.ok(["pty", "open", "--record", cast, "--", "sh"])).trim();
+    // sh's first prompt first: a line typed before it would put the output after the prompt.
+    await agent.ok(["pty", "wait", id, "--ready", "--timeout", "30s"]);
     await agent.ok(["pty", "send", id, "printf '\\033[31m%s\\033[0m\\n' smoke-red", "--key", "Enter"]);
     await agent.ok(["pty", "wait", id, "--regex", "^smoke-red$", "--timeout", "30s"]);
     // deno-lint-ignore no-control-regex -- the escapes are what is checked

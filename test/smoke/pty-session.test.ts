@@ -9,6 +9,9 @@ test("pty round trip and agent lifecycle", async () => {
   const agent = privateAgent("smoke-pty");
   try {
     const { session: opened } = JSON.parse(await agent.ok(["pty", "open", "--name", "smoke", "--json", "--", "sh"])) as { session: { id: string; pid: number } };
+    // Typed before sh prints its first prompt, the line's output would follow that prompt on its
+    // row ("# smoke-23"): wait for sh to read its terminal first, as docs/scripting.md does.
+    await agent.ok(["pty", "wait", "smoke", "--ready", "--timeout", "30s"]);
     await agent.ok(["pty", "send", "smoke", "echo smoke-$((20+3))", "--key", "Enter"]);
     assert.equal((await agent.ok(["pty", "wait", "smoke", "--regex", "^smoke-23$", "--timeout", "30s"])).trim(), "regex");
     assert.match(await agent.ok(["pty", "screen", opened.id]), /^smoke-23$/m);
