@@ -7,13 +7,21 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { corralRun, jsonOf, type RunEnv } from "./cli.ts";
+import { hasEnv } from "../support/processes.ts";
 import type { Random } from "./random.ts";
 import { clientProcess, type ClientItem, type Item, type Session, type SpillJob } from "./workload.ts";
 
 export const FAULTS = ["agent-kill", "agent-restart", "guardian-kill", "guardian-stop", "client-kill", "client-stop"] as const;
 export type FaultName = (typeof FAULTS)[number];
 
-function send(pid: number, signal: NodeJS.Signals): boolean {
+/**
+ * Signals `pid` if it is one of this run's processes (it carries the run's
+ * marker): the agent.pid file or a listed pid can be stale, and its number
+ * taken by another test's process by now (pids wrap); a chaos run once
+ * SIGKILLed another test's `corral pty list` that way.
+ */
+function send(env: RunEnv, pid: number, signal: NodeJS.Signals): boolean {
+  if (!hasEnv(pid, env.marker, env.markerValue)) return false;
   try {
     process.kill(pid, signal);
     return true;
@@ -58,7 +66,7 @@ export async function inject(fault: FaultName, env: RunEnv, rng: Random, items: 
   switch (fault) {
     case "agent-kill": {
       const pid = agentPid(env);
-      return pid > 0 && send(pid, "SIGKILL") ? `SIGKILL agent ${pid}` : null;
+      return pid > 0 && send(env, pid, "SIGKILL") ? `SIGKILL agent ${pid}` : null;
     }
     case "agent-restart": {
       const ran = await corralRun(env, ["agent", "restart"], 60_000);
@@ -72,14 +80,14 @@ export async function inject(fault: FaultName, env: RunEnv, rng: Random, items: 
       const guardian = await guardianOf(env, target);
       if (guardian <= 1 || guardian === agentPid(env)) return null;
       if (fault === "guardian-kill") {
-        if (!send(guardian, "SIGKILL")) return null;
+        if (!send(env, guardian, "SIGKILL")) return null;
         target.guardianKilled = true;
         return `SIGKILL guardian ${guardian} of ${target.name}`;
       }
       const ms = rng.int(200, 1500);
-      if (!send(guardian, "SIGSTOP")) return null;
+      if (!send(env, guardian, "SIGSTOP")) return null;
       await pause(ms);
-      send(guardian, "SIGCONT");
+      send(env, guardian, "SIGCONT");
       return `SIGSTOP guardian ${guardian} of ${target.name} for ${ms} ms`;
     }
     case "client-kill":

@@ -38,7 +38,7 @@ export function privateAgent(label: string, extraEnv: Record<string, string> = {
     async ok(args, options) {
       const result = await agent.run(args, options);
       if (result.code !== 0) {
-        throw new Error(`corral ${args.join(" ")} exited ${result.code}: ${result.stderr.trim()}`);
+        throw new Error(`corral ${args.join(" ")} exited ${result.code ?? `by ${result.signal}`}: ${result.stderr.trim()}`);
       }
       return result.stdout.toString("utf8");
     },

@@ -31,16 +31,27 @@ export function processesMarked(value: string): MarkedProcess[] {
   return processesWithEnv(SUITE_MARKER, value);
 }
 
+/**
+ * Whether `pid`'s environment holds `${name}=${value}`: the process is one of
+ * a run's (pids wrap at 32768 on many machines, and a suite starts tens of
+ * thousands of processes, so a pid read earlier may name another test's now).
+ */
+export function hasEnv(pid: number, name: string, value: string): boolean {
+  try {
+    return (readFileSync(`/proc/${pid}/environ`, "latin1") + "\0").includes(`${name}=${value}\0`);
+  } catch {
+    return false; // gone, or not ours to read
+  }
+}
+
 /** Live processes whose environment holds `${name}=${value}`. */
 export function processesWithEnv(name: string, value: string): MarkedProcess[] {
-  const needle = `${name}=${value}\0`;
   const found: MarkedProcess[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
-      const environ = readFileSync(`/proc/${pid}/environ`, "latin1");
-      if (!(environ + "\0").includes(needle) || !isAlive(pid)) continue;
+      if (!hasEnv(pid, name, value) || !isAlive(pid)) continue;
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
       found.push({ pid, cmdline });
     } catch {
