@@ -16,10 +16,13 @@ import { pathToFileURL } from "node:url";
 import { CORRAL_VERSION } from "./shared/version.ts";
 import { entryRoute } from "./hot/bundles.ts";
 import { loadHotBundle } from "./hot/load-bundle.ts";
+import { restoreHeldNodeCerts } from "../lib/runtime/held-node-certs.ts";
 
 // CommonJS's own: the directory of dist/corral.cjs, symlinks resolved (npm's bin link is one).
 declare const __dirname: string;
 
+// Before anything could start a program with the environment this runtime started with.
+restoreHeldNodeCerts(process.env);
 const args = process.argv.slice(2);
 const route = entryRoute(args);
 if (route.kind === "version") {

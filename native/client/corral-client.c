@@ -54,6 +54,25 @@ extern char **environ;
 int g_argc;
 char **g_argv;
 
+/*
+ * Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start (80 ms of CPU
+ * on a 2-core machine with Debian's bundle, twice `node -e 0` without it; a
+ * missing file prints a warning at exit), for TLS corral never does. So the
+ * runtime starts without it, and the JavaScript CLI puts it back into its
+ * environment first thing (lib/runtime/held-node-certs.ts), before any
+ * program it starts could see the difference. Deno and Bun do not read it
+ * at start.
+ */
+#define CORRAL_HELD_CERTS_ENV "CORRAL_HELD_NODE_EXTRA_CA_CERTS"
+
+static void hold_node_certs(const char *runtime) {
+    const char *certs = getenv("NODE_EXTRA_CA_CERTS");
+    const char *base = strrchr(runtime, '/');
+    base = base == NULL ? runtime : base + 1;
+    if (certs == NULL || strcmp(base, "node") != 0) return;
+    if (setenv(CORRAL_HELD_CERTS_ENV, certs, 1) == 0) unsetenv("NODE_EXTRA_CA_CERTS");
+}
+
 /* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
 void hand_over(void) {
     char self[PATH_MAX];
@@ -70,6 +89,7 @@ void hand_over(void) {
     snprintf(script, sizeof script, "%scorral.cjs", self);
     const char *runtime = getenv("CORRAL_JS_RUNTIME");
     if (runtime == NULL || runtime[0] == '\0') runtime = "node";
+    hold_node_certs(runtime);
     char **args = calloc((size_t)g_argc + 2, sizeof *args);
     if (args == NULL) exit(125);
     args[0] = (char *)runtime;

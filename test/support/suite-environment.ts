@@ -1,16 +1,22 @@
 // The environment the suite's test processes get: what this machine's user
-// set up for corral must not change an outcome. Corral's cache in
-// ~/.cache/corral (a guardian built from other sources, stale code caches)
-// or a CORRAL_* variable in the caller's shell (CORRAL_GUARDIAN=never,
-// CORRAL_STATE_DIR) would make a test pass or fail by the machine it runs on;
-// the suite gets a corral cache dir of its own and no CORRAL_* setting (the
-// harness's own CORRAL_TEST_* are kept). Only corral's cache moves: Deno's and
-// Bun's caches stay (an empty one would send them to the network). The config
-// home is left alone, since shells and tools read it too (a fish test's
-// startup file): a user's ~/.config/corral/config.yaml still applies, and
-// the tests whose outcome a setting decides name their own (CORRAL_CONFIG
-// or XDG_CONFIG_HOME).
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+// set up must not change an outcome.
+// - corral's own: its cache in ~/.cache/corral (a guardian built from other
+//   sources, stale code caches) or a CORRAL_* variable in the caller's shell
+//   (CORRAL_GUARDIAN=never, CORRAL_STATE_DIR) would make a test pass or fail
+//   by the machine it runs on; the suite gets a corral cache dir of its own
+//   and no CORRAL_* setting (the harness's own CORRAL_TEST_* are kept).
+// - a home of its own: the tests' interactive shells, vim, less and tmux read
+//   the user's startup files. A ~/.bashrc that runs `pyenv init` costs every
+//   bash 110 ms, and a test that kills a bash in the middle of its
+//   `pyenv rehash` leaves pyenv's lock behind, after which every later
+//   interactive bash waits 60 s in its rc file. What installs, commits and the
+//   runtimes need of the user's home is linked in (linkedFromHome); tests
+//   that need a setting name their own (CORRAL_CONFIG, XDG_CONFIG_HOME).
+// - NODE_EXTRA_CA_CERTS held aside: Node parses that file at every start
+//   (80 ms a start here) and the suite starts Node thousands of times, for no
+//   TLS. npm, which may need it for its registry, gets it back
+//   (npm-env.ts); the test of corral's own handling sets its own.
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
@@ -24,8 +30,33 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessE
   }
   mkdirSync(path.join(dir, "cache"));
   out.CORRAL_CACHE_DIR = path.join(dir, "cache");
+  const home = env.HOME;
+  if (home !== undefined && home !== "") {
+    out.HOME = path.join(dir, "home");
+    for (const entry of linkedFromHome) {
+      const target = path.join(home, entry);
+      if (!existsSync(target)) continue;
+      mkdirSync(path.dirname(path.join(out.HOME, entry)), { recursive: true });
+      symlinkSync(target, path.join(out.HOME, entry));
+    }
+  }
+  if (env.NODE_EXTRA_CA_CERTS !== undefined) {
+    out[HELD_NODE_CERTS] = env.NODE_EXTRA_CA_CERTS;
+    delete out.NODE_EXTRA_CA_CERTS;
+  }
   return { env: out, dir };
 }
+
+/**
+ * What the suite's home links from the user's: npm's config (a registry
+ * mirror, `nodedir` for node-gyp) and cache (the install tests install
+ * --prefer-offline), git's identity, Deno's and Bun's caches (empty ones
+ * would send them to the network).
+ */
+const linkedFromHome = [".npmrc", ".npm", ".gitconfig", path.join(".cache", "deno"), ".bun"];
+
+/** Where the suite keeps the caller's NODE_EXTRA_CA_CERTS for npm (npm-env.ts). */
+export const HELD_NODE_CERTS = "CORRAL_TEST_NODE_EXTRA_CA_CERTS";
 
 export function removeSuiteEnvironment(dir: string): void {
   rmSync(dir, { recursive: true, force: true });

@@ -19,5 +19,7 @@ export function agentEnvironment(env: Readonly<Record<string, string | undefined
   // has a mapping of its own and is returned whole when freed (lib/agent/server/memory-return.ts):
   // twenty unfinished 8 MiB frames, twelve times over, leave the agent 5-13 MiB above its start
   // (at 128 KiB: 16-68 MiB, creeping up), at no cost measured in a flood's time. Other C libraries ignore it.
+  // The agent makes no TLS connection, and Node would parse this file at its start (held-node-certs.ts).
+  delete own.NODE_EXTRA_CA_CERTS;
   return { MALLOC_MMAP_THRESHOLD_: "65536", ...own };
 }

@@ -1,0 +1,20 @@
+// Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start: 80 ms of CPU
+// on a 2-core machine with Debian's bundle, twice a bare `node -e 0`, and a
+// warning at exit when the file is missing. corral makes no TLS connection,
+// so its own runtime starts without it: the native client moves it aside
+// before it hands a command line to the JavaScript CLI
+// (native/client/corral-client.c), and the CLI puts it back first thing, so
+// every program corral starts sees the caller's environment unchanged. The
+// agent, whose environment no session sees, starts without it at all
+// (agent-environment.ts).
+
+/** Where the native client keeps the caller's $NODE_EXTRA_CA_CERTS across the hand-over. */
+export const HELD_NODE_CERTS = "CORRAL_HELD_NODE_EXTRA_CA_CERTS";
+
+/** Puts back the caller's $NODE_EXTRA_CA_CERTS that the native client held. */
+export function restoreHeldNodeCerts(env: Record<string, string | undefined>): void {
+  const held = env[HELD_NODE_CERTS];
+  if (held === undefined) return;
+  env.NODE_EXTRA_CA_CERTS = held;
+  delete env[HELD_NODE_CERTS];
+}
