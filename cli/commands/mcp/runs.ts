@@ -17,7 +17,7 @@ import { stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { liveStats } from "../../../lib/proc/stat.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
 import type { Launch } from "./launch.ts";
-import { type Survivor, survivorsOf, type TreeRoots, treeRoots } from "./survivors.ts";
+import { namedAfterExec, type Survivor, survivorsOf, type TreeRoots, treeRoots } from "./survivors.ts";
 import { ToolError } from "./tool.ts";
 
 /** What a run needs besides its launch. */
@@ -64,6 +64,7 @@ export class RunRegistry {
     const store = await BoundedStore.open({ headBytes: limits.keepBytes, tailBytes: limits.keepBytes, spillPath });
     let roots: TreeRoots | null = null;
     let survivors: Survivor[] = [];
+    let named: Promise<void> = Promise.resolve();
     let child: SupervisedTree | undefined;
     try {
       const choice = chooseSupervisor({ mode: "pipe", sweep: "on-exit", guardian: this.config.guardian, env: this.env });
@@ -80,9 +81,14 @@ export class RunRegistry {
         // makes it a process group leader, so its group still finds what it left.
         // They are ended now rather than after the wait for output EOF (a survivor holding the
         // pipe would make every such answer wait the grace): the sweep would end them anyway.
+        // A survivor still between fork and exec is named once it has exec'd (at most 250 ms more).
         onChildExit: (pid) => {
           survivors = survivorsOf(roots ?? { pid, pgid: pid, sid: -1, supervisor: null });
-          if (survivors.length > 0) void child?.terminate().catch(() => {});
+          if (survivors.length === 0) return;
+          named = namedAfterExec(survivors, launch.argv).then((found) => {
+            survivors = found;
+          });
+          void named.then(() => child?.terminate()).catch(() => {});
         },
       });
     } catch (error) {
@@ -92,7 +98,7 @@ export class RunRegistry {
     }
     roots = treeRoots(child.pid) ?? { pid: child.pid, pgid: child.pid, sid: -1, supervisor: null };
     // The program may have exited (and its survivors been found) before `child` was set.
-    if (survivors.length > 0) void child.terminate().catch(() => {});
+    if (survivors.length > 0) void named.then(() => child?.terminate()).catch(() => {});
     if (limits.stdin !== null && child.stdin != null) {
       child.stdin.on("error", () => {}); // the command may exit without reading it
       child.stdin.end(limits.stdin);
@@ -110,6 +116,7 @@ export class RunRegistry {
       stoppedForInput: false,
       ended: endOf(child).then(async (result) => {
         await store.close().catch(() => {});
+        await named;
         run.result = result;
         run.survivors = survivors;
         return result;

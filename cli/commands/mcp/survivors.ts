@@ -6,6 +6,7 @@
 // was reparented to its supervisor (the guardian is a subreaper), and their
 // descendants. Linux /proc only; elsewhere the list is empty.
 import { readFileSync } from "node:fs";
+import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { liveStats, readStat } from "../../../lib/proc/stat.ts";
 
@@ -55,6 +56,33 @@ export function survivorsOf(roots: TreeRoots): Survivor[] {
     }
   }
   return [...members].sort((a, b) => a - b).map((pid) => ({ pid, argv: commandLine(pid) }));
+}
+
+/** How long a survivor caught between its fork and its exec gets to exec before it is named as it is. */
+const EXEC_WAIT_MS = 250;
+const EXEC_POLL_MS = 2;
+
+/**
+ * The survivors, each caught between its fork and its exec named again once
+ * it has exec'd. At the program's exit, what `sh -c 'sleep 999 & echo hi'`
+ * forked may not have exec'd `sleep` yet (the shell can echo and exit first,
+ * on a loaded machine for tens of ms): its command line is still the
+ * program's own. Such a one is read again until it shows another, is gone,
+ * or EXEC_WAIT_MS passed (a subshell that never execs keeps the shell's).
+ */
+export async function namedAfterExec(found: readonly Survivor[], programArgv: readonly string[]): Promise<Survivor[]> {
+  const forked = (s: Survivor) => s.argv.length === programArgv.length && s.argv.every((part, i) => part === programArgv[i]);
+  let named = [...found];
+  const deadline = performance.now() + EXEC_WAIT_MS;
+  while (named.some(forked) && performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, EXEC_POLL_MS));
+    named = named.map((s) => {
+      if (!forked(s)) return s;
+      const now = commandLine(s.pid);
+      return now.length > 0 ? { pid: s.pid, argv: now } : s;
+    });
+  }
+  return named;
 }
 
 function commandLine(pid: number): string[] {

@@ -75,6 +75,15 @@ test("a child that backgrounds sleep 999: the answer comes, names the survivor, 
   assert.equal(isAlive(sleeper.pid), false, "the survivor was ended before the answer");
 });
 
+test("a survivor caught between its fork and its exec is named by what it execs", async () => {
+  // The subshell keeps the shell's command line until it execs `sleep 998`, after the shell has exited.
+  const run = await mcp.ok<RunAnswer>("run", { command: "(sleep 0.02; exec sleep 998) & echo started" });
+  assert.equal(run.status, 0);
+  const sleeper = run.survivors.find((s) => s.argv.join(" ") === "sleep 998");
+  assert.ok(sleeper !== undefined, `sleep 998 named among ${JSON.stringify(run.survivors)}`);
+  assert.equal(isAlive(sleeper.pid), false, "the survivor was ended before the answer");
+});
+
 test("a wait goes on through three cursors, with progress meanwhile, until the command ends", async (t) => {
   const capped = await mcpSession(agent, ["--wait-cap", "200ms"]);
   t.after(() => capped.close());
