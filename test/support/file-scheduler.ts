@@ -3,8 +3,9 @@
 // the CPU idles whenever the files running all wait: many spend most of
 // their time so (a bound the product documents and a test must outwait, a
 // sleep-paced program, a program under strace), while the suite as a whole
-// is bound by CPU. `auto`: never fewer than cores + 1 files at once (what a
-// machine others load still carries), and one more whenever the machine had
+// is bound by CPU. `auto`: never fewer than cores + 2 files at once (what a
+// machine others load still carries: at cores + 1 a 2-core machine still
+// idled a third of the Node stage), and one more whenever the machine had
 // at least IDLE_TO_START cores idle over the last seconds, up to
 // FILES_PER_CORE per core; after a start, the next extra one waits until
 // the new file's own start-up (a Node process loading TypeScript) shows.
@@ -43,7 +44,7 @@ export class FileScheduler {
 
   constructor(concurrency: Concurrency, options: SchedulerOptions = {}) {
     const machine = options.cores ?? cores();
-    this.floor = concurrency === "auto" ? machine + 1 : concurrency;
+    this.floor = concurrency === "auto" ? machine + 2 : concurrency;
     this.ceiling = concurrency === "auto" ? Math.max(this.floor, FILES_PER_CORE * machine) : concurrency;
     this.#options = options;
   }

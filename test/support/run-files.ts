@@ -7,7 +7,7 @@
 // How many files run at once: `--concurrency N`, N; `--concurrency auto`,
 // by the machine (file-scheduler.ts): most files spend much of their time
 // waiting on programs, so on an idle machine more run at once than there are
-// cores, and on a machine others load, no more than cores + 1.
+// cores, and on a machine others load, no more than cores + 2.
 // With --progress-fd FD, writes `start FILE` and `end FILE` lines to FD as
 // each file's process starts and ends, so run-suite can tell when the stage
 // is down to its last files.

@@ -6,7 +6,7 @@
 // side by side (suite-gate.ts); the suite runs only when they all passed.
 // --concurrency (or $CORRAL_TEST_CONCURRENCY): how many test files run at
 // once (each in its own process): a number, or `auto` (the default): by the
-// machine's idle CPU, cores + 1 at least (file-scheduler.ts); most files
+// machine's idle CPU, cores + 2 at least (file-scheduler.ts); most files
 // spend most of their time waiting on programs. Every file must be able to
 // share the machine with others (private agents, tmux servers, temp dirs,
 // and leak checks that only look at their own processes). The longest files
