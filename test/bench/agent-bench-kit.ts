@@ -27,12 +27,19 @@ export interface BenchAgent {
  * Starts a private agent (fresh state dir) through `corral agent start`;
  * `entry` runs another build's bundle (an A/B run against a baseline).
  */
+/**
+ * Node flags for the benchmark's agents (CORRAL_BENCH_NODE_FLAGS, split at spaces): the CLI that
+ * starts an agent passes its own flags on (self-command.ts), so `--cpu-prof --cpu-prof-dir=DIR`
+ * profiles each agent (written when it stops), which NODE_OPTIONS does not allow.
+ */
+const AGENT_NODE_FLAGS = (process.env.CORRAL_BENCH_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
+
 export function startAgent(label: string, entry: string = CORRAL[1] as string): BenchAgent {
   const dir = mkdtempSync(path.join(os.tmpdir(), `corral-bench-${label}-`));
   const env = { ...process.env, CORRAL_STATE_DIR: path.join(dir, "state"), CORRAL_AGENT_IDLE: "10m" } as Record<string, string>;
   const socket = path.join(dir, "state", "agent.sock");
   const cli = (args: readonly string[], input?: string) => {
-    const result = spawnSync(CORRAL[0] as string, [entry, ...args], { env, input, encoding: "utf8", maxBuffer: 1 << 28 });
+    const result = spawnSync(CORRAL[0] as string, [...AGENT_NODE_FLAGS, entry, ...args], { env, input, encoding: "utf8", maxBuffer: 1 << 28 });
     if (result.status !== 0) throw new Error(`corral ${args.join(" ")}: ${result.stderr}`);
     return result.stdout;
   };
