@@ -13,8 +13,10 @@ export const HELD_NODE_CERTS = "CORRAL_HELD_NODE_EXTRA_CA_CERTS";
 
 /** Puts back the caller's $NODE_EXTRA_CA_CERTS that the native client held. */
 export function restoreHeldNodeCerts(env: Record<string, string | undefined>): void {
-  const held = env[HELD_NODE_CERTS];
-  if (held === undefined) return;
-  env.NODE_EXTRA_CA_CERTS = held;
-  delete env[HELD_NODE_CERTS];
+  if (env[HELD_NODE_CERTS] === undefined) return;
+  // Back in its place (the native client renamed it where it stood): a program that prints its
+  // environment sees the caller's order. An assignment would append it, so every entry is set again.
+  const entries = Object.entries(env);
+  for (const [name] of entries) delete env[name];
+  for (const [name, value] of entries) env[name === HELD_NODE_CERTS ? "NODE_EXTRA_CA_CERTS" : name] = value;
 }

@@ -66,11 +66,21 @@ char **g_argv;
 #define CORRAL_HELD_CERTS_ENV "CORRAL_HELD_NODE_EXTRA_CA_CERTS"
 
 static void hold_node_certs(const char *runtime) {
-    const char *certs = getenv("NODE_EXTRA_CA_CERTS");
+    static const char certs[] = "NODE_EXTRA_CA_CERTS=";
     const char *base = strrchr(runtime, '/');
     base = base == NULL ? runtime : base + 1;
-    if (certs == NULL || strcmp(base, "node") != 0) return;
-    if (setenv(CORRAL_HELD_CERTS_ENV, certs, 1) == 0) unsetenv("NODE_EXTRA_CA_CERTS");
+    if (strcmp(base, "node") != 0 || getenv(CORRAL_HELD_CERTS_ENV) != NULL) return;
+    /* Renamed in its place, so a program that prints its environment sees the caller's order. */
+    for (char **entry = environ; *entry != NULL; entry++) {
+        if (strncmp(*entry, certs, sizeof certs - 1) != 0) continue;
+        const char *value = *entry + sizeof certs - 1;
+        size_t size = sizeof CORRAL_HELD_CERTS_ENV + 1 + strlen(value);
+        char *held = malloc(size);
+        if (held == NULL) return;
+        snprintf(held, size, "%s=%s", CORRAL_HELD_CERTS_ENV, value);
+        *entry = held;
+        return;
+    }
 }
 
 /* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */

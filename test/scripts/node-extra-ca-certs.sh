@@ -20,6 +20,17 @@ out=$(corral run -- sh -c 'printf "%s|%s\n" "$NODE_EXTRA_CA_CERTS" "${CORRAL_HEL
 assert_eq "$out" "$NODE_EXTRA_CA_CERTS|unset" "run's child gets the variable as set"
 stderr_is_empty "no certificate warning from corral's runtime"
 
+# In its place among the others: the child's environment lists names in the caller's order
+# (through the bin; a `corral` that is a shell script, as the JavaScript door's is here, passes
+# the environment in the shell's own order).
+names() { awk 'BEGIN { RS = "\0" } { sub(/=.*/, ""); print }'; }
+env -0 | names >caller-names
+corral run -- env -0 | names >child-names
+grep -Fxf child-names caller-names >caller-common
+grep -Fxf caller-names child-names >child-common
+if [ "$quiet_runtime" = 1 ]; then assert_eq "$(cat child-common)" "$(cat caller-common)" "the environment's order"; fi
+grep -qx NODE_EXTRA_CA_CERTS child-common || fail "NODE_EXTRA_CA_CERTS missing from the child's environment"
+
 out=$(corral collect -- printenv NODE_EXTRA_CA_CERTS 2>err)
 assert_eq "$out" "$NODE_EXTRA_CA_CERTS" "collect's child"
 stderr_is_empty ""
