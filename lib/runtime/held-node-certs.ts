@@ -1,4 +1,4 @@
-// Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start: 80 ms of CPU
+// Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start: 60-80 ms of CPU
 // on a 2-core machine with Debian's bundle, twice a bare `node -e 0`, and a
 // warning at exit when the file is missing. corral makes no TLS connection,
 // so its own runtime starts without it: the native client moves it aside

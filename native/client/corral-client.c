@@ -55,7 +55,7 @@ int g_argc;
 char **g_argv;
 
 /*
- * Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start (80 ms of CPU
+ * Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start (60-80 ms of CPU
  * on a 2-core machine with Debian's bundle, twice `node -e 0` without it; a
  * missing file prints a warning at exit), for TLS corral never does. So the
  * runtime starts without it, and the JavaScript CLI puts it back into its

@@ -13,7 +13,7 @@
 //   runtimes need of the user's home is linked in (linkedFromHome); tests
 //   that need a setting name their own (CORRAL_CONFIG, XDG_CONFIG_HOME).
 // - NODE_EXTRA_CA_CERTS held aside: Node parses that file at every start
-//   (80 ms a start here) and the suite starts Node thousands of times, for no
+//   (60-80 ms a start here) and the suite starts Node thousands of times, for no
 //   TLS. npm, which may need it for its registry, gets it back
 //   (npm-env.ts); the test of corral's own handling sets its own.
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
