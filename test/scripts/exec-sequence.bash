@@ -10,6 +10,9 @@ mkdir -p "$home/.config/fish" "$SCRIPT_TMP/sub dir"
 printf 'export FROM_RC=yes\nPS2="more> "\n' > "$home/.bashrc"
 printf 'export FROM_RC=yes\nPS2="more> "\n' > "$home/.zshrc"
 printf 'set -gx FROM_RC yes\n' > "$home/.config/fish/config.fish"
+# As after fish's first run: in a home without it, an interactive fish starts python in the
+# background to build completions from every man page (about 7 s of CPU), which the test does not need.
+mkdir -p "$home/.local/share/fish/generated_completions"
 printf 'FROM_RC=yes; export FROM_RC; PS2="more> "\n' > "$home/.shrc"
 s=$(corral pty open --cwd "$SCRIPT_TMP" --env "HOME=$home" --env "ENV=$home/.shrc" --record "$SCRIPT_TMP/exec.cast" -- "$shell")
 
