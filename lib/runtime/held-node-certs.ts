@@ -3,7 +3,7 @@
 // warning at exit when the file is missing. corral makes no TLS connection,
 // so its own runtime starts without it: the native client moves it aside
 // before it hands a command line to the JavaScript CLI
-// (native/client/corral-client.c), and the CLI puts it back first thing, so
+// (native/client/hand-over.c), and the CLI puts it back first thing, so
 // every program corral starts sees the caller's environment unchanged. The
 // agent, whose environment no session sees, starts without it at all
 // (agent-environment.ts).

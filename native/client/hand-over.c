@@ -1,0 +1,73 @@
+/*
+ * Handing a command line to the JavaScript CLI: exec(3) of the runtime with
+ * dist/corral.cjs and the same argv, before anything of the command was
+ * read or written (corral-client.c says when), with the environment the
+ * caller gave, but for the one variable Node would spend its start on.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "client.h"
+
+extern char **environ;
+
+/*
+ * Node 20 reads and parses $NODE_EXTRA_CA_CERTS at every start (60-80 ms of CPU
+ * on a 2-core machine with Debian's bundle, twice `node -e 0` without it; a
+ * missing file prints a warning at exit), for TLS corral never does. So the
+ * runtime starts without it, and the JavaScript CLI puts it back into its
+ * environment first thing (lib/runtime/held-node-certs.ts), before any
+ * program it starts could see the difference. Deno and Bun do not read it
+ * at start.
+ */
+#define CORRAL_HELD_CERTS_ENV "CORRAL_HELD_NODE_EXTRA_CA_CERTS"
+
+static void hold_node_certs(const char *runtime) {
+    static const char certs[] = "NODE_EXTRA_CA_CERTS=";
+    const char *base = strrchr(runtime, '/');
+    base = base == NULL ? runtime : base + 1;
+    if (strcmp(base, "node") != 0 || getenv(CORRAL_HELD_CERTS_ENV) != NULL) return;
+    /* Renamed in its place, so a program that prints its environment sees the caller's order. */
+    for (char **entry = environ; *entry != NULL; entry++) {
+        if (strncmp(*entry, certs, sizeof certs - 1) != 0) continue;
+        const char *value = *entry + sizeof certs - 1;
+        size_t size = sizeof CORRAL_HELD_CERTS_ENV + 1 + strlen(value);
+        char *held = malloc(size);
+        if (held == NULL) return;
+        snprintf(held, size, "%s=%s", CORRAL_HELD_CERTS_ENV, value);
+        *entry = held;
+        return;
+    }
+}
+
+/* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
+void hand_over(void) {
+    char self[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) {
+        fprintf(stderr, "corral: cannot find the JavaScript CLI (/proc/self/exe: %s)\n", strerror(errno));
+        exit(125);
+    }
+    self[n] = '\0';
+    char *slash = strrchr(self, '/');
+    if (slash == NULL) exit(125);
+    slash[1] = '\0';
+    char script[PATH_MAX + 16];
+    snprintf(script, sizeof script, "%scorral.cjs", self);
+    const char *runtime = getenv("CORRAL_JS_RUNTIME");
+    if (runtime == NULL || runtime[0] == '\0') runtime = "node";
+    hold_node_certs(runtime);
+    char **args = calloc((size_t)g_argc + 2, sizeof *args);
+    if (args == NULL) exit(125);
+    args[0] = (char *)runtime;
+    args[1] = script;
+    for (int i = 1; i < g_argc; i++) args[i + 1] = g_argv[i];
+    execvp(runtime, args);
+    fprintf(stderr, "corral: cannot start the JavaScript CLI (%s %s): %s\n", runtime, script, strerror(errno));
+    exit(125);
+}
