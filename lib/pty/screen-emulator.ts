@@ -3,6 +3,7 @@
 // the program, and the batcher that feeds it. Loaded lazily (dynamic import)
 // so `run`/`collect` never pay for the emulator.
 import type { Terminal } from "@xterm/headless";
+import { keepAltScreenToItsRows } from "./alt-screen-rows.ts";
 import { useCLibraryWidths } from "./char-width.ts";
 import { eraseAboveInLastColumn } from "./erase-above.ts";
 import { GuardedWrite } from "./guarded-write.ts";
@@ -61,6 +62,7 @@ export class Emulator {
     answerQueriesXtermDoesNot(term);
     restoreSavedCursorRow(term);
     eraseAboveInLastColumn(term);
+    keepAltScreenToItsRows(term);
     this.writer = new GuardedWrite(term, hooks.onFault);
     this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed, undefined, this.writer);
     term.onData((data) => hooks.onReply(data));

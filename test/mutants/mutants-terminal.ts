@@ -60,6 +60,13 @@ export const terminalMutants: readonly Mutant[] = [
     tests: { files: ["test/lib/pty/pty-saved-cursor-marks.test.ts"], namePattern: "scrolled away" },
   },
   {
+    name: "alt-screen-keeps-first-height",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "the alternate screen keeps room for the height the session had before a resize (xterm.js's own resize)",
+    mutations: [{ file: "lib/pty/screen-emulator.ts", from: "    keepAltScreenToItsRows(term);\n", to: "" }],
+    tests: { files: ["test/lib/pty/emulator-faults.test.ts"], namePattern: "seeded random" },
+  },
+  {
     name: "mark-loses-its-empty-cell",
     guarantee: "the screen is what tmux shows (terminal fidelity)",
     bug: "a combining mark in a never-written cell is shown without that cell's space",

@@ -138,6 +138,28 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   } catch (error) {
     throw new Error(`${(error as Error).message}; the page shows: ${JSON.stringify(await rowsText())}`);
   }
+  // The alternate screen shown after a smaller size and then a larger one: xterm.js kept the
+  // alternate screen's room at the first height (alt-screen-rows.ts) and drew two lines and the
+  // cursor where the agent (and tmux) have none. The page's rows must be the agent's.
+  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "10"]);
+  await agent.ok(["pty", "send", id, "clear; printf '\\e[?1049h'; seq 1 30; read -r", "--key", "Enter", "--wait-regex", "^30$", "--timeout", "30s"]);
+  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "14"]);
+  await agent.ok(["pty", "send", id, "--key", "Enter"]);
+  await agent.ok(["pty", "send", id, "echo alt-$((6*7))", "--key", "Enter", "--wait-regex", "^alt-42$", "--timeout", "30s"]);
+  const agentRows = async () => (JSON.parse(await agent.ok(["pty", "screen", id, "--json"])).screen.lines as string[]).map((line) => line.trimEnd()).join("\n");
+  const pageRows = () =>
+    page.evaluate<string>(`(() => {
+      const term = window.corralTerminal, buffer = term.buffer.active, rows = [];
+      for (let i = 0; i < term.rows; i++) rows.push((buffer.getLine(buffer.baseY + i)?.translateToString(true) ?? "").trimEnd());
+      return rows.join("\\n");
+    })()`);
+  await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
+  const expected = await agentRows();
+  try {
+    await waitFor(async () => (await pageRows()) === expected, { what: "the page's alternate screen to be the agent's after the resizes" });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expected)}, the page ${JSON.stringify(await pageRows())}`);
+  }
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
   await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
