@@ -10,6 +10,7 @@ import { GuardedWrite } from "./guarded-write.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
 import { RowReads } from "./row-reads.ts";
 import { restoreSavedCursorRow } from "./saved-cursor.ts";
+import { keepScrollRegionAcrossScreens } from "./scroll-margins.ts";
 import { answerQueriesXtermDoesNot } from "./terminal-queries.ts";
 
 /** The xterm Terminal constructor, as loaded. */
@@ -63,6 +64,7 @@ export class Emulator {
     restoreSavedCursorRow(term);
     eraseAboveInLastColumn(term);
     keepAltScreenToItsRows(term);
+    keepScrollRegionAcrossScreens(term);
     this.writer = new GuardedWrite(term, hooks.onFault);
     this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed, undefined, this.writer);
     term.onData((data) => hooks.onReply(data));

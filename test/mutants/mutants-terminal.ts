@@ -1,6 +1,6 @@
 // The mutants of terminal sessions: keys and TERM reaching the program,
 // waits that never race (--after), and the screen's fidelity to tmux.
-import { type Mutant } from "./mutant.ts";
+import { type Mutant, script } from "./mutant.ts";
 
 export const terminalMutants: readonly Mutant[] = [
   {
@@ -65,6 +65,13 @@ export const terminalMutants: readonly Mutant[] = [
     bug: "the alternate screen keeps room for the height the session had before a resize (xterm.js's own resize)",
     mutations: [{ file: "lib/pty/screen-emulator.ts", from: "    keepAltScreenToItsRows(term);\n", to: "" }],
     tests: { files: ["test/lib/pty/emulator-faults.test.ts"], namePattern: "seeded random" },
+  },
+  {
+    name: "scroll-region-per-screen",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "the scroll region is kept per screen (xterm.js's own), so a switch to or from the alternate screen drops it",
+    mutations: [{ file: "lib/pty/screen-emulator.ts", from: "    keepScrollRegionAcrossScreens(term);\n", to: "" }],
+    tests: script("screen-scroll-region-across-screens.sh"),
   },
   {
     name: "mark-loses-its-empty-cell",

@@ -160,6 +160,16 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   } catch (error) {
     throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expected)}, the page ${JSON.stringify(await pageRows())}`);
   }
+  // A scroll region set on the alternate screen and left set holds on the normal screen (xterm.js
+  // kept one per screen: scroll-margins.ts): the lines below scroll inside it, on the page too.
+  await agent.ok(["pty", "send", id, "printf '\\e[2;4r\\e[?1049l\\e[4;1H'; seq 1 5; echo region-$((6*7))", "--key", "Enter", "--wait-regex", "^region-42$", "--timeout", "30s"]);
+  await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
+  const expectedRegion = await agentRows();
+  try {
+    await waitFor(async () => (await pageRows()) === expectedRegion, { what: "the page's screen to be the agent's with the region left set" });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expectedRegion)}, the page ${JSON.stringify(await pageRows())}`);
+  }
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
   await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
