@@ -15,12 +15,13 @@
 // then never builds the stream (54 -> 40 ms of CPU, bare 9). When the descriptor
 // cannot take them now (EAGAIN: someone made it non-blocking) or fails
 // (EPIPE), the real stream takes the rest and every later write, with its
-// own waiting, 'drain' and errors; listeners added before that (collect
+// own waiting, 'drain' and errors (a closed pipe: closed-pipe.ts); listeners added before that (collect
 // waits on 'error' while it prints) are handed to it then, so printing
 // collect's output does not load node:process under Deno (about 15 ms).
 // Everything else is the real stream's own, created on first use.
 import { fstatSync, writeSync } from "node:fs";
 import process from "node:process";
+import { endQuietlyOnClosedPipe } from "./closed-pipe.ts";
 
 /** A stand-in for process.stdout (fd 1) or process.stderr (fd 2) that sets the real one up on first use. */
 export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
@@ -33,6 +34,7 @@ export function lazyStdio(fd: 1 | 2): NodeJS.WriteStream {
   const stream = (): NodeJS.WriteStream => {
     if (real !== undefined) return real;
     real = colourOnlyTerminal(fd === 1 ? process.stdout : process.stderr);
+    endQuietlyOnClosedPipe(real);
     for (const [event, listener] of waiting.splice(0)) (real.on as Listen).call(real, event, listener);
     return real;
   };

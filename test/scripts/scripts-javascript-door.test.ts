@@ -11,5 +11,6 @@ scriptTestsThroughJavaScript([
   "scripting-two-patterns.sh",
   "jobs-facts-and-env-note.sh",
   "cli-exit-words.sh",
+  "closed-pipe-quiet.sh",
   "remote-ssh-attach.sh",
 ]);
