@@ -1,11 +1,12 @@
 // The stricli application over a route map from the registry (cli/registry.ts
 // loadRoutes): the name, version, scanner and documentation settings, and
 // corral's wording of stricli's errors.
-import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en } from "@stricli/core";
+import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en, UnsatisfiedPositionalError } from "@stricli/core";
 import type { CorralContext } from "./shared/context.ts";
 import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
+import { NO_COMMAND } from "./shared/child/no-command.ts";
 
 /** The application over `routes` (the whole table, or the one command being run). */
 export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralContext> => buildApplication<CorralContext>(routes, {
@@ -24,9 +25,13 @@ export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralCon
       // A bad value caught by a shared flag parser (cli/shared/flag-parsers.ts)
       // is its own line, as when the action checked it: stricli's wrapping
       // would echo the input, and an `--env` value may be a secret.
+      // A command line with no command after `--` (`corral run`) says what
+      // collect says, not stricli's "Expected at least 1 argument(s)".
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) =>
         exc instanceof ArgumentParseError && exc.exception instanceof UsageError
           ? `corral: ${oneLine(exc.exception.message)}`
+          : exc instanceof UnsatisfiedPositionalError && exc.placeholder === "command"
+          ? `corral: ${NO_COMMAND}`
           : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`,
       noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
         `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,

@@ -59,6 +59,8 @@ export async function runCommandLineOver(
     ...(commandTable !== undefined ? { commandTable } : {}),
     ...(runOther !== undefined ? { runCommandLine: runOther } : {}),
   });
+  // `corral help [COMMAND...]`, as git and cargo have it: that command's help.
+  if (args[0] === "help" && routes.getRoutingTargetForInput("help") === undefined) args = [...args.slice(1), "--help"];
   if (args.length === 0) {
     // Bare `corral`: a script that forgot its subcommand must not succeed.
     // The help goes to stderr (stdout stays empty for whoever reads it) and

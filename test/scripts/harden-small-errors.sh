@@ -50,3 +50,17 @@ done
 err=$(cat "$SCRIPT_TMP/err")
 assert_contains "$err" "too many open files: the agent reached its limit of 48 (ulimit -n)"
 corral agent stop --force >/dev/null
+
+# `run` with no command says what `collect` says, not the parser's "Expected at least 1 argument(s)".
+expect 2 corral run
+assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- make test" "run with no command"
+expect 2 corral run --timeout 5s
+assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- make test" "run with flags and no command"
+expect 2 corral collect
+assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- make test" "collect with no command"
+
+# `corral help COMMAND...` is `corral COMMAND... --help` (as git and cargo have it), status 0.
+assert_eq "$(corral help pty open)" "$(corral pty open --help)" "help pty open: the help of pty open"
+assert_eq "$(corral help)" "$(corral --help)" "help alone: corral's help"
+expect 2 corral help no-such-command
+assert_contains "$err" "no-such-command"

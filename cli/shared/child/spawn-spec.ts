@@ -9,6 +9,7 @@ import type { SpawnSpec } from "../../../lib/supervise/spec.ts";
 import type { CorralContext } from "../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "./flags.ts";
+import { NO_COMMAND } from "./no-command.ts";
 
 /** A spec ready to start, plus what `--explain` reports. */
 export interface PreparedRun {
@@ -36,7 +37,7 @@ export async function prepareRun(
   const config = loaded ?? await loadCommandConfig(context);
   const [program, ...args] = argv;
   if (program === undefined || program === "") {
-    throw new UsageError("no command given; put it after --, e.g. corral run -- make test");
+    throw new UsageError(NO_COMMAND);
   }
   const timeoutMs = flags.timeout;
   const graceMs = flags.grace ?? config.graceMs;
