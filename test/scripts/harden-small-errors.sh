@@ -64,3 +64,9 @@ assert_eq "$(corral help pty open)" "$(corral pty open --help)" "help pty open: 
 assert_eq "$(corral help)" "$(corral --help)" "help alone: corral's help"
 expect 2 corral help no-such-command
 assert_contains "$err" "no-such-command"
+
+# A missing session or command, in corral's words, with a line that works.
+expect 2 corral pty screen
+assert_eq "$err" "corral: no session given; name one by its id or name (corral pty list shows them)" "pty screen with no session"
+expect 2 corral pty exec sh1
+assert_eq "$err" "corral: no command given; put it after the session, e.g. corral pty exec sh1 -- npm test" "pty exec with no command"
