@@ -153,23 +153,21 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
       for (let i = 0; i < term.rows; i++) rows.push((buffer.getLine(buffer.baseY + i)?.translateToString(true) ?? "").trimEnd());
       return rows.join("\\n");
     })()`);
-  await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
-  const expected = await agentRows();
-  try {
-    await waitFor(async () => (await pageRows()) === expected, { what: "the page's alternate screen to be the agent's after the resizes" });
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expected)}, the page ${JSON.stringify(await pageRows())}`);
-  }
+  /** Once the agent's screen is still, the page must show the same rows. */
+  const pageShowsAgentScreen = async (what: string) => {
+    await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
+    const expected = await agentRows();
+    try {
+      await waitFor(async () => (await pageRows()) === expected, { what });
+    } catch (error) {
+      throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expected)}, the page ${JSON.stringify(await pageRows())}`);
+    }
+  };
+  await pageShowsAgentScreen("the page's alternate screen to be the agent's after the resizes");
   // A scroll region set on the alternate screen and left set holds on the normal screen (xterm.js
   // kept one per screen: scroll-margins.ts): the lines below scroll inside it, on the page too.
   await agent.ok(["pty", "send", id, "printf '\\e[2;4r\\e[?1049l\\e[4;1H'; seq 1 5; echo region-$((6*7))", "--key", "Enter", "--wait-regex", "^region-42$", "--timeout", "30s"]);
-  await agent.ok(["pty", "wait", id, "--stable", "200ms", "--timeout", "30s"]);
-  const expectedRegion = await agentRows();
-  try {
-    await waitFor(async () => (await pageRows()) === expectedRegion, { what: "the page's screen to be the agent's with the region left set" });
-  } catch (error) {
-    throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expectedRegion)}, the page ${JSON.stringify(await pageRows())}`);
-  }
+  await pageShowsAgentScreen("the page's screen to be the agent's with the region left set");
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
   await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
