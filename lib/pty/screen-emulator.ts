@@ -8,6 +8,7 @@ import { useCLibraryWidths } from "./char-width.ts";
 import { eraseAboveInLastColumn } from "./erase-above.ts";
 import { GuardedWrite } from "./guarded-write.ts";
 import { ParseBatcher } from "./parse-batcher.ts";
+import { keepRowsBelowCursorOnReflow } from "./reflow-rows.ts";
 import { RowReads } from "./row-reads.ts";
 import { restoreSavedCursorRow } from "./saved-cursor.ts";
 import { keepScrollRegionAcrossScreens } from "./scroll-margins.ts";
@@ -65,6 +66,7 @@ export class Emulator {
     eraseAboveInLastColumn(term);
     keepAltScreenToItsRows(term);
     keepScrollRegionAcrossScreens(term);
+    keepRowsBelowCursorOnReflow(term);
     this.writer = new GuardedWrite(term, hooks.onFault);
     this.batcher = new ParseBatcher(term, scrollback, hooks.onParsed, undefined, this.writer);
     term.onData((data) => hooks.onReply(data));

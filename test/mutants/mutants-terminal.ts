@@ -74,6 +74,13 @@ export const terminalMutants: readonly Mutant[] = [
     tests: script("screen-scroll-region-across-screens.sh"),
   },
   {
+    name: "narrowing-drops-rows-below-cursor",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "narrowing a screen not yet full drops the rows below the cursor and moves it down (xterm.js's own rewrap)",
+    mutations: [{ file: "lib/pty/screen-emulator.ts", from: "    keepRowsBelowCursorOnReflow(term);\n", to: "" }],
+    tests: { files: ["test/lib/pty/pty-history.test.ts"], namePattern: "not yet full" },
+  },
+  {
     name: "mark-loses-its-empty-cell",
     guarantee: "the screen is what tmux shows (terminal fidelity)",
     bug: "a combining mark in a never-written cell is shown without that cell's space",

@@ -30,14 +30,26 @@ async function assertSame(session: PtySession, tmux: TmuxReference, step: string
   }
 }
 
-const OUTPUTS: readonly { name: string; command: string; last: string }[] = [
+/** `fits`: the output fits the last size whole, so no scrollback is left to ask for. */
+const OUTPUTS: readonly { name: string; command: string; last: string; sizes?: readonly [number, number][]; fits?: boolean }[] = [
   { name: "seq output", command: "clear; seq 1 50", last: "50" },
   { name: "a shell with wrapped lines", command: 'clear; for i in $(seq 1 30); do printf "$i:%s-" $(seq 1 25); echo; done', last: "30:1-" },
+  // A screen not yet full: narrowing rewraps the long lines into more rows, and tmux keeps the
+  // rows under the prompt and the prompt's row, pushing the top lines into its history
+  // (reflow-rows.ts); xterm.js alone dropped the rows under the prompt and moved it down.
+  {
+    name: "a screen not yet full, long lines",
+    command: "clear; seq -s' ' 1 30; seq -s' ' 100 125; echo short",
+    last: "short",
+    sizes: [[40, 24], [100, 24], [30, 10], [80, 24]],
+    fits: true,
+  },
 ];
 
 for (const backend of backends) {
   for (const output of OUTPUTS) {
-    test(`[${backend}] ${output.name}: 80x24 -> 80x30 -> 40x10 -> 100x30 as tmux with its history`, async (t) => {
+    const sizes = output.sizes ?? SIZES;
+    test(`[${backend}] ${output.name}: 80x24 -> ${sizes.map(([c, r]) => `${c}x${r}`).join(" -> ")} as tmux with its history`, async (t) => {
       const dir = scratchDir(t, "corral-pty-history-");
       const argv = ["bash", "--norc", "--noprofile"];
       const tmux = new TmuxReference();
@@ -61,7 +73,7 @@ for (const backend of backends) {
       }
       await waitFor(() => done(tmux.capture()), { timeoutMs: 30_000, what: "tmux's output" });
       await assertSame(s, tmux, "80x24");
-      for (const [cols, rows] of SIZES) {
+      for (const [cols, rows] of sizes) {
         s.resize(cols, rows);
         tmux.resize(cols, rows);
         await assertSame(s, tmux, `${cols}x${rows}`);
@@ -69,8 +81,10 @@ for (const backend of backends) {
         assert.equal(snap.lines.length, rows, "the visible grid only");
         assert.equal(snap.scrollback, undefined, "no scrollback unless asked");
       }
-      const withHistory = await s.screen({ scrollback: 5 });
-      assert.equal(withHistory.scrollback?.length, 5, "scrollback when asked");
+      if (output.fits !== true) {
+        const withHistory = await s.screen({ scrollback: 5 });
+        assert.equal(withHistory.scrollback?.length, 5, "scrollback when asked");
+      }
     });
   }
 
