@@ -70,3 +70,6 @@ expect 2 corral pty screen
 assert_eq "$err" "corral: no session given; name one by its id or name (corral pty list shows them)" "pty screen with no session"
 expect 2 corral pty exec sh1
 assert_eq "$err" "corral: no command given; put it after the session, e.g. corral pty exec sh1 -- npm test" "pty exec with no command"
+
+# `corral version` is `corral --version` (as go and kubectl have it).
+assert_eq "$(corral version)" "$(corral --version)" "version: the version"
