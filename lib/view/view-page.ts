@@ -63,7 +63,11 @@ export const VIEW_JS = `(function () {
       term.open(document.getElementById("terminal"));
       window.corralTerminal = term;
     } else if (event.event === "resize" && term !== null) {
-      term.resize(event.cols, event.rows);
+      // After the bytes sent before it are parsed: xterm.js parses writes later, in
+      // chunks, and a resize made at once landed in the middle of them (a scroll split
+      // across two sizes). An empty write's callback runs once those are parsed.
+      var resized = term;
+      resized.write("", function () { resized.resize(event.cols, event.rows); });
     } else if (event.event === "exit") {
       status.textContent = "the program exited";
       status.className = "ended";

@@ -138,14 +138,6 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   } catch (error) {
     throw new Error(`${(error as Error).message}; the page shows: ${JSON.stringify(await rowsText())}`);
   }
-  // The alternate screen shown after a smaller size and then a larger one: xterm.js kept the
-  // alternate screen's room at the first height (alt-screen-rows.ts) and drew two lines and the
-  // cursor where the agent (and tmux) have none. The page's rows must be the agent's.
-  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "10"]);
-  await agent.ok(["pty", "send", id, "clear; printf '\\e[?1049h'; seq 1 30; read -r", "--key", "Enter", "--wait-regex", "^30$", "--timeout", "30s"]);
-  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "14"]);
-  await agent.ok(["pty", "send", id, "--key", "Enter"]);
-  await agent.ok(["pty", "send", id, "echo alt-$((6*7))", "--key", "Enter", "--wait-regex", "^alt-42$", "--timeout", "30s"]);
   const agentRows = async () => (JSON.parse(await agent.ok(["pty", "screen", id, "--json"])).screen.lines as string[]).map((line) => line.trimEnd()).join("\n");
   const pageRows = () =>
     page.evaluate<string>(`(() => {
@@ -163,6 +155,18 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
       throw new Error(`${(error as Error).message}; the agent shows ${JSON.stringify(expected)}, the page ${JSON.stringify(await pageRows())}`);
     }
   };
+  // The alternate screen shown after a smaller size and then a larger one: xterm.js kept the
+  // alternate screen's room at the first height (alt-screen-rows.ts) and drew two lines and the
+  // cursor where the agent (and tmux) have none. The page's rows must be the agent's. Each
+  // resize waits until the page has drawn what came before it, so the check is of the rows'
+  // room, not of when the page took the resize.
+  await pageShowsAgentScreen("the page to be the agent's before the resizes");
+  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "10"]);
+  await agent.ok(["pty", "send", id, "clear; printf '\\e[?1049h'; seq 1 30; read -r", "--key", "Enter", "--wait-regex", "^30$", "--timeout", "30s"]);
+  await pageShowsAgentScreen("the page's alternate screen to be the agent's at 70x10");
+  await agent.ok(["pty", "resize", id, "--cols", "70", "--rows", "14"]);
+  await agent.ok(["pty", "send", id, "--key", "Enter"]);
+  await agent.ok(["pty", "send", id, "echo alt-$((6*7))", "--key", "Enter", "--wait-regex", "^alt-42$", "--timeout", "30s"]);
   await pageShowsAgentScreen("the page's alternate screen to be the agent's after the resizes");
   // A scroll region set on the alternate screen and left set holds on the normal screen (xterm.js
   // kept one per screen: scroll-margins.ts): the lines below scroll inside it, on the page too.
