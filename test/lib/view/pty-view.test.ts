@@ -129,7 +129,10 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   await waitFor(async () => (await rowsText()).includes("update-42"), { what: "the page to show new output" });
   // ED 1 from the last column of a screen that has not scrolled (12 rows, 70 columns) made
   // xterm.js throw, in the agent and in the page alike; the page must go on drawing after it.
-  await agent.ok(["pty", "send", id, "clear; printf '\\e[12;69Hx\\e[1J'; read -r", "--key", "Enter"]);
+  // The Enter for `read -r` goes once the command's output shows: bash has the terminal back in
+  // canonical mode by then. Typed while readline still held it raw, the CR stayed a CR, `read`
+  // took the next line too, and the echo below never ran.
+  await agent.ok(["pty", "send", id, "clear; printf '\\e[12;69Hx\\e[1J'; read -r", "--key", "Enter", "--wait-regex", "^x$", "--timeout", "30s"]);
   await agent.ok(["pty", "send", id, "--key", "Enter"]);
   await agent.ok(["pty", "send", id, "echo after-$((6*7))-erase", "--key", "Enter"]);
   await agent.ok(["pty", "wait", id, "--regex", "^after-42-erase$", "--timeout", "30s"]);
