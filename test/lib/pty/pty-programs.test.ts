@@ -56,7 +56,7 @@ for (const backend of backends) {
     await waitFor(async () => (await s.screen()).changed, { what: "top to redraw" });
     assert.notEqual((await s.screen({ peek: true })).hash, first.hash);
     s.resize(60, 15);
-    await s.wait({ stableMs: 100, timeoutMs: 15_000 });
+    assert.equal((await s.wait({ stableMs: 100, timeoutMs: 15_000 })).fired, "stable", "top settles after the resize");
     assert.equal((await s.screen()).lines.length, 15);
     await s.sendKeys(["q"]);
     const exit = await s.wait({ exit: true, timeoutMs: 10_000 });
@@ -65,7 +65,7 @@ for (const backend of backends) {
 
   test(`[${backend}] a yes flood nobody reads, then a read sees the latest screen`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "yes corral-flood-line"] });
-    await s.wait({ text: "corral-flood-line", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "corral-flood-line", timeoutMs: 10_000 })).fired, "text", "the flood shows");
     // The memory this costs over a fixed window is measured by
     // test/bench/pty-flood-memory.bench.ts; here the flood only has to be big.
     await waitFor(() => s.info().outputBytes > 5e6, { timeoutMs: 60_000, what: "5 MB of flood" });

@@ -28,7 +28,7 @@ for (const backend of backends) {
         t.after(() => tmux.kill());
         tmux.start(["sh", "-c", script], { cols: COLS, rows: ROWS, cwd: "/", history: scrollback });
         const s = await openSession(t, backend, { argv: ["sh", "-c", script], cols: COLS, rows: ROWS, scrollback });
-        await s.wait({ text: done, timeoutMs: 15_000 });
+        assert.equal((await s.wait({ text: done, timeoutMs: 15_000 })).fired, "text", "the script ran to its end");
         const want = await waitFor(() => {
           const rows = tmux.capture();
           return rows.some((row) => row.includes(done)) ? rows : undefined;

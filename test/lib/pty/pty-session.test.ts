@@ -29,7 +29,7 @@ for (const backend of backends) {
     // the wait begins on a loaded machine.
     const r = await s.wait({ text: "42", after: at, timeoutMs: 10_000 });
     assert.equal(r.fired, "text");
-    await s.wait({ regex: "^42\\n\\$ $", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ regex: "^42\\n\\$ $", timeoutMs: 10_000 })).fired, "regex", "the prompt after the answer");
     const screen = await s.screen();
     assert.deepEqual(screen.lines.slice(0, 3), ["$ echo $((6 * 7))", "42", "$"]);
     assert.equal(screen.lines.length, 10);
@@ -43,7 +43,7 @@ for (const backend of backends) {
 
   test(`[${backend}] changed follows the last read; info() and since never consume it`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
-    await s.wait({ text: "$ ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ ", timeoutMs: 10_000 })).fired, "text", "the prompt");
     const a = await s.screen();
     assert.equal(a.changed, true, "the first read is a change");
     const b = await s.screen();
