@@ -6,7 +6,7 @@ import type { CorralContext } from "./shared/context.ts";
 import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
-import { missingArgumentLine } from "./shared/child/no-command.ts";
+import { missingArgumentLine } from "./shared/missing-argument.ts";
 
 /** The application over `routes` (the whole table, or the one command being run). */
 export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralContext> => buildApplication<CorralContext>(routes, {
@@ -25,7 +25,7 @@ export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralCon
       // A bad value caught by a shared flag parser (cli/shared/flag-parsers.ts)
       // is its own line, as when the action checked it: stricli's wrapping
       // would echo the input, and an `--env` value may be a secret.
-      // A missing command or session is said in corral's words (no-command.ts).
+      // A missing command or session is said in corral's words (missing-argument.ts).
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) => {
         if (exc instanceof ArgumentParseError && exc.exception instanceof UsageError) return `corral: ${oneLine(exc.exception.message)}`;
         const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0) : undefined;

@@ -15,8 +15,9 @@
 // then never builds the stream (54 -> 40 ms of CPU, bare 9). When the descriptor
 // cannot take them now (EAGAIN: someone made it non-blocking) or fails
 // (EPIPE), the real stream takes the rest and every later write, with its
-// own waiting, 'drain' and errors (a closed pipe: closed-pipe.ts); listeners added before that (collect
-// waits on 'error' while it prints) are handed to it then, so printing
+// own waiting, 'drain' and errors (a closed pipe: closed-pipe.ts); listeners
+// added before that (collect waits on 'error' while it prints) are handed to
+// it then, so printing
 // collect's output does not load node:process under Deno (about 15 ms).
 // Everything else is the real stream's own, created on first use.
 import { fstatSync, writeSync } from "node:fs";

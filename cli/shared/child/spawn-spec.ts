@@ -9,7 +9,7 @@ import type { SpawnSpec } from "../../../lib/supervise/spec.ts";
 import type { CorralContext } from "../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "./flags.ts";
-import { NO_COMMAND } from "./no-command.ts";
+import { NO_COMMAND } from "../missing-argument.ts";
 
 /** A spec ready to start, plus what `--explain` reports. */
 export interface PreparedRun {
