@@ -4,6 +4,7 @@
 import * as crypto from "node:crypto";
 import type { IBufferCell, IBufferLine, Terminal } from "@xterm/headless";
 import { lineText } from "./line-text.ts";
+import { plainRow } from "./plain-row.ts";
 import type { RowReads } from "./row-reads.ts";
 
 /** What is on the screen now, without the session's liveness facts. */
@@ -70,6 +71,8 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
 
 /** One row's text (trailing spaces trimmed) and colour runs, read from its cells. */
 function readRow(line: IBufferLine, cols: number, cell: IBufferCell): { text: string; runs: string } {
+  const plain = plainRow(line, cols);
+  if (plain !== undefined) return { text: plain.text, runs: plain.defaultColours ? DEFAULT_RUN : attributeRuns(line, cols, cell) };
   // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
   return { text: lineText(line, cell).replace(/ +$/, ""), runs: attributeRuns(line, cols, cell) };
 }
@@ -85,6 +88,9 @@ function sha256Hex(text: string): string {
   oneShot ??= (crypto as { hash?: OneShot }).hash ?? null;
   return oneShot !== null ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
+
+/** The runs of a row whose every cell has default colours. */
+const DEFAULT_RUN = "0:d;";
 
 // Colour and attribute changes along a row, as "col:fg/bg/flags;" runs: a
 // menu that moves its highlight changes no text but must change the hash.
@@ -120,7 +126,7 @@ function defaultRun(line: IBufferLine, cols: number): string | undefined {
   if (!(data instanceof Uint32Array) || typeof inner?.length !== "number") return undefined;
   const cells = Math.min(cols, inner.length, Math.floor(data.length / 3));
   for (let x = 0; x < cells; x++) if (data[3 * x + 1] !== 0 || data[3 * x + 2] !== 0) return undefined;
-  return cells > 0 ? "0:d;" : "";
+  return cells > 0 ? DEFAULT_RUN : "";
 }
 
 function flags(cell: IBufferCell): number {

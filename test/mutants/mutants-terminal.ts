@@ -87,4 +87,11 @@ export const terminalMutants: readonly Mutant[] = [
     mutations: [{ file: "lib/pty/line-text.ts", from: "  if (!MARK.test(fast)) return fast;", to: "  return fast;" }],
     tests: { files: ["test/lib/pty/pty-saved-cursor-marks.test.ts"], namePattern: "combining" },
   },
+  {
+    name: "plain-row-keeps-trailing-spaces",
+    guarantee: "the screen is what tmux shows (terminal fidelity)",
+    bug: "a row of plain characters read in one pass keeps the spaces a program wrote at its end",
+    mutations: [{ file: "lib/pty/plain-row.ts", from: "if (shown === 0 || shown === SPACE) continue;", to: "if (shown === 0) continue;" }],
+    tests: { files: ["test/lib/pty/plain-row.test.ts"] },
+  },
 ];
