@@ -7,10 +7,14 @@
 
 _corral_children() {
   case "$1" in
-    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
+    "") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' 'help' 'version' ;;
     "pty") printf '%s\n' 'open' 'send' 'exec' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
     "jobs") printf '%s\n' 'list' 'wait' ;;
     "agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
+    "help") printf '%s\n' 'run' 'collect' 'pty' 'jobs' 'fg' 'bg' 'reap' 'probe' 'agent' 'connect' 'completions' 'config' 'mcp' ;;
+    "help pty") printf '%s\n' 'open' 'send' 'exec' 'screen' 'wait' 'resize' 'close' 'list' 'attach' 'record' 'view' ;;
+    "help jobs") printf '%s\n' 'list' 'wait' ;;
+    "help agent") printf '%s\n' 'start' 'stop' 'restart' 'status' ;;
   esac
 }
 

@@ -8,12 +8,20 @@
 function __corral_children
     switch $argv[1]
         case ''
-            printf '%s\n' 'run	Run a command; mirror its exit status; leave nothing running' 'collect	Run a command, keeping the head and tail of its output (memory stays bounded)' 'pty	Terminal sessions kept by the agent: open, type, read the screen, wait' 'jobs	List jobs (corral jobs), or wait for them to end (corral jobs wait)' 'fg	Bring a stopped or background job to the foreground of this terminal' 'bg	Continue a stopped job in the background (output keeps going to its store)' 'reap	Retire finished jobs and sessions; --all terminates what is still running' 'probe	Report what corral can do here: guardian, capabilities, PTY backend, agent, state dir' 'agent	The background agent that keeps terminal sessions' 'connect	Talk to the agent in JSON lines (one request a line, one reply a line)' 'completions	Print a shell completion script (bash, zsh or fish)' 'config	Print the effective configuration (defaults overridden by the config file)' 'mcp	Serve the Model Context Protocol on stdio: run, terminal and job tools for AI agents'
+            printf '%s\n' 'run	Run a command; mirror its exit status; leave nothing running' 'collect	Run a command, keeping the head and tail of its output (memory stays bounded)' 'pty	Terminal sessions kept by the agent: open, type, read the screen, wait' 'jobs	List jobs (corral jobs), or wait for them to end (corral jobs wait)' 'fg	Bring a stopped or background job to the foreground of this terminal' 'bg	Continue a stopped job in the background (output keeps going to its store)' 'reap	Retire finished jobs and sessions; --all terminates what is still running' 'probe	Report what corral can do here: guardian, capabilities, PTY backend, agent, state dir' 'agent	The background agent that keeps terminal sessions' 'connect	Talk to the agent in JSON lines (one request a line, one reply a line)' 'completions	Print a shell completion script (bash, zsh or fish)' 'config	Print the effective configuration (defaults overridden by the config file)' 'mcp	Serve the Model Context Protocol on stdio: run, terminal and job tools for AI agents' 'help	Print a command\'s help: corral help COMMAND... (as COMMAND... --help)' 'version	Print the version (as --version)'
         case 'pty'
             printf '%s\n' 'open	Open a terminal session running a program; print its id' 'send	Type text and named keys into a session' 'exec	Run one command line in a session\'s shell; print its output, exit with its status' 'screen	Print a session\'s screen as text' 'wait	Wait for text, a pattern, a quiet screen or the exit' 'resize	Resize a session\'s terminal' 'close	Close a session: SIGHUP, then terminate its tree' 'list	List sessions: id, name, pid, size, state, age, command' 'attach	Take over a session in this terminal; detach with C-\\' 'record	Record an open session as asciicast v2 from now on' 'view	Watch a session live in a browser (read-only)'
         case 'jobs'
             printf '%s\n' 'list	List jobs: %N id, state (running, stopped, done), pid, bytes of output, command' 'wait	Wait for jobs to end: exit 0 when all succeeded, else the status of the first that failed'
         case 'agent'
+            printf '%s\n' 'start	Start the agent now (any command that needs it starts it anyway)' 'stop	Stop the agent (refused while sessions or jobs run, unless --force or --keep)' 'restart	Replace the agent (this corral\'s version) without losing a session or a job' 'status	Show the agent\'s pid, uptime, protocol, sessions and memory'
+        case 'help'
+            printf '%s\n' 'run	Run a command; mirror its exit status; leave nothing running' 'collect	Run a command, keeping the head and tail of its output (memory stays bounded)' 'pty	Terminal sessions kept by the agent: open, type, read the screen, wait' 'jobs	List jobs (corral jobs), or wait for them to end (corral jobs wait)' 'fg	Bring a stopped or background job to the foreground of this terminal' 'bg	Continue a stopped job in the background (output keeps going to its store)' 'reap	Retire finished jobs and sessions; --all terminates what is still running' 'probe	Report what corral can do here: guardian, capabilities, PTY backend, agent, state dir' 'agent	The background agent that keeps terminal sessions' 'connect	Talk to the agent in JSON lines (one request a line, one reply a line)' 'completions	Print a shell completion script (bash, zsh or fish)' 'config	Print the effective configuration (defaults overridden by the config file)' 'mcp	Serve the Model Context Protocol on stdio: run, terminal and job tools for AI agents'
+        case 'help pty'
+            printf '%s\n' 'open	Open a terminal session running a program; print its id' 'send	Type text and named keys into a session' 'exec	Run one command line in a session\'s shell; print its output, exit with its status' 'screen	Print a session\'s screen as text' 'wait	Wait for text, a pattern, a quiet screen or the exit' 'resize	Resize a session\'s terminal' 'close	Close a session: SIGHUP, then terminate its tree' 'list	List sessions: id, name, pid, size, state, age, command' 'attach	Take over a session in this terminal; detach with C-\\' 'record	Record an open session as asciicast v2 from now on' 'view	Watch a session live in a browser (read-only)'
+        case 'help jobs'
+            printf '%s\n' 'list	List jobs: %N id, state (running, stopped, done), pid, bytes of output, command' 'wait	Wait for jobs to end: exit 0 when all succeeded, else the status of the first that failed'
+        case 'help agent'
             printf '%s\n' 'start	Start the agent now (any command that needs it starts it anyway)' 'stop	Stop the agent (refused while sessions or jobs run, unless --force or --keep)' 'restart	Replace the agent (this corral\'s version) without losing a session or a job' 'status	Show the agent\'s pid, uptime, protocol, sessions and memory'
     end
 end
@@ -82,6 +90,16 @@ function __corral_flags
             printf '%s\n' '--json	Print JSON: durations in ms, sizes in bytes, plus the file' '--path	Print only the config file path corral reads (existing or not)' '--help	Print help information and exit' '-h	Print help information and exit'
         case 'mcp'
             printf '%s\n' '--allow	Start only commands whose command line matches this glob (repeatable; * any text)' '--budget	Characters of output or screen text per answer (default 30000)' '--max-line	Clip a longer line in the middle, with a marker (default 2000)' '--no-scrub	Drop credential-shaped variables from what commands get (--no-scrub passes all)' '--read-only	Offer only screens, lists, reads and waits: nothing is started, typed or stopped' '--scrub	Drop credential-shaped variables from what commands get (--no-scrub passes all)' '--socket	The agent\'s socket (default $CORRAL_SOCKET, else agent.sock in the state dir)' '--wait-cap	Longest one call waits before answering done:false with a cursor (default 45s, below 60s)' '--help	Print help information and exit' '-h	Print help information and exit'
+        case 'help'
+            printf '%s\n' 
+        case 'help pty'
+            printf '%s\n' 
+        case 'help jobs'
+            printf '%s\n' 
+        case 'help agent'
+            printf '%s\n' 
+        case 'version'
+            printf '%s\n' 
     end
 end
 

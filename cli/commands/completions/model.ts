@@ -89,7 +89,16 @@ function commandSpec(path: readonly string[], target: CommandTarget): CommandSpe
   return { path, brief: target.brief, children: [], flags, positional, rest };
 }
 
-/** Every command and group reachable from the root, parents before children. */
+/**
+ * The words the command line takes besides the registry's commands
+ * (cli/run-routes.ts): `corral help [COMMAND...]` and `corral version`.
+ */
+const WORDS = [
+  { name: "help", brief: "Print a command's help: corral help COMMAND... (as COMMAND... --help)" },
+  { name: "version", brief: "Print the version (as --version)" },
+];
+
+/** Every command and group reachable from the root, parents before children; then `help` over the groups, and `version`. */
 export function completionModel(root: RouteMap<CommandContext>): CommandSpec[] {
   const out: CommandSpec[] = [];
   const visit = (path: readonly string[], target: CommandTarget): void => {
@@ -100,5 +109,13 @@ export function completionModel(root: RouteMap<CommandContext>): CommandSpec[] {
     }
   };
   visit([], root);
+  // `help` offers what follows it as the root and each group do: corral help pty <TAB>.
+  const groups = out.filter((spec) => spec.children.length > 0);
+  const rootSpec = out[0] as CommandSpec;
+  out[0] = { ...rootSpec, children: [...rootSpec.children, ...WORDS] };
+  for (const group of groups) {
+    out.push({ path: ["help", ...group.path], brief: WORDS[0]!.brief, children: group.children, flags: [], positional: [], rest: undefined });
+  }
+  out.push({ path: ["version"], brief: WORDS[1]!.brief, children: [], flags: [], positional: [], rest: undefined });
   return out;
 }

@@ -51,9 +51,14 @@ function runShell(argv: string[], input: string): string {
   return result.stdout;
 }
 
-const rootNames = (rootRoutes as unknown as RouteMap<CommandContext>).getAllEntries()
-  .filter((e) => !e.hidden)
-  .map((e) => e.name["convert-camel-to-kebab"]);
+const rootNames = [
+  ...(rootRoutes as unknown as RouteMap<CommandContext>).getAllEntries()
+    .filter((e) => !e.hidden)
+    .map((e) => e.name["convert-camel-to-kebab"]),
+  // The words the command line takes besides its commands: corral help COMMAND..., corral version.
+  "help",
+  "version",
+];
 
 /** Cases: the words typed (last one is being completed) and what must be offered. */
 const CASES: [string[], string[]][] = [
@@ -65,6 +70,8 @@ const CASES: [string[], string[]][] = [
   [["collect", "--spill", "sp"], ["spill.log"]],
   [["run", "--cwd", "sub"], ["subdir"]],
   [["config", "--"], ["--json", "--path", "--help"]],
+  [["help", "p"], ["probe", "pty"]],
+  [["help", "pty", "o"], ["open"]],
 ];
 
 function sorted(list: readonly string[]): string[] {
