@@ -38,8 +38,27 @@ interface PrivateBufferSet {
   resize(cols: number, rows: number): void;
 }
 
-/** Keeps the rows below the cursor when narrowing rewraps lines, as tmux does. */
+/**
+ * Keeps the rows below the cursor when narrowing rewraps lines, as tmux does.
+ * Uses nothing outside itself: `pty view`'s page gets its source text.
+ */
 export function keepRowsBelowCursorOnReflow(term: Terminal): void {
+  // The rows xterm dropped go back at the bottom, last dropped first; the screen moves down over them.
+  const putBack = (buffer: PrivateBuffer, dropped: readonly PrivateLine[], cols: number, rows: number) => {
+    const fill = buffer.getNullCell();
+    const before = buffer.lines.length;
+    for (let i = dropped.length - 1; i >= 0; i--) {
+      const line = dropped[i] as PrivateLine;
+      line.resize(cols, fill); // dropped before xterm cut the other rows to the new width
+      buffer.lines.push(line);
+    }
+    // A full scrollback gives up its oldest lines to make room.
+    const trimmed = before + dropped.length - buffer.lines.length;
+    const cursorLine = buffer.ybase + buffer.y - trimmed;
+    buffer.ybase = Math.max(0, buffer.lines.length - rows);
+    buffer.ydisp = buffer.ybase;
+    buffer.y = Math.max(0, Math.min(rows - 1, cursorLine - buffer.ybase));
+  };
   const buffers = (term as unknown as { _core?: { _bufferService?: { buffers?: PrivateBufferSet } } })._core?._bufferService?.buffers;
   if (typeof buffers?.resize !== "function" || typeof buffers.normal?._reflowSmaller !== "function") return; // another xterm
   const resize = buffers.resize.bind(buffers);
@@ -70,21 +89,4 @@ export function keepRowsBelowCursorOnReflow(term: Terminal): void {
     }
     if (dropped.length > 0) putBack(normal, dropped, cols, rows);
   };
-}
-
-/** The rows xterm dropped go back at the bottom, last dropped first; the screen moves down over them. */
-function putBack(buffer: PrivateBuffer, dropped: readonly PrivateLine[], cols: number, rows: number): void {
-  const fill = buffer.getNullCell();
-  const before = buffer.lines.length;
-  for (let i = dropped.length - 1; i >= 0; i--) {
-    const line = dropped[i] as PrivateLine;
-    line.resize(cols, fill); // dropped before xterm cut the other rows to the new width
-    buffer.lines.push(line);
-  }
-  // A full scrollback gives up its oldest lines to make room.
-  const trimmed = before + dropped.length - buffer.lines.length;
-  const cursorLine = buffer.ybase + buffer.y - trimmed;
-  buffer.ybase = Math.max(0, buffer.lines.length - rows);
-  buffer.ydisp = buffer.ybase;
-  buffer.y = Math.max(0, Math.min(rows - 1, cursorLine - buffer.ybase));
 }

@@ -6,6 +6,7 @@ import { escapeXml } from "../pty/screen-picture.ts";
 import { keepAltScreenToItsRows } from "../pty/alt-screen-rows.ts";
 import { eraseAboveInLastColumn } from "../pty/erase-above.ts";
 import { keepScrollRegionAcrossScreens } from "../pty/scroll-margins.ts";
+import { keepRowsBelowCursorOnReflow } from "../pty/reflow-rows.ts";
 
 /** The HTML document; scripts and styles come from the same server (CSP 'self'). */
 export function viewPage(title: string): string {
@@ -34,7 +35,8 @@ header{margin-bottom:8px;font-size:13px}
 // the stream is beside the page. The page's xterm.js has the agent's xterm
 // bugs too (an ED 1 in the last column throws, and the page stops drawing;
 // the alternate screen keeps room for an earlier height; the scroll region
-// is kept per screen): the agent's own fixes are sent along as their source
+// is kept per screen; narrowing a screen not yet full drops the rows below
+// the cursor): the agent's own fixes are sent along as their source
 // text (each uses nothing outside itself; __name is what a keep-names
 // transform may wrap them in).
 export const VIEW_JS = `(function () {
@@ -43,6 +45,7 @@ export const VIEW_JS = `(function () {
   var eraseAboveInLastColumn = ${eraseAboveInLastColumn.toString()};
   var keepAltScreenToItsRows = ${keepAltScreenToItsRows.toString()};
   var keepScrollRegionAcrossScreens = ${keepScrollRegionAcrossScreens.toString()};
+  var keepRowsBelowCursorOnReflow = ${keepRowsBelowCursorOnReflow.toString()};
   var status = document.getElementById("status");
   var term = null;
   var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + location.pathname.replace(/[^/]*$/, "") + "stream";
@@ -60,6 +63,7 @@ export const VIEW_JS = `(function () {
       try { eraseAboveInLastColumn(term); } catch (e) { /* another xterm.js: its own erase runs */ }
       try { keepAltScreenToItsRows(term); } catch (e) { /* another xterm.js: left as it is */ }
       try { keepScrollRegionAcrossScreens(term); } catch (e) { /* another xterm.js: left as it is */ }
+      try { keepRowsBelowCursorOnReflow(term); } catch (e) { /* another xterm.js: its own rewrap runs */ }
       term.open(document.getElementById("terminal"));
       window.corralTerminal = term;
     } else if (event.event === "resize" && term !== null) {

@@ -175,6 +175,12 @@ test("headless Chromium shows the session's text and follows it", { skip: chromi
   // kept one per screen: scroll-margins.ts): the lines below scroll inside it, on the page too.
   await agent.ok(["pty", "send", id, "printf '\\e[2;4r\\e[?1049l\\e[4;1H'; seq 1 5; echo region-$((6*7))", "--key", "Enter", "--wait-regex", "^region-42$", "--timeout", "30s"]);
   await pageShowsAgentScreen("the page's screen to be the agent's with the region left set");
+  // Narrowing a screen not yet full: xterm.js dropped the rows below the prompt and moved it down
+  // (reflow-rows.ts); the agent keeps them, as tmux does, and so must the page.
+  await agent.ok(["pty", "send", id, "printf '\\e[r'; clear; seq -s' ' 1 25; seq -s' ' 100 118; echo narrow-$((6*7))", "--key", "Enter", "--wait-regex", "^narrow-42$", "--timeout", "30s"]);
+  await pageShowsAgentScreen("the page to be the agent's before narrowing");
+  await agent.ok(["pty", "resize", id, "--cols", "35", "--rows", "14"]);
+  await pageShowsAgentScreen("the page's screen to be the agent's after narrowing a screen not yet full");
   assert.doesNotMatch(await agent.ok(["pty", "screen", id]), /from-the-page/, "the page cannot type");
   await agent.ok(["pty", "close", id, "--force"]);
   await waitFor(async () => (await pageStatus()) === "the program exited", { what: "the page to say the program exited" });
