@@ -15,6 +15,7 @@ import {
   SH_ENV,
   type ShellKind,
   USER_ENV_VARIABLE,
+  USER_PROMPT_VARIABLES,
   USER_ZDOTDIR_VARIABLE,
   ZSH_ENV,
   ZSH_RC,
@@ -29,7 +30,7 @@ export interface ShellHook {
 }
 
 /** Bumped when a script changes, so a running agent never hands a new shell an old file. */
-const SCRIPTS_VERSION = 1;
+const SCRIPTS_VERSION = 2;
 
 const KIND_OF: Record<string, ShellKind> = { bash: "bash", zsh: "zsh", fish: "fish", dash: "sh", sh: "sh" };
 /** Arguments that keep a shell interactive and reading the files the hook goes through. */
@@ -64,6 +65,12 @@ export function hookedRequest(request: PtySpawnRequest, hook: ShellHook, dir: st
       return { ...request, env, argv: [file as string, ...args, "--init-command", `source ${quoteFish(path.join(files, "init.fish"))}`] };
     case "sh":
       if (request.env.ENV !== undefined) env[USER_ENV_VARIABLE] = request.env.ENV;
+      for (const [name, carrier] of Object.entries(USER_PROMPT_VARIABLES)) {
+        const prompt = request.env[name];
+        if (prompt === undefined) continue;
+        env[carrier] = prompt;
+        delete env[name];
+      }
       env.ENV = path.join(files, "env.sh");
       return { ...request, env, argv: [file as string, ...args] };
   }

@@ -17,6 +17,12 @@ export const NONCE_VARIABLE = "CORRAL_SHELL_NONCE";
 export const USER_ENV_VARIABLE = "CORRAL_SHELL_USER_ENV";
 /** zsh's own ZDOTDIR (unset: $HOME), restored before the user's files are read. */
 export const USER_ZDOTDIR_VARIABLE = "CORRAL_SHELL_USER_ZDOTDIR";
+/**
+ * A POSIX sh's prompts given in the environment, passed on under these
+ * names: dash cannot take the export off PS1 or PS2 (unset keeps it), and
+ * the hook adds the nonce to them.
+ */
+export const USER_PROMPT_VARIABLES = { PS1: "CORRAL_SHELL_USER_PS1", PS2: "CORRAL_SHELL_USER_PS2" } as const;
 
 // printf formats shared by every shell (octal escapes: dash's printf has no \e).
 const A = String.raw`\033]133;A;corral=%s;cwd=%s\007`;
@@ -40,6 +46,8 @@ fi
 PS0="$PS0\033]133;C;corral=$__corral_nonce\007"
 PS1="$PS1\[\033]133;B;corral=$__corral_nonce\007\]"
 PS2="\[\033]133;P;k=s;corral=$__corral_nonce\007\]$PS2"
+# Taken out of the environment: a prompt that came in it (pty open --env PS1=...) now holds the nonce.
+export -n PS0 PS1 PS2 PROMPT_COMMAND
 `.replaceAll("$\\{", "${");
 
 export const ZSH_ENV = String.raw`# corral shell integration for zsh: the user's .zshenv, from the user's ZDOTDIR
@@ -72,6 +80,8 @@ precmd_functions=(__corral_precmd $precmd_functions)
 preexec_functions+=(__corral_preexec)
 PS1="$PS1%{"$'\e'"]133;B;corral=$__corral_nonce"$'\a'"%}"
 PS2="%{"$'\e'"]133;P;k=s;corral=$__corral_nonce"$'\a'"%}$PS2"
+# Taken out of the environment: a prompt that came in it (pty open --env PS1=...) now holds the nonce.
+typeset +x PS1 PS2
 `.replaceAll("$\\{", "${");
 
 /** fish: sourced by --init-command, after the user's config.fish. */
@@ -102,6 +112,9 @@ end
 export const SH_ENV = String.raw`# corral shell integration for a POSIX sh (corral pty open --no-shell-integration leaves it alone)
 __corral_nonce=$CORRAL_SHELL_NONCE
 unset CORRAL_SHELL_NONCE
+# Prompts given in the environment, as the shell's own (not exported: the hook adds the nonce to them).
+if [ -n "$\{CORRAL_SHELL_USER_PS1+set}" ]; then PS1=$CORRAL_SHELL_USER_PS1; unset CORRAL_SHELL_USER_PS1; fi
+if [ -n "$\{CORRAL_SHELL_USER_PS2+set}" ]; then PS2=$CORRAL_SHELL_USER_PS2; unset CORRAL_SHELL_USER_PS2; fi
 if [ -n "$CORRAL_SHELL_USER_ENV" ]; then ENV=$CORRAL_SHELL_USER_ENV; unset CORRAL_SHELL_USER_ENV; . "$ENV"; else unset ENV; fi
 __corral_exec() { printf '${C}' "$__corral_nonce"; }
 __corral_prompt() { printf '${D}${A}' "$1" "$__corral_nonce" "$__corral_nonce" "$PWD"; }

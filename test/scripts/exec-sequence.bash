@@ -14,7 +14,8 @@ printf 'set -gx FROM_RC yes\n' > "$home/.config/fish/config.fish"
 # background to build completions from every man page (about 7 s of CPU), which the test does not need.
 mkdir -p "$home/.local/share/fish/generated_completions"
 printf 'FROM_RC=yes; export FROM_RC; PS2="more> "\n' > "$home/.shrc"
-s=$(corral pty open --cwd "$SCRIPT_TMP" --env "HOME=$home" --env "ENV=$home/.shrc" --record "$SCRIPT_TMP/exec.cast" -- "$shell")
+# A prompt given in the environment, as a script sets one: the hook adds its marks to it.
+s=$(corral pty open --cwd "$SCRIPT_TMP" --env "HOME=$home" --env "ENV=$home/.shrc" --env "PS1=$shell> " --record "$SCRIPT_TMP/exec.cast" -- "$shell")
 
 # exec_json ARGS...: pty exec --json, its status kept in $status.
 exec_json() {
@@ -24,6 +25,11 @@ exec_json() {
 
 out=$(corral pty exec "$s" --timeout 60s -- 'echo "rc: $FROM_RC"')
 assert_eq "$out" "rc: yes" "$shell: the user's startup file ran before the hook"
+
+# The nonce stays in the shell: no child finds it in its environment (the prompt it is in came
+# from the environment), so no program in the session can print the shell's marks.
+out=$(corral pty exec "$s" -- "sh -c 'env | grep -c corral= || true'")
+assert_eq "$out" "0" "$shell: a child's environment holds no nonce"
 
 # cd carries over, and the shell reports where it is.
 corral pty exec "$s" -- "cd 'sub dir'"
