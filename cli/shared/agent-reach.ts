@@ -86,16 +86,45 @@ async function greet(client: AgentClient, ctx: CorralContext, flags: SocketFlag)
   }
 }
 
+/**
+ * How long a command connects again to this machine's agent when a connection
+ * is lost before the hello is answered: an agent going away (`agent stop`, or
+ * SIGKILLed while its last threads still hold the socket) takes connections
+ * and drops them unanswered for a few milliseconds, then refuses them, and
+ * the next connection starts or finds the next agent.
+ */
+const LOST_HELLO_RETRY_MS = 2000;
+/** Between two such connections. */
+const LOST_HELLO_PAUSE_MS = 20;
+
+/**
+ * Whether a failed command may connect again: this machine's agent lost the
+ * connection before answering the hello, so nothing asked after the hello
+ * ran (the agent answers a connection's requests in order), within the bound.
+ */
+function mayConnectAgain(client: AgentClient, greeted: boolean, ctx: CorralContext, flags: SocketFlag, deadline: number): boolean {
+  return !greeted && client.lost && !wantsRemote(ctx, flags) && Date.now() <= deadline;
+}
+
+function pauseBeforeConnectingAgain(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, LOST_HELLO_PAUSE_MS));
+}
+
 /** A greeted connection; starts the agent unless `start` is false. */
 export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = true): Promise<AgentClient> {
-  const client = await openClient(ctx, flags, start);
-  try {
-    await greet(client, ctx, flags);
-  } catch (error) {
-    client.close();
-    throw error;
+  const deadline = Date.now() + LOST_HELLO_RETRY_MS;
+  for (;;) {
+    const client = await openClient(ctx, flags, start);
+    try {
+      await greet(client, ctx, flags);
+      return client;
+    } catch (error) {
+      const again = mayConnectAgain(client, false, ctx, flags, deadline);
+      client.close();
+      if (!again) throw error;
+    }
+    await pauseBeforeConnectingAgain();
   }
-  return client;
 }
 
 /** Reports a failure as one `corral: ` line and sets the exit status. */
@@ -129,30 +158,42 @@ export async function withAgent(
   body: (client: AgentClient) => Promise<void>,
   options: { start?: boolean; whenAbsent?: () => void } = {},
 ): Promise<void> {
-  let client: AgentClient | undefined;
-  try {
-    const connected = await openClient(ctx, flags, options.start ?? true, true);
-    client = connected;
-    // The hello and the command's first request go out together (the agent
-    // answers a connection's requests in order), saving a round trip; a
-    // failed hello is the error reported (the request after it fails too).
-    const hello = greet(connected, ctx, flags);
-    hello.catch(() => {});
+  const deadline = Date.now() + LOST_HELLO_RETRY_MS;
+  for (;;) {
+    let client: AgentClient | undefined;
+    let greeted = false;
     try {
-      await body(connected);
-    } catch (error) {
+      const connected = await openClient(ctx, flags, options.start ?? true, true);
+      client = connected;
+      // The hello and the command's first request go out together (the agent
+      // answers a connection's requests in order), saving a round trip; a
+      // failed hello is the error reported (the request after it fails too).
+      const hello = greet(connected, ctx, flags).then(() => void (greeted = true));
+      hello.catch(() => {});
+      try {
+        await body(connected);
+      } catch (error) {
+        await hello;
+        throw error;
+      }
       await hello;
-      throw error;
-    }
-    await hello;
-  } catch (error) {
-    if (error instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
-      options.whenAbsent();
       return;
+    } catch (error) {
+      if (client !== undefined && mayConnectAgain(client, greeted, ctx, flags, deadline)) {
+        client.close();
+        client = undefined;
+        await pauseBeforeConnectingAgain();
+        continue;
+      }
+      if (error instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
+        options.whenAbsent();
+        return;
+      }
+      reportFailure(ctx, error);
+      return;
+    } finally {
+      client?.close();
     }
-    reportFailure(ctx, error);
-  } finally {
-    client?.close();
   }
 }
 

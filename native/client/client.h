@@ -19,6 +19,8 @@ int socket_path(char *out, size_t size);
 /* A connected socket whose directory, file and listener are the caller's; -1 otherwise. */
 int connect_trusted(const char *path);
 int write_all(int fd, const void *data, size_t size);
+/* write_all for the agent's socket: a closed connection is -1 (EPIPE), never SIGPIPE. */
+int send_all(int fd, const void *data, size_t size);
 /* Sends the hello and the command line (`lines`: a connect that pushes its stdin); 0, -1 (I/O) or -2 (cannot be sent). */
 int send_request(int fd, int lines);
 long json_number_field(const char *json, const char *key);

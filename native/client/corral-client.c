@@ -121,6 +121,23 @@ int write_all(int fd, const void *data, size_t size) {
     return 0;
 }
 
+/*
+ * write_all for the agent's socket: an agent that closed it (it was stopping,
+ * or was killed between our connect and this send) is an error to hand over
+ * on, not a SIGPIPE that kills the client before it can (send(2), MSG_NOSIGNAL).
+ */
+int send_all(int fd, const void *data, size_t size) {
+    const char *p = data;
+    while (size > 0) {
+        ssize_t n = send(fd, p, size, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return -1;
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
 /* The request: a hello and the command line, sent together (the agent answers in order). */
 int send_request(int fd, int lines) {
     struct json_out j;
@@ -179,7 +196,7 @@ int send_request(int fd, int lines) {
         memcpy(wire + at, j.buf + parts[k][0], parts[k][1]);
         at += parts[k][1];
     }
-    int rc = write_all(fd, wire, at);
+    int rc = send_all(fd, wire, at);
     free(wire);
     json_free(&j);
     return rc;
@@ -203,7 +220,7 @@ static int send_input(int fd, int *input_ended) {
     frame[2] = (unsigned char)(len >> 8);
     frame[3] = (unsigned char)len;
     frame[4] = CORRAL_TAG_INPUT;
-    return write_all(fd, frame, (size_t)n + 5);
+    return send_all(fd, frame, (size_t)n + 5);
 }
 
 /* Reads exactly `size` bytes; 0 at a clean end of stream before the first byte, -1 on error or a torn frame. */

@@ -85,6 +85,11 @@ export class AgentClient {
     return client;
   }
 
+  /** The connection failed or was closed (by either side): nothing more comes on it. */
+  get lost(): boolean {
+    return this.#closedError !== null;
+  }
+
   /** The hello exchange; throws AgentError version_mismatch with both numbers. */
   async hello(): Promise<ReplyBodies["hello"]> {
     const reply = await this.call({ op: "hello", version: PROTOCOL_VERSION });

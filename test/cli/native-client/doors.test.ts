@@ -6,7 +6,8 @@
 // gets nothing. CORRAL_CLIENT=native makes the client fail instead of
 // handing over, so an equal answer proves the agent served it.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { privateAgent, type PrivateAgent } from "../../support/agent-harness.ts";
@@ -205,6 +206,29 @@ test("without an agent the JavaScript CLI answers, as it always does", async (t)
   const js = await bin(["jobs", "--json"], { ...env, CORRAL_CLIENT: "js" });
   assert.deepEqual(door, js);
   assert.equal(door.status, 0, door.stderr);
+});
+
+test("an agent that closes the connection unread (stopping, killed): the client hands over, it does not die of SIGPIPE", async (t) => {
+  // A listener of ours that drops each connection without reading it. The request (a command
+  // line of 400 kB) cannot all fit in the socket's buffer, so the client's send meets the closed
+  // connection whatever the timing: before, SIGPIPE killed the client there, with nothing said.
+  // The JavaScript CLI connects again for a while (an agent going away drops connections only
+  // for milliseconds), then says what it met.
+  const stateDir = scratchDir(t, "corral-doors-dropped-");
+  chmodSync(stateDir, 0o700);
+  let connections = 0;
+  const listener = net.createServer((connection) => {
+    connections++;
+    connection.destroy();
+  });
+  await new Promise<void>((resolve) => listener.listen(path.join(stateDir, "agent.sock"), resolve));
+  t.after(() => listener.close());
+  const long = "x".repeat(100_000);
+  const answer = await bin(["pty", "exec", "sh1", "--", long, long, long, long], { CORRAL_STATE_DIR: stateDir, CORRAL_SOCKET: "" });
+  assert.equal(answer.status, 125, `killed by a signal (status null) or another status: ${answer.stderr}`);
+  // EPIPE, or ECONNRESET when the JavaScript CLI's hello sat unread in the dropped connection.
+  assert.match(answer.stderr, /^corral: agent connection failed: (write|read) E[A-Z]+\n$/, "the JavaScript CLI, handed over to, says what went wrong");
+  assert.ok(connections >= 2, `the client, then the JavaScript CLI it handed over to: ${connections} connections`);
 });
 
 test("the C client speaks the protocol version and framing of lib/agent/protocol", () => {
