@@ -9,12 +9,14 @@ import process from "node:process";
 import path from "node:path";
 import type { PtySpawnRequest } from "../supervise/handle.ts";
 import {
+  BASH_NORC_VARIABLE,
   BASH_RC,
   FISH_INIT,
   NONCE_VARIABLE,
   SH_ENV,
   type ShellKind,
   USER_ENV_VARIABLE,
+  USER_PROMPT_COMMAND_VARIABLE,
   USER_PROMPT_VARIABLES,
   USER_ZDOTDIR_VARIABLE,
   ZSH_ENV,
@@ -30,12 +32,12 @@ export interface ShellHook {
 }
 
 /** Bumped when a script changes, so a running agent never hands a new shell an old file. */
-const SCRIPTS_VERSION = 2;
+const SCRIPTS_VERSION = 3;
 
 const KIND_OF: Record<string, ShellKind> = { bash: "bash", zsh: "zsh", fish: "fish", dash: "sh", sh: "sh" };
 /** Arguments that keep a shell interactive and reading the files the hook goes through. */
 const KEPT_ARGS: Record<ShellKind, readonly string[]> = {
-  bash: ["-i"],
+  bash: ["-i", "--norc", "--noprofile"],
   zsh: ["-i"],
   sh: ["-i"],
   fish: ["-i", "--interactive", "-l", "--login"],
@@ -55,8 +57,18 @@ export function hookedRequest(request: PtySpawnRequest, hook: ShellHook, dir: st
   const [file, ...rest] = request.argv;
   const args = rest.includes("-i") || hook.kind === "fish" ? rest : [...rest, "-i"];
   switch (hook.kind) {
-    case "bash":
-      return { ...request, env, argv: [file as string, "--rcfile", path.join(files, "bashrc"), ...args] };
+    case "bash": {
+      // bash takes its long options before its letters.
+      const long = args.filter((arg) => arg.startsWith("--"));
+      const letters = args.filter((arg) => !arg.startsWith("--"));
+      const script = path.join(files, "bashrc");
+      if (!long.includes("--norc")) return { ...request, env, argv: [file as string, ...long, "--rcfile", script, ...letters] };
+      // --norc reads no startup file, --rcfile's included: the script comes in at the first prompt.
+      if (request.env.PROMPT_COMMAND !== undefined) env[USER_PROMPT_COMMAND_VARIABLE] = request.env.PROMPT_COMMAND;
+      env[BASH_NORC_VARIABLE] = "1";
+      env.PROMPT_COMMAND = `. ${quotePosix(script)}`;
+      return { ...request, env, argv: [file as string, ...long, ...letters] };
+    }
     case "zsh":
       if (request.env.ZDOTDIR !== undefined) env[USER_ZDOTDIR_VARIABLE] = request.env.ZDOTDIR;
       env.ZDOTDIR = path.join(files, "zsh");
@@ -101,6 +113,10 @@ function scriptsDir(dir: string | undefined): string {
   put("env.sh", SH_ENV);
   written.set(base, files);
   return files;
+}
+
+function quotePosix(text: string): string {
+  return `'${text.replaceAll("'", "'\\''")}'`;
 }
 
 function quoteFish(text: string): string {

@@ -13,6 +13,10 @@ export type ShellKind = "bash" | "zsh" | "fish" | "sh";
 
 /** The variable the nonce arrives in; each script unsets it first. */
 export const NONCE_VARIABLE = "CORRAL_SHELL_NONCE";
+/** Set for a `bash --norc`: the bash script came in through PROMPT_COMMAND. */
+export const BASH_NORC_VARIABLE = "CORRAL_SHELL_NORC";
+/** A `bash --norc`'s own PROMPT_COMMAND (it carries the bash script in), put back by the script. */
+export const USER_PROMPT_COMMAND_VARIABLE = "CORRAL_SHELL_USER_PROMPT_COMMAND";
 /** A POSIX shell's own $ENV, passed on so the script can source it. */
 export const USER_ENV_VARIABLE = "CORRAL_SHELL_USER_ENV";
 /** zsh's own ZDOTDIR (unset: $HOME), restored before the user's files are read. */
@@ -29,10 +33,22 @@ const A = String.raw`\033]133;A;corral=%s;cwd=%s\007`;
 const C = String.raw`\033]133;C;corral=%s\007`;
 const D = String.raw`\033]133;D;%s;corral=%s\007`;
 
+/**
+ * bash: read through --rcfile, after the user's ~/.bashrc. A `bash --norc`
+ * reads no startup file at all, --rcfile included: it gets this file from
+ * PROMPT_COMMAND in its environment, at its first prompt (BASH_NORC_VARIABLE
+ * set), and the user's own PROMPT_COMMAND back from USER_PROMPT_COMMAND_VARIABLE.
+ */
 export const BASH_RC = String.raw`# corral shell integration for bash (corral pty open --no-shell-integration leaves bash alone)
 __corral_nonce=$CORRAL_SHELL_NONCE
 unset CORRAL_SHELL_NONCE
-if [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi
+if [[ -n $CORRAL_SHELL_NORC ]]; then
+  # bash --norc: sourced by PROMPT_COMMAND at the first prompt; no startup file of the user's is read.
+  unset CORRAL_SHELL_NORC
+  if [[ -n $\{CORRAL_SHELL_USER_PROMPT_COMMAND+set} ]]; then PROMPT_COMMAND=$CORRAL_SHELL_USER_PROMPT_COMMAND; else unset PROMPT_COMMAND; fi
+  unset CORRAL_SHELL_USER_PROMPT_COMMAND
+  __corral_first_prompt=1
+elif [ -f "$HOME/.bashrc" ]; then . "$HOME/.bashrc"; fi
 __corral_prompt() {
   local __corral_status=$?
   printf '${D}${A}' "$__corral_status" "$__corral_nonce" "$__corral_nonce" "$PWD"
@@ -48,6 +64,8 @@ PS1="$PS1\[\033]133;B;corral=$__corral_nonce\007\]"
 PS2="\[\033]133;P;k=s;corral=$__corral_nonce\007\]$PS2"
 # Taken out of the environment: a prompt that came in it (pty open --env PS1=...) now holds the nonce.
 export -n PS0 PS1 PS2 PROMPT_COMMAND
+# The first prompt of a bash --norc is being made: what PROMPT_COMMAND now says runs for it too.
+if [[ -n $__corral_first_prompt ]]; then unset __corral_first_prompt; eval "$PROMPT_COMMAND"; fi
 `.replaceAll("$\\{", "${");
 
 export const ZSH_ENV = String.raw`# corral shell integration for zsh: the user's .zshenv, from the user's ZDOTDIR

@@ -72,7 +72,7 @@ test("a whole exchange on one connection", async (t) => {
   // with --new, output that arrived before the wait took its first look
   // would count as old and the wait would time out (a race seen in CI).
   const [sent, waited] = await c.askAll([
-    { op: "send", session: "cb", text: "echo $CONNECT_TEST_SECRET_TOKEN-${#PS1}-done", keys: ["Enter"] },
+    { op: "send", session: "cb", text: "echo $CONNECT_TEST_SECRET_TOKEN-$((2+2))-done", keys: ["Enter"] },
     { op: "wait", session: "cb", regex: "^-4-done$", timeoutMs: 20_000, ref: 2 },
   ]) as [Reply, Reply];
   assert.equal(sent.ok, true);

@@ -185,7 +185,8 @@ test("the timeout: the command keeps running (its output so far in the spill), o
 });
 
 test("refused: a session without shell integration, an unknown session, no command", async () => {
-  await mcp.ok("terminal_open", { argv: ["bash", "--norc", "--noprofile"], name: "plain1" });
+  // An argument corral does not hook a shell with (bash --norc and --noprofile it does).
+  await mcp.ok("terminal_open", { argv: ["bash", "--posix"], name: "plain1" });
   await mcp.ok("terminal_open", { argv: ["bash"], name: "plain2", shellIntegration: false });
   for (const session of ["plain1", "plain2"]) {
     const refused = await mcp.call("terminal_exec", { session, command: "echo hi" });
