@@ -68,7 +68,7 @@ const running = new WeakSet<ShellState>();
 export async function runCommand(target: CommandTarget, line: string, options: CommandRunOptions): Promise<CommandRunResult> {
   const shell = target.shell;
   if (shell === null) {
-    throw new CorralError("no_shell_integration", `session ${target.id} has no shell integration: pty exec needs a shell hooked at pty open (bash, zsh, fish or sh with no arguments but -i, bash also --norc and --noprofile; not --no-shell-integration)`);
+    throw new CorralError("no_shell_integration", `session ${target.id} has no shell integration: pty exec needs a shell hooked at pty open (bash, zsh, fish or sh with no arguments but -i, bash also --norc and --noprofile, fish --no-config; not --no-shell-integration)`);
   }
   if (running.has(shell)) throw new CorralError("shell_busy", `session ${target.id} is running another pty exec; wait for it to finish`);
   running.add(shell);

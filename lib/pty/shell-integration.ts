@@ -40,7 +40,7 @@ const KEPT_ARGS: Record<ShellKind, readonly string[]> = {
   bash: ["-i", "--norc", "--noprofile"],
   zsh: ["-i"],
   sh: ["-i"],
-  fish: ["-i", "--interactive", "-l", "--login"],
+  fish: ["-i", "--interactive", "-l", "--login", "-N", "--no-config"],
 };
 
 /** The shell `argv` starts, when corral knows how to hook it as started; else null. */

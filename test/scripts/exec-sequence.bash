@@ -28,7 +28,7 @@ assert_eq "$out" "rc: yes" "$shell: the user's startup file ran before the hook"
 
 # The nonce stays in the shell: no child finds it in its environment (the prompt it is in came
 # from the environment), so no program in the session can print the shell's marks.
-out=$(corral pty exec "$s" -- "sh -c 'env | grep -c corral= || true'")
+out=$(corral pty exec "$s" -- "sh -c 'env | grep -cE corral=[0-9a-f]{32} || true'")
 assert_eq "$out" "0" "$shell: a child's environment holds no nonce"
 
 # cd carries over, and the shell reports where it is.

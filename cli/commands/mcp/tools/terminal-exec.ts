@@ -152,7 +152,7 @@ function mcpError(error: ToolError, pending: PendingExec): ToolError {
   const { session } = pending;
   switch (error.code) {
     case "no_shell_integration":
-      return new ToolError(error.code, `${error.message}; for terminal_exec, open a shell with terminal_open argv ["bash"] (or zsh, fish, sh; no arguments but -i, bash also --norc and --noprofile; not shellIntegration:false)`);
+      return new ToolError(error.code, `${error.message}; for terminal_exec, open a shell with terminal_open argv ["bash"] (or zsh, fish, sh; no arguments but -i, bash also --norc and --noprofile, fish --no-config; not shellIntegration:false)`);
     case "shell_busy":
       return new ToolError(error.code, `${error.message}; through this server: resume the earlier terminal_exec with its cursor, terminal_wait on ${session} with commandDone:true, or terminal_send keys ["C-c"] to stop it`);
     case "timeout":
