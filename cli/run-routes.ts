@@ -62,7 +62,13 @@ export async function runCommandLineOver(
   // `corral help [COMMAND...]`, as git and cargo have it: that command's help;
   // `corral version`, as go and kubectl have it: `corral --version`.
   if (args[0] === "help" && routes.getRoutingTargetForInput("help") === undefined) args = [...args.slice(1), "--help"];
-  if (args.length === 1 && args[0] === "version" && routes.getRoutingTargetForInput("version") === undefined) args = ["--version"];
+  if (args[0] === "version" && routes.getRoutingTargetForInput("version") === undefined) {
+    if (args.length > 1) {
+      corralProcess.stderr.write("corral: version takes nothing after it: corral version (or corral --version) prints the version\n");
+      return ExitStatus.usage;
+    }
+    args = ["--version"];
+  }
   if (args.length === 0) {
     // Bare `corral`: a script that forgot its subcommand must not succeed.
     // The help goes to stderr (stdout stays empty for whoever reads it) and

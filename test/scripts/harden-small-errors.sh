@@ -73,3 +73,5 @@ assert_eq "$err" "corral: no command given; put it after the session, e.g. corra
 
 # `corral version` is `corral --version` (as go and kubectl have it).
 assert_eq "$(corral version)" "$(corral --version)" "version: the version"
+expect 2 corral version --json
+assert_eq "$err" "corral: version takes nothing after it: corral version (or corral --version) prints the version" "version with something after it: one line"
