@@ -5,7 +5,8 @@
 // through both doors (test/cli/native-client/ compares them). Served: the
 // commands the agent can answer alone (a session's open, send, screen, wait,
 // list, resize, close, exec; run --bg, jobs and their waits; collect --job;
-// reap; agent status; --version and --help), given the caller's directory
+// reap; agent status; --version and --help, and the words `version` and
+// `help COMMAND...`), given the caller's directory
 // and environment as data. Everything else, and any command
 // line whose meaning depends on the caller's process (a relative path the
 // agent would resolve against its own directory; --stdin from a client that
@@ -60,6 +61,9 @@ function refusal(request: CommandLineRequest): string | null {
     if (!value.startsWith("/")) return "a relative --socket";
   }
   if (argv.length === 1 && (first === "--version" || first === "-v" || first === "--help" || first === "-h")) return null;
+  // `corral version` and `corral help COMMAND...` (cli/run-routes.ts): as --version, and as COMMAND... --help is.
+  if (first === "version") return null;
+  if (first === "help") return refusal({ ...request, argv: [...argv.slice(1), "--help"] });
   if (first === "pty" && (second === undefined || !UNSERVED_PTY.has(second))) return null;
   if (first === "jobs" || first === "reap") return null;
   if (first === "agent" && (second === "status" || second === "--help" || second === "-h")) return null;

@@ -39,6 +39,10 @@ test("every served command line answers the same through both doors, errors incl
   const lines: string[][] = [
     ["--version"],
     ["--help"],
+    ["version"],
+    ["version", "--json"],
+    ["help"],
+    ["help", "pty", "screen"],
     ["pty", "--help"],
     ["pty", "screen", "--help"],
     ["jobs", "--help"],
