@@ -35,7 +35,11 @@ export interface ShellHook {
 const SCRIPTS_VERSION = 3;
 
 const KIND_OF: Record<string, ShellKind> = { bash: "bash", zsh: "zsh", fish: "fish", dash: "sh", sh: "sh" };
-/** Arguments that keep a shell interactive and reading the files the hook goes through. */
+/**
+ * Arguments a shell may have and still be hooked: they keep it interactive
+ * and leave the hook a way in (bash --norc reads no file: its hook comes
+ * through PROMPT_COMMAND; fish --no-config still runs --init-command).
+ */
 const KEPT_ARGS: Record<ShellKind, readonly string[]> = {
   bash: ["-i", "--norc", "--noprofile"],
   zsh: ["-i"],
