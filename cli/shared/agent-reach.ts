@@ -98,12 +98,16 @@ const LOST_HELLO_RETRY_MS = 2000;
 const LOST_HELLO_PAUSE_MS = 20;
 
 /**
- * Whether a failed command may connect again: this machine's agent lost the
- * connection before answering the hello, so nothing asked after the hello
- * ran (the agent answers a connection's requests in order), within the bound.
+ * What a failed attempt leads to: "again" when this machine's agent lost the
+ * connection before answering the hello (so nothing asked after the hello
+ * ran: the agent answers a connection's requests in order) within the bound;
+ * else the error to report, said plainly when the agent kept doing so.
  */
-function mayConnectAgain(client: AgentClient, greeted: boolean, ctx: CorralContext, flags: SocketFlag, deadline: number): boolean {
-  return !greeted && client.lost && !wantsRemote(ctx, flags) && Date.now() <= deadline;
+function afterFailedAttempt(client: AgentClient, greeted: boolean, ctx: CorralContext, flags: SocketFlag, deadline: number, error: unknown): "again" | unknown {
+  if (greeted || !client.lost || wantsRemote(ctx, flags)) return error;
+  if (Date.now() <= deadline) return "again";
+  const why = error instanceof Error ? ` (${error.message})` : "";
+  return new AgentError("internal", `the agent at ${chosenSocket(ctx, flags)} closed every connection before answering, for ${LOST_HELLO_RETRY_MS / 1000} s${why}; is it stopping? see corral agent status`);
 }
 
 function pauseBeforeConnectingAgain(): Promise<void> {
@@ -119,9 +123,9 @@ export async function reachAgent(ctx: CorralContext, flags: SocketFlag, start = 
       await greet(client, ctx, flags);
       return client;
     } catch (error) {
-      const again = mayConnectAgain(client, false, ctx, flags, deadline);
+      const next = afterFailedAttempt(client, false, ctx, flags, deadline, error);
       client.close();
-      if (!again) throw error;
+      if (next !== "again") throw next;
     }
     await pauseBeforeConnectingAgain();
   }
@@ -179,17 +183,18 @@ export async function withAgent(
       await hello;
       return;
     } catch (error) {
-      if (client !== undefined && mayConnectAgain(client, greeted, ctx, flags, deadline)) {
-        client.close();
+      const next = client === undefined ? error : afterFailedAttempt(client, greeted, ctx, flags, deadline, error);
+      if (next === "again") {
+        client?.close();
         client = undefined;
         await pauseBeforeConnectingAgain();
         continue;
       }
-      if (error instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
+      if (next instanceof AgentUnavailableError && options.whenAbsent !== undefined) {
         options.whenAbsent();
         return;
       }
-      reportFailure(ctx, error);
+      reportFailure(ctx, next);
       return;
     } finally {
       client?.close();
