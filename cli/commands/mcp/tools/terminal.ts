@@ -40,7 +40,7 @@ export const terminalOpenTool: Tool = {
     name: str("A name to refer to it by (letters, digits, . _ -; starts with a letter)"),
     cols: integer(`Columns (default ${DEFAULT_COLS})`, 1),
     rows: integer(`Rows (default ${DEFAULT_ROWS})`, 1),
-    shellIntegration: bool("Hook a shell (bash, zsh, fish, sh with no arguments but -i) so terminal_exec can run commands in it (default true; false leaves it as started)"),
+    shellIntegration: bool("Hook a shell (bash, zsh, fish, sh with no arguments but -i; bash also --norc, --noprofile; fish --no-config) so terminal_exec can run commands in it (default true; false leaves it as started)"),
   }),
   outputSchema: object({ session: SESSION, scrubbed: SCRUBBED }, ["session", "scrubbed"]),
   async answer(input, call) {
