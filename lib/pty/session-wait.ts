@@ -75,6 +75,12 @@ export interface WaitTarget {
   takeSnapshot(): ScreenSnapshot;
   /** The foreground program is blocked reading the terminal with nothing unread. */
   isReady?(): Promise<boolean>;
+  /**
+   * The hooked shell has drawn its prompt (its end mark came) and nothing was
+   * typed after it: the shell's own word that it waits for a line, so a ready
+   * look needs no second look to be sure (undefined: no hooked shell).
+   */
+  promptDrawn?(): boolean;
 }
 
 interface Baseline {
@@ -216,9 +222,10 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
       const isReady = target.isReady.bind(target);
       let readyTimer: ReturnType<typeof setTimeout> | undefined;
       // Ready twice in a row with no output in between (a program between
-      // two bursts of output may poll for a moment), and with --after only
-      // once output after it came: input just written may not have reached
-      // the program yet, and its echo says it has.
+      // two bursts of output may poll for a moment), or once where a hooked
+      // shell's prompt says so, and with --after only once output after it
+      // came: input just written may not have reached the program yet, and
+      // its echo says it has.
       let readyAt = -1;
       const lookReady = () => {
         void screen.settled().then(async () => {
@@ -226,7 +233,8 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
           const position = stream.position;
           const ready = (cond.after === undefined || position > cond.after) && await isReady();
           if (done) return;
-          if (ready && readyAt === position && stream.position === position) return finish({ fired: "ready" });
+          const sure = readyAt === position || target.promptDrawn?.() === true;
+          if (ready && sure && stream.position === position) return finish({ fired: "ready" });
           readyAt = ready ? position : -1;
           readyTimer = setTimeout(lookReady, READY_POLL_MS);
         });

@@ -315,6 +315,10 @@ export class PtySession {
         await this.#handle.outputBarrier?.();
         return true;
       },
+      promptDrawn: () => {
+        const shell = this.#output.shell;
+        return shell !== null && shell.atPromptEnd && !shell.lineHoldsText;
+      },
     }, cond, signal);
   }
 
