@@ -10,6 +10,7 @@ import type { StreamWindow } from "./stream-window.ts";
 import { type Haystack, type Occurrence, buildHaystack, findOccurrences } from "./screen-match.ts";
 import { PtySessionError, type ScreenSnapshot } from "./snapshot.ts";
 import { type StreamHit, StreamWatch } from "./wait-stream.ts";
+import { watchReady } from "./ready-watch.ts";
 import { compilePatterns, describePattern, type PatternMatch, PatternError, type WaitPattern } from "./wait-pattern.ts";
 
 /** What to wait for; at least one of text, regex, stableMs, ready, exit. */
@@ -90,9 +91,6 @@ interface Baseline {
   readonly buffer: "normal" | "alternate";
   readonly baseY: number;
 }
-
-/** How often readiness is looked at: it has no event. */
-const READY_POLL_MS = 50;
 
 const listOf = (value: string | readonly string[] | undefined): string[] =>
   (value === undefined ? [] : typeof value === "string" ? [value] : [...value]).filter((v) => v !== "");
@@ -220,27 +218,13 @@ export async function waitOnScreen(target: WaitTarget, cond: WaitCondition, sign
 
     if (cond.ready === true && target.isReady !== undefined) {
       const isReady = target.isReady.bind(target);
-      let readyTimer: ReturnType<typeof setTimeout> | undefined;
-      // Ready twice in a row with no output in between (a program between
-      // two bursts of output may poll for a moment), or once where a hooked
-      // shell's prompt says so, and with --after only once output after it
-      // came: input just written may not have reached the program yet, and
-      // its echo says it has.
-      let readyAt = -1;
-      const lookReady = () => {
-        void screen.settled().then(async () => {
-          if (done) return;
-          const position = stream.position;
-          const ready = (cond.after === undefined || position > cond.after) && await isReady();
-          if (done) return;
-          const sure = readyAt === position || target.promptDrawn?.() === true;
-          if (ready && sure && stream.position === position) return finish({ fired: "ready" });
-          readyAt = ready ? position : -1;
-          readyTimer = setTimeout(lookReady, READY_POLL_MS);
-        });
-      };
-      lookReady();
-      cleanups.push(() => clearTimeout(readyTimer));
+      const promptDrawn = target.promptDrawn?.bind(target);
+      cleanups.push(watchReady(
+        { screen, stream, isReady, ...(promptDrawn !== undefined ? { promptDrawn } : {}) },
+        cond.after,
+        () => done,
+        () => void finish({ fired: "ready" }),
+      ));
     }
 
     const timeout = setTimeout(() => finish({ fired: "timeout" }), cond.timeoutMs);
