@@ -3,7 +3,7 @@
 // other arguments; anything else is never touched. The hook files are
 // written once per directory (the agent's state dir) and read by the shell
 // at start; the nonce travels in the environment and the shell drops it.
-import { chmodSync, mkdirSync, mkdtempSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import process from "node:process";
 import path from "node:path";
@@ -95,9 +95,23 @@ export function hookedRequest(request: PtySpawnRequest, hook: ShellHook, dir: st
 const written = new Map<string, string>();
 let privateDir: string | undefined;
 
+/**
+ * Where a process that runs sessions without a state dir (the library used
+ * directly, tests) keeps the scripts: a directory of its own, removed when
+ * the process exits (each shell reads its hook as it starts).
+ */
+function privateScriptsBase(): string {
+  if (privateDir === undefined) {
+    const made = mkdtempSync(path.join(os.tmpdir(), "corral-shell-"));
+    privateDir = made;
+    process.once("exit", () => rmSync(made, { recursive: true, force: true }));
+  }
+  return privateDir;
+}
+
 // The directory holding this version's scripts, written once per process.
 function scriptsDir(dir: string | undefined): string {
-  const base = dir ?? (privateDir ??= mkdtempSync(path.join(os.tmpdir(), "corral-shell-")));
+  const base = dir ?? privateScriptsBase();
   const cached = written.get(base);
   if (cached !== undefined) return cached;
   const files = path.join(base, `shell-integration-${SCRIPTS_VERSION}`);
