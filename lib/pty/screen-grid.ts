@@ -72,7 +72,8 @@ export function readGrid(term: Terminal, options: GridReadOptions): ScreenGrid {
 /** One row's text (trailing spaces trimmed) and colour runs, read from its cells. */
 function readRow(line: IBufferLine, cols: number, cell: IBufferCell): { text: string; runs: string } {
   const plain = plainRow(line, cols);
-  if (plain !== undefined) return { text: plain.text, runs: plain.defaultColours ? DEFAULT_RUN : attributeRuns(line, cols, cell) };
+  // The one pass already knows whether every cell has default colours: no second look at them.
+  if (plain !== undefined) return { text: plain.text, runs: plain.defaultColours ? DEFAULT_RUN : colouredRuns(line, cols, cell) };
   // translateToString(true) keeps spaces a program wrote; a person cannot see them either.
   return { text: lineText(line, cell).replace(/ +$/, ""), runs: attributeRuns(line, cols, cell) };
 }
@@ -95,8 +96,11 @@ const DEFAULT_RUN = "0:d;";
 // Colour and attribute changes along a row, as "col:fg/bg/flags;" runs: a
 // menu that moves its highlight changes no text but must change the hash.
 function attributeRuns(line: IBufferLine, cols: number, cell: IBufferCell): string {
-  const plain = defaultRun(line, cols);
-  if (plain !== undefined) return plain;
+  return defaultRun(line, cols) ?? colouredRuns(line, cols, cell);
+}
+
+/** The runs read cell by cell (a row known to have a cell of other colours). */
+function colouredRuns(line: IBufferLine, cols: number, cell: IBufferCell): string {
   let runs = "";
   let previous = "";
   for (let x = 0; x < cols; x++) {

@@ -50,7 +50,7 @@ for (const backend of backends) {
     assert.equal(b.changed, false);
     assert.equal(b.hash, a.hash);
     s.write("x");
-    await s.wait({ text: "$ x", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ x", timeoutMs: 10_000 })).fired, "text", "the typed x");
     s.info();
     assert.equal((await s.screen({ peek: true })).changed, true, "a peek sees the change");
     assert.equal((await s.screen({ since: b.hash, peek: true })).changed, true);
@@ -61,7 +61,7 @@ for (const backend of backends) {
     assert.equal((await s.screen({ since: c.hash })).changed, false);
     // Output that redraws the same thing is no change: erase the x and type it again.
     await s.sendKeys(["BSpace", "x"]);
-    await s.wait({ stableMs: 200, timeoutMs: 10_000 });
+    assert.equal((await s.wait({ stableMs: 200, timeoutMs: 10_000 })).fired, "stable", "the redraw settled");
     assert.equal((await s.screen()).changed, false);
     const resized = s.resize(40, 5);
     assert.deepEqual(resized, { cols: 40, rows: 5 });
@@ -74,12 +74,12 @@ for (const backend of backends) {
 
   test(`[${backend}] a colour change alone changes the hash`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
-    await s.wait({ text: "$ ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ ", timeoutMs: 10_000 })).fired, "text", "the prompt");
     s.write("clear; printf 'item'; read x; clear; printf '\\033[7mitem\\033[m'; read x\r");
-    await s.wait({ regex: "^item$", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ regex: "^item$", timeoutMs: 10_000 })).fired, "regex", "the plain item");
     const plain = await s.screen();
     s.write("\r");
-    await s.wait({ stableMs: 300, timeoutMs: 10_000 });
+    assert.equal((await s.wait({ stableMs: 300, timeoutMs: 10_000 })).fired, "stable", "the inverse item settled");
     const inverse = await s.screen();
     assert.deepEqual(inverse.lines, plain.lines, "same text");
     assert.notEqual(inverse.hash, plain.hash);
@@ -90,10 +90,10 @@ for (const backend of backends) {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
     const gate = fifoGate();
     t.after(() => gate.close());
-    await s.wait({ text: "$ ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ ", timeoutMs: 10_000 })).fired, "text");
     // "late" is printed only once the test opens the gate.
     s.write(`read _ < ${gate.path}; echo late\r`);
-    await s.wait({ regex: "; echo late$", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ regex: "; echo late$", timeoutMs: 10_000 })).fired, "regex");
     // Both waits start from here, so "late" counts however late the second begins.
     const mark = s.position;
     const early = await s.waitMayTimeout({ text: "late", after: mark, timeoutMs: 100 });
@@ -118,7 +118,7 @@ for (const backend of backends) {
 
   test(`[${backend}] after the input's position, the echo does not satisfy an anchored pattern`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
-    await s.wait({ text: "$ ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ ", timeoutMs: 10_000 })).fired, "text");
     // No pause between send and wait: the echo usually arrives after the wait began.
     const at = s.write("echo ma''rker; echo marker\r");
     const r = await s.wait({ regex: "^marker", after: at, timeoutMs: 10_000 });
@@ -145,9 +145,9 @@ for (const backend of backends) {
       "            time.sleep(0.05)",
     ].join("\n");
     const s = await openSession(t, backend, { argv: ["python3", "-c", slowEcho] });
-    await s.wait({ text: "> ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "> ", timeoutMs: 10_000 })).fired, "text");
     const at = s.write("say done\r");
-    await s.wait({ text: "> sa", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "> sa", timeoutMs: 10_000 })).fired, "text");
     // The echo "say done" is output after the input too: a line-anchored
     // pattern tells the answer apart.
     const r = await s.wait({ regex: "^done", after: at, timeoutMs: 10_000 });
@@ -157,7 +157,7 @@ for (const backend of backends) {
 
   test(`[${backend}] wait: stable, exit, abort, bad conditions`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "echo one; read x; echo two; exit 3"] });
-    await s.wait({ text: "one", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "one", timeoutMs: 10_000 })).fired, "text");
     const stable = await s.wait({ stableMs: 200, timeoutMs: 10_000 });
     assert.equal(stable.fired, "stable");
     assert.equal(stable.snapshot.lines[0], "one");
@@ -194,10 +194,10 @@ for (const backend of backends) {
 
   test(`[${backend}] an idle screen drops its emulator and is rebuilt exactly, without answering twice`, async (t) => {
     const s = await openSession(t, backend, { argv: [...BYTE_ECHO, "\x1b]0;idle title\x07\x1b[31mred\x1b[m\x1b[?25l\x1b[3;5H\x1b[6n"], cols: 50, rows: 8 });
-    await s.wait({ text: "b'\\x1b[3;5R'", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "b'\\x1b[3;5R'", timeoutMs: 10_000 })).fired, "text");
     s.resize(60, 10);
     await s.sendKeys(["Up"]);
-    await s.wait({ text: "b'\\x1b[A'", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "b'\\x1b[A'", timeoutMs: 10_000 })).fired, "text");
     const before = await s.screen();
     assert.equal(s.info().hydrated, true);
     await waitFor(() => !s.info().hydrated, { timeoutMs: 15_000, what: "the idle emulator to be dropped" });
@@ -213,18 +213,18 @@ for (const backend of backends) {
 
   test(`[${backend}] an unknown key sends nothing`, async (t) => {
     const s = await openSession(t, backend, { argv: BYTE_ECHO });
-    await s.wait({ text: "ready", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "ready", timeoutMs: 10_000 })).fired, "text");
     await assert.rejects(s.sendKeys(["a", "Bogus", "b"]), (e: unknown) => e instanceof UnknownKeyError && e.key === "Bogus");
     assert.throws(() => s.checkKeys(["Enter", "Nope"]), UnknownKeyError);
     await s.sendKeys(["z"]);
-    await s.wait({ text: "b'z'", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "b'z'", timeoutMs: 10_000 })).fired, "text");
     const screen = await s.screen();
     assert.deepEqual(screen.lines.slice(0, 3), ["ready", "b'z'", ""], "only the z after the refused keys arrived");
   });
 
   test(`[${backend}] named keys and application-cursor mode reach the program as bytes`, async (t) => {
     const s = await openSession(t, backend, { argv: BYTE_ECHO });
-    await s.wait({ text: "ready", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "ready", timeoutMs: 10_000 })).fired, "text");
     // Each answer after the position the keys went in at: only the program's
     // echo of these very bytes counts.
     for (const [key, echoed] of [["Up", "b'\\x1b[A'"], ["C-c", "b'\\x03'"], ["F5", "b'\\x1b[15~'"]] as const) {
@@ -252,8 +252,8 @@ for (const backend of backends) {
       rows: 10,
       scrollback: 100,
     });
-    await s.wait({ text: "40", timeoutMs: 10_000 });
-    await s.wait({ stableMs: 100, timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "40", timeoutMs: 10_000 })).fired, "text");
+    assert.equal((await s.wait({ stableMs: 100, timeoutMs: 10_000 })).fired, "text");
     const a = await s.screen({ scrollback: 5 });
     assert.equal(a.title, "my title");
     assert.equal(a.cursor.visible, false);
@@ -297,7 +297,7 @@ for (const backend of backends) {
 
   test(`[${backend}] close: SIGHUP first, idempotent, tree gone`, async (t) => {
     const s = await openSession(t, backend, { argv: BASH, env: BASH_ENV });
-    await s.wait({ text: "$ ", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "$ ", timeoutMs: 10_000 })).fired, "text");
     s.write("sleep 1000 & echo bg $!\r");
     s.write("setsid sh -c 'echo detached $$; exec sleep 1001' &\r");
     const r = await s.wait({ regex: "bg (\\d+)[\\s\\S]*detached (\\d+)", timeoutMs: 10_000 });
@@ -317,7 +317,7 @@ for (const backend of backends) {
 
   test(`[${backend}] close: a program ignoring SIGHUP and SIGTERM is killed after the grace`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "trap '' HUP TERM; echo armoured; while :; do sleep 1; done"] });
-    await s.wait({ text: "armoured", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "armoured", timeoutMs: 10_000 })).fired, "text");
     const facts = await s.close({ graceMs: 200 });
     assert.equal(facts.signal, "SIGKILL");
     assert.equal(facts.forced, true);
@@ -326,7 +326,7 @@ for (const backend of backends) {
 
   test(`[${backend}] close --force kills at once`, async (t) => {
     const s = await openSession(t, backend, { argv: ["sh", "-c", "trap '' HUP TERM; echo armoured; while :; do sleep 1; done"] });
-    await s.wait({ text: "armoured", timeoutMs: 10_000 });
+    assert.equal((await s.wait({ text: "armoured", timeoutMs: 10_000 })).fired, "text");
     const facts = await s.close({ force: true, graceMs: 60_000 });
     assert.equal(facts.forced, true);
     await waitFor(() => !isAlive(s.pid), { what: "the program gone" });
