@@ -253,7 +253,7 @@ for (const backend of backends) {
       scrollback: 100,
     });
     assert.equal((await s.wait({ text: "40", timeoutMs: 10_000 })).fired, "text");
-    assert.equal((await s.wait({ stableMs: 100, timeoutMs: 10_000 })).fired, "text");
+    assert.equal((await s.wait({ stableMs: 100, timeoutMs: 10_000 })).fired, "stable");
     const a = await s.screen({ scrollback: 5 });
     assert.equal(a.title, "my title");
     assert.equal(a.cursor.visible, false);
