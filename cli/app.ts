@@ -1,15 +1,20 @@
 // The stricli application over a route map from the registry (cli/registry.ts
 // loadRoutes): the name, version, scanner and documentation settings, and
 // corral's wording of stricli's errors.
-import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en, UnsatisfiedPositionalError } from "@stricli/core";
+import { AliasNotFoundError, type Application, ArgumentParseError, buildApplication, FlagNotFoundError, type RouteMap, text_en, UnsatisfiedPositionalError } from "@stricli/core";
 import type { CorralContext } from "./shared/context.ts";
 import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
 import { missingArgumentLine } from "./shared/missing-argument.ts";
+import { unknownFlagLine } from "./shared/unknown-flag.ts";
 
-/** The application over `routes` (the whole table, or the one command being run). */
-export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralContext> => buildApplication<CorralContext>(routes, {
+/**
+ * The application over `routes` (the whole table, or the one command being
+ * run); `args`, the command line it will run, picks the example a missing
+ * command is told (`corral pty open -- bash`, not `corral run -- ...`).
+ */
+export const buildApp = (routes: RouteMap<CorralContext>, args: readonly string[] = []): Application<CorralContext> => buildApplication<CorralContext>(routes, {
   name: "corral",
   versionInfo: { currentVersion: CORRAL_VERSION },
   scanner: { caseStyle: "allow-kebab-for-camel", allowArgumentEscapeSequence: true },
@@ -25,10 +30,13 @@ export const buildApp = (routes: RouteMap<CorralContext>): Application<CorralCon
       // A bad value caught by a shared flag parser (cli/shared/flag-parsers.ts)
       // is its own line, as when the action checked it: stricli's wrapping
       // would echo the input, and an `--env` value may be a secret.
-      // A missing command or session is said in corral's words (missing-argument.ts).
+      // A missing command or session is said in corral's words (missing-argument.ts),
+      // and so is an unknown flag (unknown-flag.ts).
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) => {
         if (exc instanceof ArgumentParseError && exc.exception instanceof UsageError) return `corral: ${oneLine(exc.exception.message)}`;
-        const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0) : undefined;
+        if (exc instanceof FlagNotFoundError && exc.aliasName === undefined) return `corral: ${unknownFlagLine(exc.input, exc.corrections)}`;
+        if (exc instanceof AliasNotFoundError) return `corral: unknown flag -${exc.input} (see --help)`;
+        const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0, args) : undefined;
         return missing !== undefined ? `corral: ${missing}` : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`;
       },
       noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>

@@ -83,13 +83,13 @@ export async function runCommandLineOver(
     // Help is wrapped to the reader's width (help-wrap.ts, loaded only then).
     const { helpStream, helpWidth } = await import("./shared/help-wrap.ts");
     const helped: CorralProcess = { ...corralProcess, stdout: helpStream(corralProcess.stdout, helpWidth(corralProcess.env, corralProcess.stdout)) };
-    await run(buildApp(routes), args, context(helped));
+    await run(buildApp(routes, args), args, context(helped));
     if (helped.exitCode !== undefined) corralProcess.exitCode = helped.exitCode;
     if (helped.dieOf !== undefined) corralProcess.dieOf = helped.dieOf;
     return statusOf(corralProcess);
   }
   const json = asksForJson(args) ? watchForJsonFailure(corralProcess) : null;
-  await run(buildApp(routes), args, context(json?.process ?? corralProcess));
+  await run(buildApp(routes, args), args, context(json?.process ?? corralProcess));
   const status = statusOf(corralProcess);
   json?.finish(status);
   return status;

@@ -57,7 +57,19 @@ assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- 
 expect 2 corral run --timeout 5s
 assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- make test" "run with flags and no command"
 expect 2 corral collect
-assert_eq "$err" "corral: no command given; put it after --, e.g. corral run -- make test" "collect with no command"
+assert_eq "$err" "corral: no command given; put it after --, e.g. corral collect -- make test" "collect with no command"
+expect 2 corral pty open --rows 10
+assert_eq "$err" "corral: no command given; put it after --, e.g. corral pty open -- bash" "pty open with no command"
+
+# An unknown flag is named as typed; a proposal only when it is a typo away, named as --help names it.
+expect 2 corral run --json -- true
+assert_eq "$err" "corral: unknown flag --json (see --help)" "run --json: no far-fetched proposal"
+expect 2 corral run --keepenv HOME -- true
+assert_eq "$err" "corral: unknown flag --keepenv, did you mean --keep-env? (see --help)" "a typo: the flag as help names it"
+expect 2 corral pty screen sh1 --jsn
+assert_eq "$err" "corral: unknown flag --jsn, did you mean --json? (see --help)" "a served command: the same line"
+expect 2 corral run -x -- true
+assert_eq "$err" "corral: unknown flag -x (see --help)" "an unknown short flag"
 
 # `corral help COMMAND...` is `corral COMMAND... --help` (as git and cargo have it), status 0.
 assert_eq "$(corral help pty open)" "$(corral pty open --help)" "help pty open: the help of pty open"

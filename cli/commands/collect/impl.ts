@@ -41,7 +41,7 @@ export async function collectAction(this: CorralContext, flags: CollectFlags, ..
   // With --live, stdout carries the command's output: --facts - would mix into it.
   const factsTarget = checkFactsTarget(flags.facts, flags.live);
   // Check every flag before the spill files are created.
-  const checked = await prepareRun(this, flags, argv, {}, config);
+  const checked = await prepareRun(this, flags, argv, {}, config, "collect");
   // Who keeps the output, the guardian or JavaScript: the one decision (lib/supervise/decide.ts).
   const capture = decidePipeCapture({ guardian: config.guardian, env }, {
     live: flags.live,

@@ -9,7 +9,7 @@ import type { SpawnSpec } from "../../../lib/supervise/spec.ts";
 import type { CorralContext } from "../context.ts";
 import { UsageError } from "../exit-status.ts";
 import type { RunFlags } from "./flags.ts";
-import { NO_COMMAND } from "../missing-argument.ts";
+import { noCommandLine } from "../missing-argument.ts";
 
 /** A spec ready to start, plus what `--explain` reports. */
 export interface PreparedRun {
@@ -33,11 +33,12 @@ export async function prepareRun(
   argv: readonly string[],
   stdio: StdioSpec,
   loaded?: CorralConfig,
+  verb: "run" | "collect" = "run",
 ): Promise<PreparedRun> {
   const config = loaded ?? await loadCommandConfig(context);
   const [program, ...args] = argv;
   if (program === undefined || program === "") {
-    throw new UsageError(NO_COMMAND);
+    throw new UsageError(noCommandLine(verb));
   }
   const timeoutMs = flags.timeout;
   const graceMs = flags.grace ?? config.graceMs;
