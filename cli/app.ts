@@ -1,13 +1,13 @@
 // The stricli application over a route map from the registry (cli/registry.ts
 // loadRoutes): the name, version, scanner and documentation settings, and
 // corral's wording of stricli's errors.
-import { AliasNotFoundError, type Application, ArgumentParseError, buildApplication, FlagNotFoundError, type RouteMap, text_en, UnsatisfiedPositionalError } from "@stricli/core";
+import { type Application, ArgumentParseError, buildApplication, type RouteMap, text_en, UnsatisfiedPositionalError } from "@stricli/core";
 import type { CorralContext } from "./shared/context.ts";
 import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
 import { missingArgumentLine } from "./shared/missing-argument.ts";
-import { unknownFlagLine } from "./shared/unknown-flag.ts";
+import { parseErrorLine } from "./shared/parse-error-line.ts";
 
 /**
  * The application over `routes` (the whole table, or the one command being
@@ -31,11 +31,11 @@ export const buildApp = (routes: RouteMap<CorralContext>, args: readonly string[
       // is its own line, as when the action checked it: stricli's wrapping
       // would echo the input, and an `--env` value may be a secret.
       // A missing command or session is said in corral's words (missing-argument.ts),
-      // and so is an unknown flag (unknown-flag.ts).
+      // and so are an unknown flag, a flag with no value or given twice, and an extra argument (parse-error-line.ts).
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) => {
         if (exc instanceof ArgumentParseError && exc.exception instanceof UsageError) return `corral: ${oneLine(exc.exception.message)}`;
-        if (exc instanceof FlagNotFoundError && exc.aliasName === undefined) return `corral: ${unknownFlagLine(exc.input, exc.corrections)}`;
-        if (exc instanceof AliasNotFoundError) return `corral: unknown flag -${exc.input} (see --help)`;
+        const refused = parseErrorLine(exc);
+        if (refused !== undefined) return `corral: ${refused}`;
         const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0, args) : undefined;
         return missing !== undefined ? `corral: ${missing}` : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`;
       },

@@ -70,6 +70,13 @@ expect 2 corral pty screen sh1 --jsn
 assert_eq "$err" "corral: unknown flag --jsn, did you mean --json? (see --help)" "a served command: the same line"
 expect 2 corral run -x -- true
 assert_eq "$err" "corral: unknown flag -x (see --help)" "an unknown short flag"
+# The parser's other refusals, in the same words; a value given is never repeated (it may be a secret).
+expect 2 corral pty list --host
+assert_eq "$err" "corral: --host needs a value (see --help)" "a flag with no value"
+expect 2 corral run --cwd /tmp --cwd /secret-place -- true
+assert_eq "$err" "corral: --cwd was given twice; it takes one value (see --help)" "a flag given twice"
+expect 2 corral config get
+assert_eq "$err" 'corral: unexpected argument "get": this command takes no arguments (see --help)' "an argument too many"
 
 # `corral help COMMAND...` is `corral COMMAND... --help` (as git and cargo have it), status 0.
 assert_eq "$(corral help pty open)" "$(corral pty open --help)" "help pty open: the help of pty open"
