@@ -7,7 +7,7 @@ import { CORRAL_VERSION } from "./shared/version.ts";
 import { ExitStatus, UsageError } from "./shared/exit-status.ts";
 import { oneLine } from "./shared/error-line.ts";
 import { missingArgumentLine } from "./shared/missing-argument.ts";
-import { parseErrorLine } from "./shared/parse-error-line.ts";
+import { parseErrorLine, unknownCommandLine } from "./shared/parse-error-line.ts";
 
 /**
  * The application over `routes` (the whole table, or the one command being
@@ -39,8 +39,8 @@ export const buildApp = (routes: RouteMap<CorralContext>, args: readonly string[
         const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0, args) : undefined;
         return missing !== undefined ? `corral: ${missing}` : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`;
       },
-      noCommandRegisteredForInput: (args: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
-        `corral: ${text_en.noCommandRegisteredForInput(args)} (see corral --help)`,
+      noCommandRegisteredForInput: ({ input, corrections }: Parameters<typeof text_en.noCommandRegisteredForInput>[0]) =>
+        `corral: ${unknownCommandLine(input, corrections, args)}`,
     }),
   },
   determineExitCode: (exc: unknown) =>

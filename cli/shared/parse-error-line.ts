@@ -25,12 +25,31 @@ export function parseErrorLine(error: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The line for a word that names no command: `input` among the command line
+ * `args`, stricli's proposals; the help it points to is the group's it was
+ * looked for in (`corral pty nosuch`: corral pty --help).
+ */
+export function unknownCommandLine(input: string, corrections: readonly string[], args: readonly string[]): string {
+  const at = args.indexOf(input);
+  const group = ["corral", ...(at > 0 ? args.slice(0, at) : [])].join(" ");
+  // stricli hands them over quoted in backticks.
+  const near = typosOf(input, corrections.map((name) => name.replace(/^`(.*)`$/, "$1")));
+  const proposal = near.length === 0 ? "" : `, did you mean ${near.map((name) => `\`${name}\``).join(" or ")}?`;
+  return `unknown command \`${input}\`${proposal} (see ${group} --help)`;
+}
+
 /** The one line for an unknown flag `--input`, with stricli's proposals. */
 function unknownFlagLine(input: string, corrections: readonly string[]): string {
   const typed = kebab(input);
-  const near = [...new Set(corrections.map(kebab))].filter((name) => editDistance(typed, name) <= (typed.length <= 4 ? 1 : 2));
+  const near = typosOf(typed, corrections.map(kebab));
   const proposal = near.length === 0 ? "" : `, did you mean ${near.map((name) => `--${name}`).join(" or ")}?`;
   return `unknown flag --${typed}${proposal} (see --help)`;
+}
+
+/** The proposals a typo away from what was typed (one edit for short words, two for longer). */
+function typosOf(typed: string, proposals: readonly string[]): string[] {
+  return [...new Set(proposals)].filter((name) => editDistance(typed, name) <= (typed.length <= 4 ? 1 : 2));
 }
 
 /** `keepEnv` as help names it: `keep-env`. */

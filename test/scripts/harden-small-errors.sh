@@ -83,6 +83,11 @@ assert_eq "$(corral help pty open)" "$(corral pty open --help)" "help pty open: 
 assert_eq "$(corral help)" "$(corral --help)" "help alone: corral's help"
 expect 2 corral help no-such-command
 assert_contains "$err" "no-such-command"
+# An unknown command: a proposal a typo away, and the help of the group it was looked for in.
+expect 2 corral pty opne
+assert_eq "$err" 'corral: unknown command `opne`, did you mean `open`? (see corral pty --help)' "a command a typo away"
+expect 2 corral nosuch
+assert_eq "$err" 'corral: unknown command `nosuch` (see corral --help)' "no far-fetched proposal for a command"
 
 # A missing session or command, in corral's words, with a line that works.
 expect 2 corral pty screen
