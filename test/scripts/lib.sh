@@ -125,6 +125,10 @@ Host *
 CONF
   # sshd wants an absolute path; -E keeps its log here, not in syslog.
   "$sshd" -f "$SSHD_DIR/sshd_config" -E "$SSHD_DIR/sshd.log" || fail "sshd did not start: $(cat "$SSHD_DIR/sshd.log")"
+  # Stopped however the script ends, from here on: a failure before the script sets its own
+  # trap (which calls sshd_stop too) left this daemon running, and sshd drops the environment
+  # the harness finds a script's processes by.
+  trap 'sshd_stop' EXIT
   wait_until 30 test -s "$SSHD_DIR/sshd.pid"
   export CORRAL_SSH="ssh -F $SSHD_DIR/ssh_config"
   SSH_DEST="$user@127.0.0.1"

@@ -20,7 +20,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { guardianRecordsLeft } from "../support/agent-harness.ts";
 import { corralCommand, repoRoot, runtime } from "../support/corral-cli.ts";
-import { isAlive, processesWithEnv } from "../support/processes.ts";
+import { isAlive, processesMentioning, processesWithEnv } from "../support/processes.ts";
 import { agentPidIn, stopAgentFromHere } from "../support/agent-teardown.ts";
 import { waitFor } from "../support/wait.ts";
 import { inPool, longestFirst, SCRIPT_SHARDS, SCRIPTS_AT_ONCE, shardsOf } from "./script-shards.ts";
@@ -104,17 +104,25 @@ function agentStillRuns(stateDir: string): boolean {
   return pid !== undefined && isAlive(pid);
 }
 
-/** What the script left running once its agent stopped; killed, then named. */
-async function leftoverProcesses(runId: string) {
+/**
+ * What the script left running once its agent stopped; killed, then named:
+ * what carries its marker, and what names its scratch dir `root` (a daemon
+ * that drops its environment, as sshd does).
+ */
+async function leftoverProcesses(runId: string, root: string) {
+  const left = () => {
+    const marked = processesWithEnv(SCRIPT_MARKER, runId);
+    return [...marked, ...processesMentioning(root).filter((p) => !marked.some((m) => m.pid === p.pid))];
+  };
   try {
-    await waitFor(() => processesWithEnv(SCRIPT_MARKER, runId).length === 0, {
+    await waitFor(() => left().length === 0, {
       timeoutMs: 15_000,
       intervalMs: 50,
       what: "the script's processes to end",
     });
     return [];
   } catch {
-    const leftovers = processesWithEnv(SCRIPT_MARKER, runId);
+    const leftovers = left();
     for (const p of leftovers) {
       try {
         process.kill(p.pid, "SIGKILL");
@@ -225,7 +233,7 @@ export async function runUserScript(name: string, file: string, door: "bin" | "j
   } finally {
     await stopAgent(env, work);
   }
-  const leftovers = await leftoverProcesses(runId);
+  const leftovers = await leftoverProcesses(runId, root);
   const partsSkipped = existsSync(env.SCRIPT_SKIPS!) ? readFileSync(env.SCRIPT_SKIPS!, "utf8").split("\n").filter((l) => l !== "") : [];
   rmSync(root, { recursive: true, force: true });
   if (result.code === SKIP_STATUS && leftovers.length === 0) return { skipped: skipReason(result.output), partsSkipped };

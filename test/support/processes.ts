@@ -46,12 +46,28 @@ export function hasEnv(pid: number, name: string, value: string): boolean {
 
 /** Live processes whose environment holds `${name}=${value}`. */
 export function processesWithEnv(name: string, value: string): MarkedProcess[] {
+  return processesWhere((pid) => hasEnv(pid, name, value));
+}
+
+/**
+ * Processes whose command line names `dir` (or a path under it): a daemon
+ * that drops its environment (sshd) is still found by the files it was
+ * started with.
+ */
+export function processesMentioning(dir: string): MarkedProcess[] {
+  return processesWhere((pid) => {
+    const argv = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    return argv.includes(`${dir}/`) || argv.includes(`${dir}\0`);
+  });
+}
+
+function processesWhere(matches: (pid: number) => boolean): MarkedProcess[] {
   const found: MarkedProcess[] = [];
   for (const entry of readdirSync("/proc")) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid === process.pid) continue;
     try {
-      if (!hasEnv(pid, name, value) || !isAlive(pid)) continue;
+      if (!matches(pid) || !isAlive(pid)) continue;
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim();
       found.push({ pid, cmdline });
     } catch {
