@@ -49,6 +49,9 @@ function describe(status: AgentStatus): string {
     `agent pid ${status.pid}, up ${Math.round(status.uptimeMs / 1000)}s, protocol ${status.protocolVersion}, ${status.runtime}`,
     `sessions ${status.sessions} (${status.alive} running), memory rss ${mb(status.memory.rss)} heap ${mb(status.memory.heapUsed)}`,
     `socket ${status.socket}`,
+    ...(status.filesReplaced === true
+      ? ["files replaced: this agent was started from files an upgrade or a rebuild has replaced since; corral agent restart brings up the new ones (sessions and jobs survive it)"]
+      : []),
   ].join("\n") + "\n";
 }
 

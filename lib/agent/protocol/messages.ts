@@ -130,6 +130,12 @@ export interface AgentStatus {
   readonly memory: { readonly rss: number; readonly heapUsed: number };
   readonly socket: string;
   readonly runtime: string;
+  /**
+   * The files the agent was started from were replaced since (an upgrade or
+   * a rebuild): it serves no command line; `agent restart` brings up the new
+   * ones. Absent from an agent older than this field.
+   */
+  readonly filesReplaced?: boolean;
 }
 
 export type OkReply<O extends Op = Op> = { readonly id: number; readonly ok: true } & ReplyBodies[O];

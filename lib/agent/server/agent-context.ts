@@ -44,6 +44,8 @@ export interface AgentContext {
   log(line: string): void;
   /** Command lines the agent runs for the native client; absent: it serves none. */
   readonly commandLines?: CommandLineDoor;
+  /** True once the files the agent was started from were replaced (install-watch.ts). */
+  filesReplaced(): boolean;
 }
 
 /** Terminal sizes are clamped, not refused (DESIGN.md 4.4). */

@@ -29,7 +29,9 @@ export async function runAgent(options: AgentRunOptions): Promise<number> {
   };
   checkSocketPath(options.socket);
   ensureStateDir(path.dirname(options.socket));
-  const server = await AgentServer.listen({ ...options, log });
+  // The agent's own entry script: an upgrade or rebuild over it is noticed (install-watch.ts).
+  const entryFile = process.argv[1] === undefined ? undefined : path.resolve(process.argv[1]);
+  const server = await AgentServer.listen({ ...options, log, ...(entryFile !== undefined ? { entryFile } : {}) });
   let status = 0;
   const onSignal = (signal: NodeJS.Signals) => () => void server.stop(`got ${signal}`);
   const signals: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGHUP"];

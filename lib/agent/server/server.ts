@@ -10,6 +10,7 @@ import process from "node:process";
 import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
 import { agentPaths } from "../client/agent-paths.ts";
+import { InstallWatch } from "./install-watch.ts";
 import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
@@ -45,6 +46,8 @@ export interface AgentServerOptions {
   readonly budgets?: Partial<AgentBudgets>;
   /** Command lines served for the native client (command-line-door.ts). */
   readonly commandLines?: CommandLineDoor;
+  /** The agent's entry script, watched for an upgrade or rebuild (install-watch.ts); absent: never replaced. */
+  readonly entryFile?: string;
 }
 
 /** A running agent; `stopped` settles once every session is closed. */
@@ -72,6 +75,7 @@ export class AgentServer {
     // Frame buffers let go are handed back to the system, not kept by an idle heap (memory-return.ts).
     const memory = new MemoryReturn();
     const frames = new PendingFrameLedger(budgets.pendingFrameBytes, (bytes, total) => memory.released(bytes, total));
+    const install = new InstallWatch(options.entryFile);
     const ctx: AgentContext = {
       registry: this.registry,
       jobs: this.jobs,
@@ -85,6 +89,7 @@ export class AgentServer {
       touch: () => (this.#lastActivity = Date.now()),
       log: (line) => this.#log(line),
       ...(options.commandLines !== undefined ? { commandLines: options.commandLines } : {}),
+      filesReplaced: () => install.replaced(),
     };
     this.#ctx = ctx;
     this.#frames = frames;

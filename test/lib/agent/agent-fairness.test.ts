@@ -60,6 +60,7 @@ test("a burst delivered in one read does not hold up another connection's next-t
     socket: "/nonexistent/agent.sock",
     requestStop: () => {},
     touch: () => {},
+    filesReplaced: () => false,
     log: () => {},
   };
   const ledger = new PendingFrameLedger(DEFAULT_BUDGETS.pendingFrameBytes);

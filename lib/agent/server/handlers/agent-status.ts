@@ -5,7 +5,7 @@ import type { AgentContext } from "../agent-context.ts";
 import { PROTOCOL_VERSION, type ReplyBodies } from "../../protocol/messages.ts";
 import { runtimeTraits } from "../../../runtime/traits.ts";
 
-/** The agent's pid, uptime, protocol, sessions and memory. */
+/** The agent's pid, uptime, protocol, sessions, memory, and whether its files were replaced since it started. */
 export function handleAgentStatus(ctx: AgentContext): ReplyBodies["agent-status"] {
   const memory = process.memoryUsage();
   return {
@@ -17,5 +17,6 @@ export function handleAgentStatus(ctx: AgentContext): ReplyBodies["agent-status"
     memory: { rss: memory.rss, heapUsed: memory.heapUsed },
     socket: ctx.socket,
     runtime: runtimeTraits().name,
+    filesReplaced: ctx.filesReplaced(),
   };
 }

@@ -14,6 +14,8 @@ export async function handleCommandLine(
   requests: CommandRequests,
 ): Promise<ReplyBodies["command-line"]> {
   const door = ctx.commandLines;
+  // An agent whose files were replaced would run the old build's code, or fail to load it (install-watch.ts).
+  if (ctx.filesReplaced()) throw new AgentError("not_served", "the files this agent was started from were replaced (an upgrade or a rebuild)");
   const refusal = door === undefined ? "this agent was started without the command-line door" : door.refusal(request);
   if (refusal !== null || door === undefined) throw new AgentError("not_served", refusal ?? "not served");
   return { status: await door.run(request, output, signal, input, requests) };
