@@ -37,6 +37,15 @@ assert_contains "$(c pty list)" "sh"
 assert_contains "$(c pty screen sh)" "after-42"
 assert_contains "$(c jobs 2>&1; echo "status $?")" "status 0"
 assert_eq "$(c --version)" "$(node "$pkg/dist/corral.cjs" --version)" "--version is the new files' (the old agent answered it)"
+# What the old agent had not loaded yet works too: a new session, exec, a job, its output, a recording.
+c pty open --name sh2 --record "$SCRIPT_TMP/sh2.cast" -- bash -i >/dev/null
+assert_eq "$(c pty exec sh2 -- 'echo exec-$((6*7))' 2>&1)" "exec-42" "pty exec on the old agent"
+c run --bg --name gen -- seq 1 5 >/dev/null
+c jobs wait gen >/dev/null
+assert_eq "$(c collect --job gen)" "$(seq 1 5)" "a job's output from the old agent"
+c pty wait sh2 --ready >/dev/null
+c pty close sh2 >/dev/null
+assert_contains "$(head -c 200 "$SCRIPT_TMP/sh2.cast")" '"version":2'
 if grep -q "internal error" "$CORRAL_STATE_DIR/agent.log"; then
   fail "the old agent failed a command: $(grep "internal error" "$CORRAL_STATE_DIR/agent.log" | head -3)"
 fi
