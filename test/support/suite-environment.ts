@@ -5,6 +5,10 @@
 //   (CORRAL_GUARDIAN=never, CORRAL_STATE_DIR) would make a test pass or fail
 //   by the machine it runs on; the suite gets a corral cache dir of its own
 //   and no CORRAL_* setting (the harness's own CORRAL_TEST_* are kept).
+// - an XDG_RUNTIME_DIR of its own, so the default state dir is the suite's:
+//   a test that reaches the default agent met the user's own agent when
+//   one ran (an agent of an older build answered hot-bundles.test.ts's
+//   bad flag with its old words), and could have touched its sessions.
 // - a home of its own: the tests' interactive shells, vim, less and tmux read
 //   the user's startup files. A ~/.bashrc that runs `pyenv init` costs every
 //   bash 110 ms, and a test that kills a bash in the middle of its
@@ -30,6 +34,8 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessE
   }
   mkdirSync(path.join(dir, "cache"));
   out.CORRAL_CACHE_DIR = path.join(dir, "cache");
+  mkdirSync(path.join(dir, "runtime"), { mode: 0o700 });
+  out.XDG_RUNTIME_DIR = path.join(dir, "runtime");
   const home = env.HOME;
   if (home !== undefined && home !== "") {
     out.HOME = path.join(dir, "home");
