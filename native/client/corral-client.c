@@ -175,6 +175,21 @@ int send_request(int fd, int lines) {
         json_raw(&j, ",\"columns\":");
         json_uint(&j, ws.ws_col);
     }
+    /* The install this client belongs to (the directory above its dist/): an agent of another runs none of its command lines. */
+    char install[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", install, sizeof install - 1);
+    if (n > 0) {
+        install[n] = '\0';
+        for (int up = 0; up < 2; up++) {
+            char *slash = strrchr(install, '/');
+            if (slash == NULL) break;
+            *slash = '\0';
+        }
+        if (install[0] == '/') {
+            json_raw(&j, ",\"install\":");
+            if (json_string(&j, install) != 0) return -2;
+        }
+    }
     json_raw(&j, ",\"stdin\":true"); /* this client answers the agent's input frames */
     if (lines) json_raw(&j, ",\"lines\":true"); /* connect: and pushes its stdin once told to */
     json_raw(&j, out_tty ? ",\"stdoutTty\":true" : ",\"stdoutTty\":false");
@@ -245,18 +260,23 @@ long json_number_field(const char *json, const char *key) {
     return strtol(at + strlen(needle), NULL, 10);
 }
 
-/* Prints a failure the agent reported after output began (nothing can be handed over then). */
-void report_failure(const char *json) {
+/* Writes the reply's error message to stderr after `before`, then `after` (nothing between them when it has none). */
+static void put_message(const char *json, const char *before, const char *after) {
     const char *at = strstr(json, "\"message\":\"");
-    fputs("corral: the agent failed while serving this command", stderr);
     if (at != NULL) {
-        at += 11;
-        fputs(": ", stderr);
-        for (; *at != '\0' && *at != '"'; at++) {
+        fputs(before, stderr);
+        for (at += 11; *at != '\0' && *at != '"'; at++) {
             if (*at == '\\' && at[1] != '\0') at++;
             fputc(*at, stderr);
         }
+        fputs(after, stderr);
     }
+}
+
+/* Prints a failure the agent reported after output began (nothing can be handed over then). */
+void report_failure(const char *json) {
+    fputs("corral: the agent failed while serving this command", stderr);
+    put_message(json, ": ", "");
     fputc('\n', stderr);
 }
 
@@ -330,7 +350,9 @@ int main(int argc, char **argv) {
                 }
                 if (!wrote && !native_only) hand_over();
                 if (native_only && !wrote && strstr(json, "\"code\":\"not_served\"") != NULL) {
-                    fprintf(stderr, "corral: CORRAL_CLIENT=native: the agent does not serve this command; unset CORRAL_CLIENT to let the JavaScript CLI run it\n");
+                    fputs("corral: CORRAL_CLIENT=native: the agent does not serve this command", stderr);
+                    put_message(json, " (", ")");
+                    fputs("; unset CORRAL_CLIENT to let the JavaScript CLI run it\n", stderr);
                     free(body);
                     return 125;
                 }

@@ -239,7 +239,7 @@ export const OPERATIONS = {
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
   "command-line": operation({
-    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin; with `lines` (`connect`), after the agent's first input frame the client pushes its stdin in input frames unasked, an empty one at its end",
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin; with `lines` (`connect`), after the agent's first input frame the client pushes its stdin in input frames unasked, an empty one at its end; a client of another install than the agent's (`install`) is not served",
     fields: {
       argv: argv(),
       stdin: optional(boolean()),
@@ -249,6 +249,13 @@ export const OPERATIONS = {
       columns: optional(integer(1, 10_000)),
       stdoutTty: optional(boolean()),
       stderrTty: optional(boolean()),
+      /**
+       * The root of the client's own install (the directory above its
+       * dist/): the agent runs command lines only for a client of the
+       * install it was started from, so the native door and the
+       * JavaScript one answer with the same build's code.
+       */
+      install: optional(absolutePath()),
     },
     reply: reply<{ readonly status: number }>(),
   }),

@@ -46,6 +46,8 @@ export interface AgentContext {
   readonly commandLines?: CommandLineDoor;
   /** True once the files the agent was started from were replaced (install-watch.ts). */
   filesReplaced(): boolean;
+  /** The install the agent runs from (install-watch.ts); null when unknown (a test's in-process agent). */
+  readonly installRoot: string | null;
 }
 
 /** Terminal sizes are clamped, not refused (DESIGN.md 4.4). */

@@ -9,7 +9,8 @@
 // (the client hands them to the JavaScript CLI of the new files, which
 // speaks the same protocol) and `agent status` says so: `corral agent
 // restart` brings up the new build; sessions and jobs survive it.
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
+import path from "node:path";
 
 /** The entry file's identity: the same path replaced or rewritten is another file. */
 function identityOf(file: string): string | null {
@@ -21,14 +22,29 @@ function identityOf(file: string): string | null {
   }
 }
 
+function realRoot(dir: string): string | null {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return null;
+  }
+}
+
 export class InstallWatch {
   readonly #file: string | undefined;
   readonly #startedFrom: string | null;
+  /**
+   * The install the agent runs from: the directory above its entry's
+   * (dist/corral.cjs, or cli/main.ts in a checkout), as the native client
+   * names its own (the directory above dist/corral); null when unknown.
+   */
+  readonly root: string | null;
 
   /** `file`: the agent's entry script; undefined (an agent run in a test's process) is never replaced. */
   constructor(file: string | undefined) {
     this.#file = file;
     this.#startedFrom = file === undefined ? null : identityOf(file);
+    this.root = file === undefined ? null : realRoot(path.dirname(path.dirname(file)));
   }
 
   /** True once the entry file was replaced, changed or removed since the agent started. */

@@ -90,6 +90,7 @@ export class AgentServer {
       log: (line) => this.#log(line),
       ...(options.commandLines !== undefined ? { commandLines: options.commandLines } : {}),
       filesReplaced: () => install.replaced(),
+      installRoot: install.root,
     };
     this.#ctx = ctx;
     this.#frames = frames;

@@ -186,7 +186,7 @@ test("what the agent does not serve is handed to the JavaScript CLI with the sam
   assert.deepEqual(handed, { status: 3, stdout: "a b\n", stderr: "err\n" });
   const refused = await bin(["run", "--", "true"], { ...agent.env, CORRAL_CLIENT: "native" });
   assert.equal(refused.status, 125);
-  assert.match(refused.stderr, /^corral: CORRAL_CLIENT=native: the agent does not serve this command; unset CORRAL_CLIENT/);
+  assert.match(refused.stderr, /^corral: CORRAL_CLIENT=native: the agent does not serve this command \(.+\); unset CORRAL_CLIENT/);
   // A file named relative to the caller's directory is the caller's: handed over, written there.
   const dir = scratchDir(undefined, "corral-doors-svg-");
   const svg = await bin(["pty", "screen", "sh", "--svg", "s.svg"], agent.env, { cwd: dir });

@@ -61,6 +61,7 @@ test("a burst delivered in one read does not hold up another connection's next-t
     requestStop: () => {},
     touch: () => {},
     filesReplaced: () => false,
+    installRoot: null,
     log: () => {},
   };
   const ledger = new PendingFrameLedger(DEFAULT_BUDGETS.pendingFrameBytes);
