@@ -5,6 +5,10 @@
 //   (CORRAL_GUARDIAN=never, CORRAL_STATE_DIR) would make a test pass or fail
 //   by the machine it runs on; the suite gets a corral cache dir of its own
 //   and no CORRAL_* setting (the harness's own CORRAL_TEST_* are kept).
+// - no XDG_CONFIG_HOME or XDG_DATA_HOME of the user's: corral reads its
+//   config file from $XDG_CONFIG_HOME/corral when it is set (and fish, a
+//   shell the tests hook, its config and history), so the home of its own
+//   above did not keep a user's config file out.
 // - an XDG_RUNTIME_DIR of its own, so the default state dir is the suite's:
 //   a test that reaches the default agent met the user's own agent when
 //   one ran (an agent of an older build answered hot-bundles.test.ts's
@@ -34,6 +38,8 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessE
   }
   mkdirSync(path.join(dir, "cache"));
   out.CORRAL_CACHE_DIR = path.join(dir, "cache");
+  delete out.XDG_CONFIG_HOME;
+  delete out.XDG_DATA_HOME;
   mkdirSync(path.join(dir, "runtime"), { mode: 0o700 });
   out.XDG_RUNTIME_DIR = path.join(dir, "runtime");
   const home = env.HOME;
