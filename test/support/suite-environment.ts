@@ -9,6 +9,15 @@
 //   config file from $XDG_CONFIG_HOME/corral when it is set (and fish, a
 //   shell the tests hook, its config and history), so the home of its own
 //   above did not keep a user's config file out.
+// - none of the caller's terminal and locale settings: COLUMNS and LINES
+//   describe the terminal `npm test` runs in, not one a test makes (tmux
+//   passes them on, so less in a reference tmux drew 50 columns in an
+//   80-column window); FORCE_COLOR and NO_COLOR change what the tests'
+//   helper programs print; LANGUAGE and LC_* (LC_ALL=C overrode the
+//   UTF-8 locale the tests' tmux and less need), and LANG is C.UTF-8, as
+//   on this project's CI machine. A test that needs another sets its own. SHELL
+//   is bash's (sh where there is no bash): tmux runs the command strings
+//   the tests give it with $SHELL, and a fish user's `$?` there failed.
 // - an XDG_RUNTIME_DIR of its own, so the default state dir is the suite's:
 //   a test that reaches the default agent met the user's own agent when
 //   one ran (an agent of an older build answered hot-bundles.test.ts's
@@ -34,10 +43,13 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessE
   const out: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(env)) {
     if (key.startsWith("CORRAL_") && !key.startsWith("CORRAL_TEST_")) continue;
+    if (CALLER_TERMINAL.has(key) || key.startsWith("LC_")) continue;
     out[key] = value;
   }
   mkdirSync(path.join(dir, "cache"));
   out.CORRAL_CACHE_DIR = path.join(dir, "cache");
+  out.SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+  out.LANG = "C.UTF-8";
   delete out.XDG_CONFIG_HOME;
   delete out.XDG_DATA_HOME;
   mkdirSync(path.join(dir, "runtime"), { mode: 0o700 });
@@ -66,6 +78,9 @@ export function suiteEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessE
  * would send them to the network).
  */
 const linkedFromHome = [".npmrc", ".npm", ".gitconfig", path.join(".cache", "deno"), ".bun"];
+
+/** The caller's terminal and locale settings, left out (LC_* too). */
+const CALLER_TERMINAL = new Set(["COLUMNS", "LINES", "FORCE_COLOR", "NO_COLOR", "LANGUAGE"]);
 
 /** Where the suite keeps the caller's NODE_EXTRA_CA_CERTS for npm (npm-env.ts). */
 export const HELD_NODE_CERTS = "CORRAL_TEST_NODE_EXTRA_CA_CERTS";
