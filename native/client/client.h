@@ -14,6 +14,8 @@ extern char **g_argv;
 
 /* Execs the JavaScript CLI with the same argv; never returns. */
 void hand_over(void);
+/* This binary's directory (dist/) and `up` levels above it, no trailing slash; 0 or -1. */
+int install_dir(char *out, size_t size, int up);
 /* Where the agent listens (--socket, $CORRAL_SOCKET, the state dir); 0 or -1. */
 int socket_path(char *out, size_t size);
 /* A connected socket whose directory, file and listener are the caller's; -1 otherwise. */

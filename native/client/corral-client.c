@@ -177,18 +177,9 @@ int send_request(int fd, int lines) {
     }
     /* The install this client belongs to (the directory above its dist/): an agent of another runs none of its command lines. */
     char install[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", install, sizeof install - 1);
-    if (n > 0) {
-        install[n] = '\0';
-        for (int up = 0; up < 2; up++) {
-            char *slash = strrchr(install, '/');
-            if (slash == NULL) break;
-            *slash = '\0';
-        }
-        if (install[0] == '/') {
-            json_raw(&j, ",\"install\":");
-            if (json_string(&j, install) != 0) return -2;
-        }
+    if (install_dir(install, sizeof install, 1) == 0) {
+        json_raw(&j, ",\"install\":");
+        if (json_string(&j, install) != 0) return -2;
     }
     json_raw(&j, ",\"stdin\":true"); /* this client answers the agent's input frames */
     if (lines) json_raw(&j, ",\"lines\":true"); /* connect: and pushes its stdin once told to */

@@ -45,20 +45,28 @@ static void hold_node_certs(const char *runtime) {
     }
 }
 
+/* This binary's directory (dist/) and `up` more levels, with no trailing slash; 0 or -1. */
+int install_dir(char *out, size_t size, int up) {
+    ssize_t n = readlink("/proc/self/exe", out, size - 1);
+    if (n <= 0) return -1;
+    out[n] = '\0';
+    for (int level = 0; level <= up; level++) {
+        char *slash = strrchr(out, '/');
+        if (slash == NULL) return -1;
+        *slash = '\0';
+    }
+    return out[0] == '/' ? 0 : -1;
+}
+
 /* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
 void hand_over(void) {
     char self[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) {
+    if (install_dir(self, sizeof self, 0) != 0) {
         fprintf(stderr, "corral: cannot find the JavaScript CLI (/proc/self/exe: %s)\n", strerror(errno));
         exit(125);
     }
-    self[n] = '\0';
-    char *slash = strrchr(self, '/');
-    if (slash == NULL) exit(125);
-    slash[1] = '\0';
     char script[PATH_MAX + 16];
-    snprintf(script, sizeof script, "%scorral.cjs", self);
+    snprintf(script, sizeof script, "%s/corral.cjs", self);
     const char *runtime = getenv("CORRAL_JS_RUNTIME");
     if (runtime == NULL || runtime[0] == '\0') runtime = "node";
     hold_node_certs(runtime);
