@@ -34,7 +34,7 @@ export const buildApp = (routes: RouteMap<CorralContext>, args: readonly string[
       // and so are an unknown flag, a flag with no value or given twice, and an extra argument (parse-error-line.ts).
       exceptionWhileParsingArguments: (exc: unknown, ansiColor: boolean) => {
         if (exc instanceof ArgumentParseError && exc.exception instanceof UsageError) return `corral: ${oneLine(exc.exception.message)}`;
-        const refused = parseErrorLine(exc);
+        const refused = parseErrorLine(exc, args);
         if (refused !== undefined) return `corral: ${refused}`;
         const missing = exc instanceof UnsatisfiedPositionalError ? missingArgumentLine(exc.placeholder, exc.limit?.[1] ?? 0, args) : undefined;
         return missing !== undefined ? `corral: ${missing}` : `corral: ${oneLine(text_en.exceptionWhileParsingArguments(exc, ansiColor))} (see --help)`;

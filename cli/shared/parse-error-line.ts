@@ -9,9 +9,27 @@
 // line repeats a flag's value: it may be a secret.
 import { AliasNotFoundError, FlagNotFoundError, UnexpectedFlagError, UnexpectedPositionalError, UnsatisfiedFlagError } from "@stricli/core";
 
-/** corral's line (without `corral: `) for a refused command line, or undefined to keep the parser's. */
-export function parseErrorLine(error: unknown): string | undefined {
-  if (error instanceof FlagNotFoundError && error.aliasName === undefined) return unknownFlagLine(error.input, error.corrections);
+/**
+ * Where the JSON is for a command with no --json: the one flag most asked
+ * of a command that has none, so its line says where to look.
+ */
+const JSON_ELSEWHERE: Readonly<Record<string, string>> = {
+  run: "--facts FILE writes its exit facts as JSON",
+  fg: "corral jobs --json shows the job",
+  bg: "corral jobs --json shows the job",
+};
+
+/**
+ * corral's line (without `corral: `) for a refused command line, or
+ * undefined to keep the parser's; `args`, the command line, names the
+ * command for a hint.
+ */
+export function parseErrorLine(error: unknown, args: readonly string[] = []): string | undefined {
+  if (error instanceof FlagNotFoundError && error.aliasName === undefined) {
+    const elsewhere = error.input === "json" ? JSON_ELSEWHERE[args[0] ?? ""] : undefined;
+    if (elsewhere !== undefined) return `unknown flag --json: corral ${args[0]} has none; ${elsewhere} (see --help)`;
+    return unknownFlagLine(error.input, error.corrections);
+  }
   if (error instanceof AliasNotFoundError) return `unknown flag -${error.input} (see --help)`;
   if (error instanceof UnsatisfiedFlagError) {
     const next = error.nextFlagName === undefined ? "" : `, and --${kebab(error.nextFlagName)} came where it was expected`;

@@ -63,7 +63,9 @@ assert_eq "$err" "corral: no command given; put it after --, e.g. corral pty ope
 
 # An unknown flag is named as typed; a proposal only when it is a typo away, named as --help names it.
 expect 2 corral run --json -- true
-assert_eq "$err" "corral: unknown flag --json (see --help)" "run --json: no far-fetched proposal"
+assert_eq "$err" "corral: unknown flag --json: corral run has none; --facts FILE writes its exit facts as JSON (see --help)" "run --json: where its JSON is"
+expect 2 corral pty attach sh1 --json
+assert_eq "$err" "corral: unknown flag --json (see --help)" "no far-fetched proposal"
 expect 2 corral run --keepenv HOME -- true
 assert_eq "$err" "corral: unknown flag --keepenv, did you mean --keep-env? (see --help)" "a typo: the flag as help names it"
 expect 2 corral pty screen sh1 --jsn
