@@ -15,6 +15,15 @@ import type { CorralContext, McpFlags } from "./flags.ts";
 import { DEFAULT_BUDGET, DEFAULT_MAX_LINE_CHARS, DEFAULT_WAIT_CAP_MS, MAX_WAIT_CAP_MS, type McpOptions } from "./options.ts";
 import { buildServer } from "./server.ts";
 
+/**
+ * How long the calls asked before stdin ended are given to finish: the SDK's
+ * own client sends SIGTERM 2 s after closing stdin, and a script piping a
+ * batch in gets its quick calls answered.
+ */
+const STDIN_END_GRACE_MS = 2000;
+/** How long the calls of the runs just ended are given to answer with how they ended. */
+const LAST_ANSWERS_MS = 1000;
+
 /** The command function of `corral mcp` (loaded lazily by command.ts). */
 export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<void> {
   const waitCapMs = flags.waitCap ?? DEFAULT_WAIT_CAP_MS;
@@ -49,19 +58,30 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
     return connecting;
   };
   const waitingAgent = () => reachAgent(this, { ...(flags.socket !== undefined ? { socket: flags.socket } : {}) });
-  const { server, runs, execs } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
+  const { server, runs, execs, calls } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
   const transport = new StdioServerTransport();
-  const ended = new Promise<void>((resolve) => {
-    process.stdin.once("end", resolve);
-    process.stdin.once("close", resolve);
-    transport.onclose = () => resolve();
+  let signalled: () => void = () => {};
+  const bySignal = new Promise<void>((resolve) => (signalled = resolve));
+  const ended = new Promise<"stdin" | "signal">((resolve) => {
+    process.stdin.once("end", () => resolve("stdin"));
+    process.stdin.once("close", () => resolve("stdin"));
+    transport.onclose = () => resolve("stdin");
     // A client that gives up on the server signals it (the SDK's client: SIGTERM 2 s after closing stdin):
     // the runs are still ended before it goes.
-    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => resolve());
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      process.once(signal, () => {
+        signalled();
+        resolve("signal");
+      });
+    }
   });
   await server.connect(transport);
-  await ended;
+  // The end of stdin: the calls asked before it are answered first, for a
+  // grace (a signal cuts it short); then every run still going is ended,
+  // and its call answers with how it ended.
+  if (await ended === "stdin") await Promise.race([calls.settled(STDIN_END_GRACE_MS), bySignal]);
   await runs.terminateAll();
+  await calls.settled(LAST_ANSWERS_MS);
   execs.closeAll();
   await server.close().catch(() => {});
   if (connecting !== null) (await (connecting as Promise<AgentClient>).catch(() => null))?.close();

@@ -5,6 +5,7 @@
 // isError and one line `code: message`, never a crash; the agent's error
 // codes pass through unchanged.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallsInFlight } from "./calls-in-flight.ts";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { AgentClient } from "../../../lib/agent/client/client.ts";
 import type { CorralConfig } from "../../../lib/config/schema.ts";
@@ -28,8 +29,11 @@ export interface ServerParts {
   waitingAgent(): Promise<AgentClient>;
 }
 
-/** The server, the runs it holds (ended when the client goes away) and its exec connections (let go of then). */
-export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry; execs: ExecConnections } {
+/**
+ * The server, the runs it holds (ended when the client goes away), its exec
+ * connections (let go of then) and the calls it is answering.
+ */
+export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry; execs: ExecConnections; calls: CallsInFlight } {
   const server = new Server(
     { name: "corral", version: parts.version },
     {
@@ -46,6 +50,7 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
   const runs = new RunRegistry(parts.env, parts.config);
   const cursors = new CursorStore();
   const execs = new ExecConnections();
+  const calls = new CallsInFlight();
   const offered = TOOLS.filter((tool) => !parts.options.readOnly || tool.readOnly);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -59,7 +64,12 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
     })),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestSchema, (request, extra): Promise<CallToolResult> => calls.track(answerCall(request, extra)));
+
+  async function answerCall(
+    request: { params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: { progressToken?: string | number | undefined } | undefined } },
+    extra: { signal: AbortSignal; sendNotification: (notification: { method: "notifications/progress"; params: Record<string, unknown> }) => Promise<void> },
+  ): Promise<CallToolResult> {
     const { name, arguments: args = {} } = request.params;
     const token = request.params._meta?.progressToken;
     const call: ToolCall = {
@@ -93,6 +103,6 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       const failure = error instanceof ToolError ? error : new ToolError("internal", (error as Error)?.message ?? String(error));
       return { content: [{ type: "text", text: `${failure.code}: ${failure.message}` }], isError: true };
     }
-  });
-  return { server, runs, execs };
+  }
+  return { server, runs, execs, calls };
 }

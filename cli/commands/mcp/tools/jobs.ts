@@ -4,6 +4,7 @@
 // for its end within the cap (done:false and a cursor otherwise), job_stop
 // ends its whole tree. Output is bounded in the agent and every byte goes to
 // the job's spill file, so a read below the kept window is still served.
+import { withheldNote } from "./withheld-note.ts";
 import { Buffer } from "node:buffer";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
@@ -71,7 +72,7 @@ export const jobStartTool: Tool = {
       ...(typeof input.name === "string" ? { name: input.name } : {}),
     });
     const job = jobOf(reply.job);
-    const note = launch.scrubbed.length > 0 ? `\nnot passed (credential-shaped): ${launch.scrubbed.join(", ")}` : "";
+    const note = withheldNote(launch.scrubbed);
     return { structured: { job, scrubbed: [...launch.scrubbed] }, text: `started ${jobLine(job)}${note}` };
   },
 };

@@ -6,6 +6,7 @@
 // terminal: a prompt fails instead of hanging. A call waits at most the
 // server's cap, then answers done:false with a cursor; a cancelled call
 // ends the run's tree.
+import { withheldNote } from "./withheld-note.ts";
 import process from "node:process";
 import { exitStatusOf } from "../../../../lib/runtime/signals.ts";
 import { prepareLaunch } from "../launch.ts";
@@ -171,7 +172,7 @@ function renderRun(s: { done: boolean; cursor?: string; command: string; status:
     ...(s.awaitingInput ? ["it stopped waiting for terminal input it cannot get, so corral ended it: give its input with `stdin`, or run it in a terminal session (terminal_open)"] : []),
     ...(s.survivors.length > 0 ? [`left running and ended: ${s.survivors.map((v) => `${v.argv.join(" ") || "?"} (pid ${v.pid})`).join(", ")}`] : []),
     ...(s.spill !== null ? [`all output: ${s.spill}`] : []),
-    ...(s.scrubbed.length > 0 ? [`not passed (credential-shaped): ${s.scrubbed.join(", ")}`] : []),
+    ...(s.scrubbed.length > 0 ? [withheldNote(s.scrubbed).slice(1)] : []),
   ];
   return [head, ...notes, "---", s.output].join("\n");
 }

@@ -33,7 +33,7 @@ export const COMMAND_INPUT = {
 };
 
 /** Names of credential-shaped variables kept from the child (never values). */
-export const SCRUBBED = strings("Credential-shaped variables left out of the command's environment (names only; the server's --no-scrub passes them)");
+export const SCRUBBED = strings("Variables left out of the command's environment, names only: credential-shaped ones (the server's --no-scrub passes them) and corral's own settings (CORRAL_*)");
 
 /** Text shaped for a model: what was cut, and where the whole is. */
 export const ELISION = nullable(object({

@@ -3,6 +3,7 @@
 // `corral pty attach` to it), terminal_send (text and named keys, with the
 // same wait conditions as `pty send`), terminal_close and terminal_list.
 // Sessions are the agent's: the CLI and this server see the same ones.
+import { withheldNote } from "./withheld-note.ts";
 import process from "node:process";
 import { prepareLaunch } from "../launch.ts";
 import { agentCall } from "../agent-call.ts";
@@ -60,7 +61,7 @@ export const terminalOpenTool: Tool = {
       ...(input.shellIntegration === false ? { shellIntegration: false } : {}),
     });
     const session = sessionOf(reply.session);
-    const scrubbedNote = launch.scrubbed.length > 0 ? `\nnot passed (credential-shaped): ${launch.scrubbed.join(", ")}` : "";
+    const scrubbedNote = withheldNote(launch.scrubbed);
     return { structured: { session, scrubbed: [...launch.scrubbed] }, text: `${sessionLine(session)}${scrubbedNote}` };
   },
 };

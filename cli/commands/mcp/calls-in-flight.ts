@@ -1,0 +1,32 @@
+// The tool calls the server is still answering. A client that writes its
+// requests and then closes stdin (a script piping a batch into `corral
+// mcp`, or a client shutting down) used to get no answer to any call still
+// going: the server ended at the end of stdin. Now it answers what it can
+// within a grace first (server.ts counts the calls, impl.ts waits).
+export class CallsInFlight {
+  #count = 0;
+  #idle: Array<() => void> = [];
+
+  /** Counts `call` until it settles; returns it. */
+  track<T>(call: Promise<T>): Promise<T> {
+    this.#count++;
+    const done = () => {
+      this.#count--;
+      if (this.#count === 0) for (const wake of this.#idle.splice(0)) wake();
+    };
+    call.then(done, done);
+    return call;
+  }
+
+  /** Resolves once no call is in flight, or after `ms`, whichever comes first. */
+  settled(ms: number): Promise<void> {
+    if (this.#count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#idle.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}

@@ -1,0 +1,26 @@
+# A script pipes a batch of MCP requests into `corral mcp` and reads every
+# answer: the server answers the calls asked before stdin ended (it used to
+# end at once with them unanswered), gives a run still going a grace, then
+# ends it and says how it ended, and exits. The text names what a command
+# did not get by why: corral's own settings apart from credentials.
+. "$SCRIPT_LIB"
+
+export DEPLOY_API_TOKEN=not-for-children
+{
+  echo '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"batch","version":"1"}}}'
+  echo '{"jsonrpc":"2.0","method":"notifications/initialized"}'
+  echo '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"argv":["sh","-c","echo hi; exit 3"]}}}'
+  echo '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"terminal_send","arguments":{"session":"nope","text":"x"}}}'
+  echo '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run","arguments":{"argv":["sleep","300"]}}}'
+} | corral mcp > answers.jsonl
+status=$?
+assert_eq "$status" 0 "corral mcp's status once stdin ended"
+
+answer() { jq -c "select(.id == $1)" answers.jsonl; }
+assert_eq "$(answer 2 | jq .result.structuredContent.status)" 3 "the quick run's status"
+assert_contains "$(answer 2 | jq -r '.result.content[0].text')" "not passed (credential-shaped): DEPLOY_API_TOKEN"
+assert_contains "$(answer 2 | jq -r '.result.content[0].text')" "not passed (corral's own settings): CORRAL_"
+assert_eq "$(answer 3 | jq .result.isError)" true "the send to no session"
+assert_contains "$(answer 3 | jq -r '.result.content[0].text')" "unknown_session"
+# The run still going when the grace ran out was ended, and its call says so.
+assert_eq "$(answer 4 | jq .result.structuredContent.status)" 143 "the long run, ended after the grace"
