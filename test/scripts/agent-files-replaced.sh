@@ -53,10 +53,14 @@ fi
 # agent status says what happened and what to do.
 assert_contains "$(c agent status)" "files replaced: this agent was started from files an upgrade or a rebuild has replaced since; corral agent restart"
 assert_eq "$(c agent status --json | jq -c .filesReplaced)" "true" "agent status --json: filesReplaced"
+# So does probe, the command a user runs to see what corral can do here.
+assert_contains "$(c probe)" "an agent answers; it was started from files an upgrade or a rebuild has replaced since"
+assert_eq "$(c probe --json | jq -c .agent.filesReplaced)" "true" "probe --json: agent.filesReplaced"
 
 # agent restart brings up the new files' agent; the session lives on.
 c agent restart >/dev/null
 assert_eq "$(c agent status --json | jq -c .filesReplaced)" "false" "after agent restart"
+assert_eq "$(c probe --json | jq -c .agent.filesReplaced)" "false" "probe after agent restart"
 assert_contains "$(c pty screen sh)" "after-42"
 c pty send sh 'echo again-$((6*7))' --key Enter --wait-text 'again-42' >/dev/null
 c pty close sh >/dev/null

@@ -24,6 +24,8 @@ import {
 import { runtimeTraits, type RuntimeTraits } from "../../../lib/runtime/traits.ts";
 import { checkStateDir, socketPath, stateDirPath } from "../../../lib/agent/client/state-dir.ts";
 import { socketIsLive } from "../../../lib/agent/client/socket-probe.ts";
+import type { AgentClient } from "../../../lib/agent/client/client.ts";
+import { AgentError } from "../../../lib/agent/protocol/messages.ts";
 import { loadConfigFile } from "../../../lib/config/load.ts";
 import { type DecisionsHere, decisionsHere, guardianMode } from "../../../lib/supervise/decide.ts";
 import type { GuardianMode } from "../../../lib/config/schema.ts";
@@ -50,7 +52,8 @@ export interface ProbeReport {
     readonly nodePty: { readonly loadable: boolean; readonly why: string | null };
   };
   readonly process: { readonly ok: boolean; readonly why: string | null };
-  readonly agent: { readonly socket: string; readonly answering: boolean };
+  /** `filesReplaced`: the answering agent was started from files replaced since (agent status); null when it cannot tell. */
+  readonly agent: { readonly socket: string; readonly answering: boolean; readonly filesReplaced: boolean | null };
   readonly stateDir: { readonly path: string; readonly exists: boolean; readonly mode: string | null; readonly ok: boolean; readonly problem: string | null };
   /** ok (status 0), degraded (3: works on the fallbacks, `lost` says what is missing), unusable (1). */
   readonly status: "ok" | "degraded" | "unusable";
@@ -170,7 +173,7 @@ export async function gatherProbe(env: Readonly<Record<string, string | undefine
     },
     pty: { backend, ok: ptyOk, nodePty: { loadable: nodePty.loadable, why: nodePty.why } },
     process: proc,
-    agent: { socket, answering: await socketIsLive(socket) },
+    agent: await agentHere(socket, env),
     stateDir: checkDir(stateDirPath(env)),
     status,
     ok: status === "ok",
@@ -222,7 +225,10 @@ export function formatProbe(r: ProbeReport): string {
   lines.push(`pty sessions  ${chosen.ptySessions.why}`);
   lines.push(`jobs          ${chosen.jobs.why}; run --tty: ${chosen.ttyJobs.why}`);
   lines.push(`collect       ${chosen.capture.why}; with --live: ${chosen.capture.live}`);
-  lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? "an agent answers" : "no agent answers"})`);
+  const replaced = r.agent.filesReplaced === true
+    ? "; it was started from files an upgrade or a rebuild has replaced since, so it runs none of the native client's commands: corral agent restart brings up this install's"
+    : "";
+  lines.push(`agent socket  ${r.agent.socket} (${r.agent.answering ? `an agent answers${replaced}` : "no agent answers"})`);
   const d = r.stateDir;
   lines.push(`state dir     ${d.path} ${!d.exists ? "(not created yet; corral creates it 0700)" : d.ok ? `(mode ${d.mode}, ours)` : `PROBLEM: ${d.problem}`}`);
   if (r.status === "ok") lines.push("ok: corral can run processes and allocate PTYs here, with the guardian's guarantees");
@@ -255,4 +261,31 @@ export async function probeAction(this: CorralContext, flags: ProbeFlags): Promi
   const report = await gatherProbe(this.process.env);
   this.process.stdout.write(flags.json ? JSON.stringify(report) + "\n" : formatProbe(report));
   this.process.exitCode = ProbeStatus[report.status];
+}
+
+/**
+ * The agent at `socket`: whether one answers, and whether the files it was
+ * started from were replaced since (an upgrade: every command still works,
+ * each paying a runtime's start, until `agent restart`). Never starts one.
+ */
+async function agentHere(socket: string, env: Readonly<Record<string, string | undefined>>): Promise<ProbeReport["agent"]> {
+  if (!await socketIsLive(socket)) return { socket, answering: false, filesReplaced: null };
+  let client: AgentClient | undefined;
+  try {
+    // Loaded only when an agent answers: connecting checks its socket is ours, as every command does.
+    const { connectOrStart } = await import("../../../lib/agent/client/auto-start.ts");
+    client = await connectOrStart({ socket, start: false, env });
+    try {
+      await client.hello();
+    } catch (error) {
+      // An agent of another protocol still answers agent-status (handlers/agent-status.ts).
+      if (!(error instanceof AgentError && error.code === "version_mismatch")) throw error;
+    }
+    const status = await client.call({ op: "agent-status" }) as { filesReplaced?: boolean };
+    return { socket, answering: true, filesReplaced: status.filesReplaced ?? null };
+  } catch {
+    return { socket, answering: true, filesReplaced: null };
+  } finally {
+    client?.close();
+  }
 }
