@@ -7,6 +7,7 @@
 // kept only when it is a typo away (a letter added, dropped, changed or two
 // swapped; two such for longer names) and is named as --help names it. No
 // line repeats a flag's value: it may be a secret.
+import { kebab } from "./command-parameters.ts";
 import { AliasNotFoundError, FlagNotFoundError, UnexpectedFlagError, UnexpectedPositionalError, UnsatisfiedFlagError } from "@stricli/core";
 
 /**
@@ -68,11 +69,6 @@ function unknownFlagLine(input: string, corrections: readonly string[]): string 
 /** The proposals a typo away from what was typed (one edit for short words, two for longer). */
 function typosOf(typed: string, proposals: readonly string[]): string[] {
   return [...new Set(proposals)].filter((name) => editDistance(typed, name) <= (typed.length <= 4 ? 1 : 2));
-}
-
-/** `keepEnv` as help names it: `keep-env`. */
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
 }
 
 /** Edits (insert, delete, change, swap two neighbours) between two short words. */
