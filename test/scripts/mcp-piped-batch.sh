@@ -16,6 +16,7 @@ export DEPLOY_API_TOKEN=not-for-children
 status=$?
 assert_eq "$status" 0 "corral mcp's status once stdin ended"
 
+echo "the answers (shown when an assert fails):"; cat answers.jsonl
 answer() { jq -c "select(.id == $1)" answers.jsonl; }
 assert_eq "$(answer 2 | jq .result.structuredContent.status)" 3 "the quick run's status"
 assert_contains "$(answer 2 | jq -r '.result.content[0].text')" "not passed (credential-shaped): DEPLOY_API_TOKEN"

@@ -17,8 +17,11 @@ export function ptyRound(corral: (args: readonly string[]) => CliResult, what: s
     return r.stdout;
   };
   ok(["pty", "open", "--name", "round", "--rows", "5", "--", "cat"]);
-  ok(["pty", "send", "round", "typed-into-cat", "--key", "Enter"]);
-  assert.equal(ok(["pty", "wait", "round", "--regex", "^typed-into-cat$", "--timeout", "60s"]).trim(), "regex");
+  const at = JSON.parse(ok(["pty", "send", "round", "typed-into-cat", "--key", "Enter", "--json"])).at;
+  // The terminal's echo of the line comes first, then cat's copy: the second wait starts after the first's match.
+  const echo = JSON.parse(ok(["pty", "wait", "round", "--after", String(at), "--regex", "^typed-into-cat$", "--timeout", "60s", "--json"]));
+  assert.equal(echo.fired, "regex");
+  assert.equal(ok(["pty", "wait", "round", "--after", String(echo.match.position), "--regex", "^typed-into-cat$", "--timeout", "60s"]).trim(), "regex");
   assert.match(ok(["pty", "screen", "round"]), /^typed-into-cat\ntyped-into-cat\n/);
   ok(["pty", "close", "round"]);
 }

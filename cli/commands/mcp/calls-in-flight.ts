@@ -7,14 +7,20 @@ export class CallsInFlight {
   #count = 0;
   #idle: Array<() => void> = [];
 
-  /** Counts `call` until it settles; returns it. */
+  /**
+   * Counts `call` until it settles and its answer is written; returns it.
+   * The SDK writes the answer a few promise ticks after the call settles,
+   * and closing the server aborts every answer not yet written: counting
+   * down only on the next turn of the event loop lets it go out first.
+   */
   track<T>(call: Promise<T>): Promise<T> {
     this.#count++;
     const done = () => {
       this.#count--;
       if (this.#count === 0) for (const wake of this.#idle.splice(0)) wake();
     };
-    call.then(done, done);
+    const later = () => void setImmediate(done);
+    call.then(later, later);
     return call;
   }
 

@@ -53,12 +53,24 @@ export interface Run {
 /** This server's runs. */
 export class RunRegistry {
   readonly #runs = new Map<number, Run>();
+  /** Runs between their call and their tree's start: terminateAll waits for them. */
+  readonly #starting = new Set<Promise<unknown>>();
+  /** terminateAll was called: a run that starts from now on is ended at once. */
+  #ending = false;
   #next = 1;
 
   constructor(private readonly env: Readonly<Record<string, string | undefined>>, private readonly config: CorralConfig) {}
 
   /** Starts a run; throws ToolError when the command cannot start (127/126 with the reason). */
-  async start(launch: Launch, limits: RunLimits): Promise<Run> {
+  start(launch: Launch, limits: RunLimits): Promise<Run> {
+    const starting = this.#start(launch, limits);
+    this.#starting.add(starting);
+    const settled = () => this.#starting.delete(starting);
+    starting.then(settled, settled);
+    return starting;
+  }
+
+  async #start(launch: Launch, limits: RunLimits): Promise<Run> {
     const id = this.#next++;
     const spillPath = limits.spill ? path.join(this.#spillDir(), `run-${process.pid}-${id}.log`) : undefined;
     const store = await BoundedStore.open({ headBytes: limits.keepBytes, tailBytes: limits.keepBytes, spillPath });
@@ -123,6 +135,8 @@ export class RunRegistry {
       }),
     };
     this.#runs.set(id, run);
+    // The client went away while this run was starting: it is ended like the others.
+    if (this.#ending) void child.terminate().catch(() => {});
     return run;
   }
 
@@ -137,6 +151,8 @@ export class RunRegistry {
 
   /** Ends every run still going and waits until their trees are gone (the client went away). */
   async terminateAll(): Promise<void> {
+    this.#ending = true;
+    await Promise.allSettled([...this.#starting]);
     await Promise.all([...this.#runs.values()].map(async (run) => {
       await run.child.terminate().catch(() => {});
       await run.ended.catch(() => {});
