@@ -5,6 +5,7 @@
 // (Node 20 reports no per-file event: a file's top-level tests are its own.)
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceOfCompiled } from "./suite-bundle.ts";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -21,7 +22,7 @@ export default async function* fileDurations(source: AsyncIterable<RunnerEvent>)
   const perFile = new Map<string, number>();
   for await (const event of source) {
     if ((event.type !== "test:pass" && event.type !== "test:fail") || event.data.nesting !== 0) continue;
-    const file = path.relative(repoRoot, event.data.file ?? "(unknown file)");
+    const file = sourceOfCompiled(path.relative(repoRoot, event.data.file ?? "(unknown file)"));
     perFile.set(file, (perFile.get(file) ?? 0) + (event.data.details?.duration_ms ?? 0));
   }
   const total = [...perFile.values()].reduce((a, b) => a + b, 0);

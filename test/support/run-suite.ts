@@ -28,6 +28,8 @@ import { removeSuiteEnvironment, suiteEnvironment } from "./suite-environment.ts
 const suite = suiteEnvironment(process.env);
 process.on("exit", () => removeSuiteEnvironment(suite.dir));
 import { waitFor } from "./wait.ts";
+import { bundleSuite, type SuiteBundle } from "./suite-bundle.ts";
+import { LONG_FILES, longestFirst } from "./long-files.ts";
 
 function testFiles(dir: string): string[] {
   const found: string[] = [];
@@ -40,67 +42,6 @@ function testFiles(dir: string): string[] {
     }
   }
   return found;
-}
-
-/**
- * The files that take longest (test/bench/file-costs.sh measures them),
- * longest first: run-files.ts starts files in the order given (`node --test`
- * would sort them by name), and a long file started last would leave the
- * other slot idle. Files not listed keep name order.
- */
-const LONG_FILES = [
-  // 40 to 60 s each (the chaos run is 60 s by itself), the script shards
-  // (each runs two scripts at once) between the three that keep a core
-  // busy (chaos and the npm installs), so the first files started do not
-  // fill the CPU alone; then 10 to 40 s. Started first, and while they wait
-  // on programs, the short files fill the machine.
-  "test/chaos/chaos.test.ts",
-  "test/scripts/scripts-1.test.ts",
-  "test/cli/install-git-dependency.test.ts",
-  "test/scripts/scripts-2.test.ts",
-  "test/cli/install.test.ts",
-  "test/scripts/scripts-3.test.ts",
-  "test/scripts/scripts-4.test.ts",
-  "test/lib/pty/pty-queries.test.ts",
-  "test/scripts/scripts-javascript-door.test.ts",
-  "test/lib/pty/pty-session.test.ts",
-  "test/cli/jobs/tty-jobs.test.ts",
-  "test/cli/jobs/jobs-cli.test.ts",
-  "test/docs-examples.test.ts",
-  "test/cli/run/run-cli.test.ts",
-  "test/cli/collect/collect-ci.test.ts",
-  "test/lib/jobs/jobs-wait.test.ts",
-  "test/lib/pty/pty-widths.test.ts",
-  "test/cli/collect/collect-capture.test.ts",
-  "test/lib/pty/pty-tmux.test.ts",
-  "test/cli/jobs/reap-cli.test.ts",
-  "test/cli/mcp/mcp-exec.test.ts",
-  "test/cli/run/run-group-backend.test.ts",
-  "test/cli/run/run-signals.test.ts",
-  "test/cli/native-client/doors.test.ts",
-  "test/lib/agent/agent-startup.test.ts",
-  "test/cli/collect/collect-cli.test.ts",
-  "test/lib/agent/agent-sessions.test.ts",
-  "test/lib/agent/agent-programs.test.ts",
-  "test/cli/hot-bundles.test.ts",
-  "test/cli/mcp/mcp-run.test.ts",
-  "test/cli/json-schemas.test.ts",
-  "test/lib/native/install-build.test.ts",
-  "test/lib/view/pty-view.test.ts",
-  "test/lib/pty/pty-record.test.ts",
-  "test/lib/supervise/supervise-handle.test.ts",
-  "test/cli/mcp/mcp-tools.test.ts",
-  "test/layering-house.test.ts",
-  "test/cli/lazy-stdio.test.ts",
-  "test/layering.test.ts",
-];
-
-function longestFirst(files: readonly string[]): string[] {
-  const rank = (file: string) => {
-    const at = LONG_FILES.indexOf(file.split(path.sep).join("/"));
-    return at < 0 ? LONG_FILES.length : at;
-  };
-  return [...files].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 const args = process.argv.slice(2);
@@ -124,7 +65,7 @@ if (concurrencyArg !== "auto" && !(Number.isInteger(Number(concurrencyArg)) && N
 }
 /** The files a stage runs at once at least: below this, it is down to its last files. */
 const concurrency = new FileScheduler(concurrencyArg === "auto" ? "auto" : Number(concurrencyArg)).floor;
-const chosen = args.length > 0 ? args : undefined;
+const chosen = args.length > 0 ? args.map((f) => path.relative(repoRoot, path.resolve(f))) : undefined;
 const marker = `${process.pid}-${Date.now()}`;
 let passed = 0;
 let failed = 0;
@@ -152,20 +93,23 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
     return Promise.resolve({ stdout: "", stderr: "" });
   }
   if (options.live) process.stdout.write(header);
-  // tsx's ESM loader only: the test files are ES modules, and without its
-  // CommonJS hook each test process (which inherits these flags) loads its
-  // modules for about 0.1 s less CPU (a hundred processes a run).
+  // The compiled files when there are (suite-bundle.ts), each test process
+  // inheriting --enable-source-maps; else from source through tsx's ESM
+  // loader only: the test files are ES modules, and without its CommonJS
+  // hook each test process (which inherits these flags) loads its modules
+  // for about 0.1 s less CPU.
+  const runner = bundle === null
+    ? ["--import", "tsx/esm", path.join(repoRoot, "test", "support", "run-files.ts")]
+    : ["--enable-source-maps", bundle.compiled(RUN_FILES)];
   const child = spawn(
     process.execPath,
     [
-      "--import",
-      "tsx/esm",
-      path.join(repoRoot, "test", "support", "run-files.ts"),
+      ...runner,
       "--concurrency",
       concurrencyArg,
       "--progress-fd",
       "3",
-      ...files,
+      ...(bundle === null ? files : files.map((file) => bundle!.compiled(file))),
     ],
     {
       cwd: repoRoot,
@@ -244,6 +188,20 @@ spawnSync("make", ["-s", "-C", path.join(repoRoot, "native"), "all", "sanitize"]
 const found = testFiles(path.join(repoRoot, "test"));
 for (const file of LONG_FILES.filter((f) => !found.includes(f.split("/").join(path.sep)))) {
   process.stdout.write(`# run-suite: LONG_FILES names ${file}, which is not a test file (moved?)\n`);
+}
+// Compiled once for every stage (suite-bundle.ts); CORRAL_TEST_FROM_SOURCE=1 runs them through tsx instead.
+const RUN_FILES = path.join("test", "support", "run-files.ts");
+let bundle: SuiteBundle | null = null;
+if (process.env.CORRAL_TEST_FROM_SOURCE !== "1") {
+  try {
+    bundle = await bundleSuite(repoRoot, [RUN_FILES, ...(chosen ?? found)]);
+    process.on("exit", () => bundle?.remove());
+  } catch (error) {
+    const errors = (error as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors ?? [];
+    for (const e of errors) process.stdout.write(`# run-suite: ${e.location ? `${e.location.file}:${e.location.line}: ` : ""}${e.text}\n`);
+    process.stdout.write(`# run-suite: the test files could not be compiled (${String(error).split("\n")[0]}); CORRAL_TEST_FROM_SOURCE=1 runs them through tsx\n`);
+    process.exit(1);
+  }
 }
 const all = longestFirst(found);
 const stageFiles = (runtime: string) =>
