@@ -9,7 +9,8 @@
 // module computes from where it lives are the same as from source.
 // Source maps go with the files, and the test processes run with
 // --enable-source-maps: a failure's stack names the .ts line.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import process from "node:process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
@@ -48,7 +49,8 @@ export async function bundleSuite(repoRoot: string, sources: readonly string[]):
   const { build } = await import("esbuild");
   const cache = path.join(repoRoot, "node_modules", ".cache");
   mkdirSync(cache, { recursive: true });
-  const dir = mkdtempSync(path.join(cache, "corral-suite-"));
+  removeLeftBehind(cache);
+  const dir = mkdtempSync(path.join(cache, `corral-suite-${process.pid}-`));
   try {
     await build({
       entryPoints: sources.map((source) => path.join(repoRoot, source)),
@@ -79,8 +81,26 @@ export async function bundleSuite(repoRoot: string, sources: readonly string[]):
   };
 }
 
+/** Compiled trees of runs that ended without removing theirs (killed): their process is gone. */
+function removeLeftBehind(cache: string): void {
+  for (const name of readdirSync(cache)) {
+    const pid = /^corral-suite-(\d+)-/.exec(name)?.[1];
+    if (pid === undefined || isRunning(Number(pid))) continue;
+    rmSync(path.join(cache, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /** The source file (relative to the repo) a compiled test file came from; other paths as they are. */
 export function sourceOfCompiled(file: string): string {
-  const found = /(?:^|\/)node_modules\/\.cache\/corral-suite-[^/]+\/(.+)\.mjs$/.exec(file);
+  const found = /(?:^|\/)node_modules\/\.cache\/corral-suite-\d+-[^/]+\/(.+)\.mjs$/.exec(file);
   return found === null ? file : `${found[1]}.ts`;
 }
