@@ -7,10 +7,11 @@
 // tarball may carry a client built for another machine: the install builds
 // its own or falls back to the link, and either way the same command works.
 import { spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import process from "node:process";
 import { executable, findCompiler } from "../lib/supervise/guardian-setup.ts";
+import { runtimeTraits } from "../lib/runtime/traits.ts";
 
 
 // As the guardian's install build: no -Werror, a newer compiler's new warning must not cost the fast door.
@@ -27,6 +28,7 @@ export function placeLauncher(root: string, build = true): { readonly kind: Laun
   const temp = `${target}.${process.pid}.tmp`;
   mkdirSync(path.dirname(target), { recursive: true });
   if (executable(client)) {
+    recordRuntime(root);
     copyFileSync(client, temp);
     chmodSync(temp, 0o755);
     renameSync(temp, target);
@@ -35,6 +37,20 @@ export function placeLauncher(root: string, build = true): { readonly kind: Laun
   symlinkSync("corral.cjs", temp);
   renameSync(temp, target);
   return { kind: "javascript", why: why ?? "the native client is not built" };
+}
+
+/**
+ * The node this install runs under, for the client to hand over to where
+ * `node` is not on PATH (native/client/hand-over.c). Beside the client's
+ * build, which `npm pack` leaves out: a tarball never carries another
+ * machine's path.
+ */
+function recordRuntime(root: string): void {
+  if (!runtimeTraits().isNodeExecutable) return;
+  const file = path.join(root, "native", "build", "js-runtime");
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${process.execPath}\n`);
+  renameSync(temp, file);
 }
 
 /** Compiles native/client/*.c with the compiler the guardian's build would use; returns why not when it could not. */

@@ -22,6 +22,11 @@ export interface RuntimeTraits {
    * supported there), so under Bun terminals need the guardian.
    */
   readonly nodePtySessions: boolean;
+  /**
+   * This runtime's executable is a node: the native client may hand a
+   * command over to it as `EXECUTABLE dist/corral.cjs ARGS` (native/build/js-runtime).
+   */
+  readonly isNodeExecutable: boolean;
 }
 
 let traits: RuntimeTraits | undefined;
@@ -37,6 +42,7 @@ function traitsOf(name: RuntimeName): RuntimeTraits {
     version: runtimeVersion(name),
     childDescriptorsPastStdio: name !== "deno",
     nodePtySessions: name !== "bun",
+    isNodeExecutable: name === "node",
   };
 }
 

@@ -58,6 +58,27 @@ int install_dir(char *out, size_t size, int up) {
     return out[0] == '/' ? 0 : -1;
 }
 
+/*
+ * The runtime npm's install ran under, recorded at install by
+ * cli/native-client-install.ts in native/build/js-runtime: where `node` is
+ * not on PATH (a cron job's bare PATH, a node from nvm), the client still
+ * hands over, to the node that installed it. NULL when there is none.
+ */
+static char *installed_runtime(void) {
+    static char runtime[PATH_MAX];
+    char root[PATH_MAX];
+    if (install_dir(root, sizeof root, 1) != 0) return NULL;
+    char file[PATH_MAX + 32];
+    snprintf(file, sizeof file, "%s/native/build/js-runtime", root);
+    FILE *f = fopen(file, "r");
+    if (f == NULL) return NULL;
+    char *line = fgets(runtime, sizeof runtime, f);
+    fclose(f);
+    if (line == NULL || runtime[0] != '/') return NULL;
+    runtime[strcspn(runtime, "\n")] = '\0';
+    return access(runtime, X_OK) == 0 ? runtime : NULL;
+}
+
 /* The JavaScript CLI, with the same argv: dist/corral.cjs beside this binary. */
 void hand_over(void) {
     char self[PATH_MAX];
@@ -67,8 +88,8 @@ void hand_over(void) {
     }
     char script[PATH_MAX + 16];
     snprintf(script, sizeof script, "%s/corral.cjs", self);
-    const char *runtime = getenv("CORRAL_JS_RUNTIME");
-    if (runtime == NULL || runtime[0] == '\0') runtime = "node";
+    const char *chosen = getenv("CORRAL_JS_RUNTIME");
+    const char *runtime = chosen != NULL && chosen[0] != '\0' ? chosen : "node";
     hold_node_certs(runtime);
     char **args = calloc((size_t)g_argc + 2, sizeof *args);
     if (args == NULL) exit(125);
@@ -76,6 +97,15 @@ void hand_over(void) {
     args[1] = script;
     for (int i = 1; i < g_argc; i++) args[i + 1] = g_argv[i];
     execvp(runtime, args);
-    fprintf(stderr, "corral: cannot start the JavaScript CLI (%s %s): %s\n", runtime, script, strerror(errno));
+    int why = errno;
+    const char *installed = runtime == chosen ? NULL : installed_runtime();
+    if (why == ENOENT && installed != NULL) {
+        args[0] = (char *)installed;
+        execv(installed, args);
+        fprintf(stderr, "corral: cannot start the JavaScript CLI (%s %s, the node corral was installed with; no node on PATH): %s\n", installed, script, strerror(errno));
+        exit(125);
+    }
+    fprintf(stderr, "corral: cannot start the JavaScript CLI (%s %s): %s%s\n", runtime, script, strerror(why),
+            why == ENOENT && runtime != chosen ? "; put node on PATH, or set CORRAL_JS_RUNTIME to its path" : "");
     exit(125);
 }
