@@ -11,6 +11,7 @@
 // --enable-source-maps: a failure's stack names the .ts line.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import process from "node:process";
+import { isAlive } from "./processes.ts";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Plugin } from "esbuild";
@@ -85,17 +86,8 @@ export async function bundleSuite(repoRoot: string, sources: readonly string[]):
 function removeLeftBehind(cache: string): void {
   for (const name of readdirSync(cache)) {
     const pid = /^corral-suite-(\d+)-/.exec(name)?.[1];
-    if (pid === undefined || isRunning(Number(pid))) continue;
+    if (pid === undefined || isAlive(Number(pid))) continue;
     rmSync(path.join(cache, name), { recursive: true, force: true });
-  }
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
