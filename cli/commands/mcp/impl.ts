@@ -58,7 +58,7 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
     return connecting;
   };
   const waitingAgent = () => reachAgent(this, { ...(flags.socket !== undefined ? { socket: flags.socket } : {}) });
-  const { server, runs, execs, calls } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
+  const { server, runs, execs, calls, endWaits } = buildServer({ options, config, env: this.process.env, version: CORRAL_VERSION, agent, waitingAgent });
   const transport = new StdioServerTransport();
   let signalled: () => void = () => {};
   const bySignal = new Promise<void>((resolve) => (signalled = resolve));
@@ -78,8 +78,10 @@ export async function mcpAction(this: CorralContext, flags: McpFlags): Promise<v
   await server.connect(transport);
   // The end of stdin: the calls asked before it are answered first, for a
   // grace (a signal cuts it short); then every run still going is ended,
-  // and its call answers with how it ended.
+  // and its call answers with how it ended, and every wait still going
+  // answers with what it has.
   if (await ended === "stdin") await Promise.race([calls.settled(STDIN_END_GRACE_MS), bySignal]);
+  endWaits();
   await runs.terminateAll();
   await calls.settled(LAST_ANSWERS_MS);
   execs.closeAll();

@@ -33,7 +33,7 @@ export interface ServerParts {
  * The server, the runs it holds (ended when the client goes away), its exec
  * connections (let go of then) and the calls it is answering.
  */
-export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry; execs: ExecConnections; calls: CallsInFlight } {
+export function buildServer(parts: ServerParts): { server: Server; runs: RunRegistry; execs: ExecConnections; calls: CallsInFlight; endWaits: () => void } {
   const server = new Server(
     { name: "corral", version: parts.version },
     {
@@ -51,6 +51,7 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
   const cursors = new CursorStore();
   const execs = new ExecConnections();
   const calls = new CallsInFlight();
+  const ending = new AbortController();
   const offered = TOOLS.filter((tool) => !parts.options.readOnly || tool.readOnly);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -82,6 +83,7 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       runs,
       execs,
       signal: extra.signal,
+      ending: ending.signal,
       progress: (progress, message, total) => {
         if (token === undefined) return;
         void extra.sendNotification({
@@ -104,5 +106,5 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
       return { content: [{ type: "text", text: `${failure.code}: ${failure.message}` }], isError: true };
     }
   }
-  return { server, runs, execs, calls };
+  return { server, runs, execs, calls, endWaits: () => ending.abort() };
 }

@@ -33,9 +33,19 @@ export interface ToolCall {
   readonly execs: ExecConnections;
   /** Aborted when the client cancels this call (notifications/cancelled) or goes away. */
   readonly signal: AbortSignal;
+  /**
+   * Aborted when the client closed stdin and the grace for the calls it
+   * asked ran out (impl.ts): a wait still going answers at once with what it
+   * has (done:false, as at the wait cap), so the call gets an answer before
+   * the server exits.
+   */
+  readonly ending: AbortSignal;
   /** Sends an MCP progress notification when the client asked for them (a progress token); else nothing. */
   progress(progress: number, message: string, total?: number): void;
 }
+
+/** How a wait's answer begins when the server cut it short because it is ending (ToolCall.ending). */
+export const SERVER_ENDING = "not finished: the server is ending (its client closed stdin)";
 
 /** A tool's answer: the structured object and its short text. */
 export interface ToolAnswer {

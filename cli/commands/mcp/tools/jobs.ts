@@ -15,7 +15,7 @@ import { agentCall } from "../agent-call.ts";
 import { pause, waitSlice } from "../cursors.ts";
 import { prepareLaunch } from "../launch.ts";
 import { cleanText } from "../model-text.ts";
-import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
+import { SERVER_ENDING, type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, COMMAND_INPUT, integer, JOB, nullable, object, RECEIPT, SCRUBBED, str, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
 import { DEFAULT_GRACE_MS } from "../../../../lib/core/defaults.ts";
 
@@ -151,7 +151,7 @@ async function waitForJob(call: ToolCall, pending: PendingJobWait): Promise<Tool
   const until = Date.now() + slice.ms;
   const expired = new AbortController();
   const timer = setTimeout(() => expired.abort(), slice.ms);
-  const stopWaiting = AbortSignal.any([expired.signal, call.signal]);
+  const stopWaiting = AbortSignal.any([expired.signal, call.signal, call.ending]);
   let info = (await agentCall(call, { op: "job-read", job: pending.job, from: 0, maxBytes: 1 })).job;
   let lastProgress = Date.now();
   // Its own connection: closing it ends the agent's side of a read still waiting.
@@ -183,6 +183,10 @@ async function waitForJob(call: ToolCall, pending: PendingJobWait): Promise<Tool
     return { structured: { done: true, timedOut: false, job }, text: `ended: ${jobLine(job)}` };
   }
   const job = jobOf(info);
+  if (call.ending.aborted) {
+    const cursor = call.cursors.issue("job_wait", pending);
+    return { structured: { done: false, cursor, job }, text: `${SERVER_ENDING}; the job keeps running: ${jobLine(job)}` };
+  }
   if (slice.capped) {
     const cursor = call.cursors.issue("job_wait", pending);
     return { structured: { done: false, cursor, job }, text: `still running: ${jobLine(job)}; call job_wait with cursor ${cursor} to keep waiting` };

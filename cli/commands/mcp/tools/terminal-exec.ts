@@ -16,7 +16,7 @@ import { checkCommandLine } from "../launch.ts";
 import { cleanText, streamForModel, type ModelText } from "../model-text.ts";
 import { mcpSpillDir } from "../runs.ts";
 import { spilledStream } from "../spilled-stream.ts";
-import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
+import { SERVER_ENDING, type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, ELISION, integer, nullable, object, str, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
 import type { ExecReply } from "../../../../lib/agent/protocol/messages.ts";
 import { DEFAULT_INTERRUPT_GRACE_MS } from "../../../../lib/core/defaults.ts";
@@ -88,7 +88,7 @@ export const terminalExecTool: Tool = {
     call.progress(0, `${pending.command}: running in session ${pending.session}`);
     const stop = progressWhile(call, `${pending.command} in session ${pending.session}`);
     try {
-      await Promise.race([pending.settled, pause(slice.ms, call.signal)]);
+      await Promise.race([pending.settled, pause(slice.ms, AbortSignal.any([call.signal, call.ending]))]);
     } finally {
       stop();
     }
@@ -199,7 +199,9 @@ async function answerOf(pending: PendingExec, reply: ExecReply | null, cursor: s
     to: reply?.to ?? null,
     elapsedMs: Date.now() - pending.startedAt,
   };
-  const head = !done
+  const head = !done && call.ending.aborted
+    ? `${SERVER_ENDING}; the command keeps running in session ${pending.session}: ${pending.command} (${structured.bytes} bytes so far)`
+    : !done
     ? `still running in session ${pending.session}: ${pending.command} (${structured.bytes} bytes so far); call terminal_exec with cursor ${cursor} to keep waiting`
     : `${pending.command}: exit status ${structured.status}${structured.signal !== null ? ` (${structured.signal})` : ""}; ${structured.lines} lines, ${structured.bytes} bytes; cwd ${structured.cwd ?? "unknown"}`;
   const notes = structured.spill !== null ? [`all output: ${structured.spill}`] : [];

@@ -7,7 +7,7 @@
 import { agentCall, progressWhile } from "../agent-call.ts";
 import { waitSlice } from "../cursors.ts";
 import { lastLinesWithin } from "../model-text.ts";
-import { type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
+import { SERVER_ENDING, type Tool, type ToolAnswer, type ToolCall, ToolError } from "../tool.ts";
 import { bool, integer, nullable, object, str, strings, WAIT_INPUT, WAIT_OUTPUT } from "./schema-parts.ts";
 import type { ScreenView, WaitReply } from "../../../../lib/agent/protocol/messages.ts";
 
@@ -98,6 +98,8 @@ export async function waitOnSession(
   try {
     reply = await Promise.race([
       waiting(),
+      // The server is ending: the wait answers with what it has.
+      new Promise<null>((resolve) => call.ending.addEventListener("abort", () => resolve(null), { once: true })),
       new Promise<never>((_, reject) => call.signal.addEventListener("abort", () => reject(new ToolError("cancelled", `the wait on session ${session} was cancelled; the session keeps running`)), { once: true })),
     ]);
   } catch (error) {
@@ -110,7 +112,7 @@ export async function waitOnSession(
   if (reply === null) {
     const screen = await agentCall(call, { op: "screen", session });
     const start = from ?? screen.screen.position;
-    if (slice.capped) {
+    if (slice.capped || call.ending.aborted) {
       const cursor = call.cursors.issue("terminal_wait", { session, conditions, after: start, deadline: until } satisfies PendingWait);
       return withSent(waited(call, { done: false, cursor, fired: null, match: null, position: start }, screen.screen));
     }
@@ -127,7 +129,9 @@ function waited(call: ToolCall, how: { done: boolean; cursor?: string; fired: st
   const shown = lastLinesWithin(rows, call.options.budget, call.options.maxLineChars);
   const awaitingInput = screen.foreground?.waitingForInput ?? null;
   const structured = { ...how, awaitingInput, screen: shown.lines };
-  const head = !how.done
+  const head = !how.done && call.ending.aborted
+    ? `${SERVER_ENDING}; no condition was met yet, the session keeps running`
+    : !how.done
     ? `still waiting (server cap reached); call terminal_wait with cursor ${how.cursor}`
     : how.fired === "timeout" ? "timed out: no condition was met"
     : how.command !== undefined ? `command: the shell finished a command with status ${how.command.status}, at position ${how.position}`
