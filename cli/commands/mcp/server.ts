@@ -4,6 +4,7 @@
 // structuredContent plus a short text. Failures are tool results with
 // isError and one line `code: message`, never a crash; the agent's error
 // codes pass through unchanged.
+import { setMaxListeners } from "node:events";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallsInFlight } from "./calls-in-flight.ts";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -51,7 +52,10 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
   const cursors = new CursorStore();
   const execs = new ExecConnections();
   const calls = new CallsInFlight();
-  const ending = new AbortController();
+  /** Aborted when the server ends (impl.ts): each call gets a signal of its own from it (answerCall). */
+  const serverEnding = new AbortController();
+  // One listener per call in flight, and a client may ask many calls at once: no "possible leak" warning on stderr.
+  setMaxListeners(0, serverEnding.signal);
   const offered = TOOLS.filter((tool) => !parts.options.readOnly || tool.readOnly);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
@@ -73,6 +77,11 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
   ): Promise<CallToolResult> {
     const { name, arguments: args = {} } = request.params;
     const token = request.params._meta?.progressToken;
+    // The call's own signal for the server's end, let go of when the call ends: the tools combine
+    // it with others (AbortSignal.any), which must not pile up on a signal that lives as long as the server.
+    const ending = new AbortController();
+    const endCall = () => ending.abort();
+    serverEnding.signal.addEventListener("abort", endCall, { once: true });
     const call: ToolCall = {
       options: parts.options,
       config: parts.config,
@@ -104,7 +113,9 @@ export function buildServer(parts: ServerParts): { server: Server; runs: RunRegi
     } catch (error) {
       const failure = error instanceof ToolError ? error : new ToolError("internal", (error as Error)?.message ?? String(error));
       return { content: [{ type: "text", text: `${failure.code}: ${failure.message}` }], isError: true };
+    } finally {
+      serverEnding.signal.removeEventListener("abort", endCall);
     }
   }
-  return { server, runs, execs, calls, endWaits: () => ending.abort() };
+  return { server, runs, execs, calls, endWaits: () => serverEnding.abort() };
 }
