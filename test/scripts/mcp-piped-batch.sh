@@ -19,7 +19,11 @@ export DEPLOY_API_TOKEN=not-for-children
   echo '{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run","arguments":{"argv":["sleep","300"]}}}'
   echo '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"terminal_wait","arguments":{"session":"waited","text":"never-shown","timeoutMs":50000}}}'
   echo '{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"job_wait","arguments":{"job":"longjob","timeoutMs":50000}}}'
-} | corral mcp > answers.jsonl
+  # More waits at once than Node's listener limit (10): still one answer each, and no warning.
+  for id in $(seq 7 18); do
+    echo "{\"jsonrpc\":\"2.0\",\"id\":$id,\"method\":\"tools/call\",\"params\":{\"name\":\"terminal_wait\",\"arguments\":{\"session\":\"waited\",\"text\":\"never-shown\",\"timeoutMs\":50000}}}"
+  done
+} | corral mcp > answers.jsonl 2> mcp-stderr.txt
 status=$?
 assert_eq "$status" 0 "corral mcp's status once stdin ended"
 
@@ -38,5 +42,7 @@ assert_contains "$(answer 5 | jq -r '.result.content[0].text')" "not finished: t
 assert_eq "$(answer 6 | jq .result.structuredContent.done)" false "the job wait cut short"
 assert_eq "$(answer 6 | jq -r .result.structuredContent.job.state)" running "the job, still running"
 assert_contains "$(answer 6 | jq -r '.result.content[0].text')" "not finished: the server is ending (its client closed stdin); the job keeps running"
+assert_eq "$(jq -s '[.[] | select(.id >= 7 and .result.structuredContent.done == false)] | length' answers.jsonl)" 12 "the twelve waits at once, each answered"
+assert_eq "$(cat mcp-stderr.txt)" "" "corral mcp's stderr"
 corral pty close waited > /dev/null
 corral reap --all > /dev/null
