@@ -99,7 +99,7 @@ function stage(runtime: string, files: string[], options: StageOptions): Promise
   // hook each test process (which inherits these flags) loads its modules
   // for about 0.1 s less CPU.
   const runner = bundle === null
-    ? ["--import", "tsx/esm", path.join(repoRoot, "test", "support", "run-files.ts")]
+    ? ["--import", "tsx/esm", path.join(repoRoot, RUN_FILES)]
     : ["--enable-source-maps", bundle.compiled(RUN_FILES)];
   const child = spawn(
     process.execPath,

@@ -183,13 +183,12 @@ async function waitForJob(call: ToolCall, pending: PendingJobWait): Promise<Tool
     return { structured: { done: true, timedOut: false, job }, text: `ended: ${jobLine(job)}` };
   }
   const job = jobOf(info);
-  if (call.ending.aborted) {
+  if (slice.capped || call.ending.aborted) {
     const cursor = call.cursors.issue("job_wait", pending);
-    return { structured: { done: false, cursor, job }, text: `${SERVER_ENDING}; the job keeps running: ${jobLine(job)}` };
-  }
-  if (slice.capped) {
-    const cursor = call.cursors.issue("job_wait", pending);
-    return { structured: { done: false, cursor, job }, text: `still running: ${jobLine(job)}; call job_wait with cursor ${cursor} to keep waiting` };
+    const text = call.ending.aborted
+      ? `${SERVER_ENDING}; the job keeps running: ${jobLine(job)}`
+      : `still running: ${jobLine(job)}; call job_wait with cursor ${cursor} to keep waiting`;
+    return { structured: { done: false, cursor, job }, text };
   }
   return { structured: { done: true, timedOut: true, job }, text: `timed out waiting: ${jobLine(job)}` };
 }
