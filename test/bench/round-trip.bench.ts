@@ -11,9 +11,12 @@
 // socket client (the agent alone, no relay) so a change can be placed.
 // Aim: the pair within 2x tmux -C's.
 // A/B: CORRAL_BENCH_BASELINE=/path/to/other/dist/corral.mjs adds the same
-// pair through another build (its own agent and connect), interleaved in
-// the same blocks, so a change is measured against what it replaces.
+// pair through another build (its own agent, and its own native client's
+// connect where that build has one beside it, else its JavaScript CLI's),
+// interleaved in the same blocks, so a change is measured against what it
+// replaces.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import path from "node:path";
 import { CORRAL, type BenchAgent, cpuNsOf, fmt, median, percentile, repoRoot, startAgent, tmuxServer } from "./agent-bench-kit.ts";
@@ -90,12 +93,12 @@ interface Side {
 /** The bin as installed: the native client (falls back to the JavaScript CLI where it was not built). */
 const BIN = path.join(repoRoot, "dist", "corral");
 
-/** `agent`: another side's agent to share (the JavaScript relay beside the native client). */
-function startSide(label: string, entry: string, door: "native" | "js", shared?: { agent: BenchAgent; session: string }): Side {
+/** `agent`: another side's agent to share (the JavaScript relay beside the native client); `bin`: the native client to run. */
+function startSide(label: string, entry: string, door: "native" | "js", shared?: { agent: BenchAgent; session: string }, bin = BIN): Side {
   const agent = shared?.agent ?? startAgent(`round-trip-${label}`, entry);
   const session = shared?.session ?? agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
   const connect = door === "native"
-    ? spawn(BIN, ["connect"], { env: { ...agent.env, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] })
+    ? spawn(bin, ["connect"], { env: { ...agent.env, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] })
     : spawn(CORRAL[0] as string, [entry, "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
   return { label, agent, connect, ask: lockstep(connect as ChildProcess & { stdin: Writable; stdout: Readable }, () => true), session, times: [], agentCpu: 0, connectCpu: 0 };
 }
@@ -107,7 +110,10 @@ try {
   const native = startSide("corral (native client)", CORRAL[1] as string, "native");
   sides.push(native);
   sides.push(startSide("corral (JavaScript CLI)", CORRAL[1] as string, "js", native));
-  if (BASELINE !== undefined) sides.push(startSide("baseline", BASELINE, "js"));
+  if (BASELINE !== undefined) {
+    const baselineBin = path.join(path.dirname(BASELINE), "corral");
+    sides.push(existsSync(baselineBin) ? startSide("baseline", BASELINE, "native", undefined, baselineBin) : startSide("baseline", BASELINE, "js"));
+  }
   const main = native;
   const pairOf = (side: Side) => {
     const send = JSON.stringify({ op: "send", session: side.session, text: "x", keys: ["Enter"] });
