@@ -27,6 +27,13 @@ export interface RuntimeTraits {
    * command over to it as `EXECUTABLE dist/corral.cjs ARGS` (native/build/js-runtime).
    */
   readonly isNodeExecutable: boolean;
+  /**
+   * node:net reads and writes a descriptor another process handed over
+   * (`new net.Socket({ fd })` on a pipe or a Unix socket): the agent may
+   * take a `connect` client's stdin and stdout (adopted-stdio/). Under Bun
+   * such a socket opens but never reads, so there the client relays.
+   */
+  readonly socketsFromDescriptors: boolean;
 }
 
 let traits: RuntimeTraits | undefined;
@@ -43,6 +50,7 @@ function traitsOf(name: RuntimeName): RuntimeTraits {
     childDescriptorsPastStdio: name !== "deno",
     nodePtySessions: name !== "bun",
     isNodeExecutable: name === "node",
+    socketsFromDescriptors: name !== "bun",
   };
 }
 

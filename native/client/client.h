@@ -23,8 +23,12 @@ int connect_trusted(const char *path);
 int write_all(int fd, const void *data, size_t size);
 /* write_all for the agent's socket: a closed connection is -1 (EPIPE), never SIGPIPE. */
 int send_all(int fd, const void *data, size_t size);
-/* Sends the hello and the command line (`lines`: a connect that pushes its stdin); 0, -1 (I/O) or -2 (cannot be sent). */
-int send_request(int fd, int lines);
+/*
+ * Sends the hello and the command line (`lines`: a connect that pushes its
+ * stdin; `adopt`: the token of its dropped stdin and stdout, or NULL); 0,
+ * -1 (I/O) or -2 (cannot be sent).
+ */
+int send_request(int fd, int lines, const char *adopt);
 long json_number_field(const char *json, const char *key);
 void report_failure(const char *json);
 

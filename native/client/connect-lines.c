@@ -31,10 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "adopt-stdio.h"
 #include "client-protocol.h"
 #include "client.h"
 
@@ -244,13 +246,37 @@ static int answer_gone(struct pending *p, int all) {
     return any;
 }
 
+/*
+ * The agent that took stdin and stdout is gone: the lines it read and did
+ * not answer, from the ledger, get agent_gone as relayed ones do (a reply it
+ * left half written is ended first); then stdin is read here again. 1 when
+ * any line was answered so.
+ */
+static int answer_unanswered(const struct adoption *a, struct pending *p) {
+    const unsigned char *held;
+    size_t len;
+    int state = adopt_ledger(a, &held, &len);
+    if (state == CORRAL_LEDGER_UNKNOWN) {
+        /* Which lines it answered cannot be told: one reply says so, without a ref. */
+        static const char line[] = "{\"ok\":false,\"error\":{\"code\":\"agent_gone\",\"message\":\"the agent connection was lost: the agent closed the connection (lines it had read may have no reply)\"}}\n";
+        if (write_all(1, line, sizeof line - 1) != 0) exit(141);
+        return 1;
+    }
+    if (state == CORRAL_LEDGER_PARTIAL && write_all(1, "\n", 1) != 0) exit(141);
+    if (len > 0) pending_add(p, held, len);
+    return answer_gone(p, 0);
+}
+
 int serve_connect(int native_only) {
     const char *host = getenv("CORRAL_HOST");
     int nul = starts_with_nul();
     char path[PATH_MAX];
     int fd = -1;
     if ((host == NULL || host[0] == '\0') && nul == 0) fd = socket_path(path, sizeof path) == 0 ? connect_trusted(path) : -1;
-    if (fd < 0 || send_request(fd, 1) != 0) {
+    struct adoption adoption = {0};
+    adoption.ledger = MAP_FAILED;
+    if (fd >= 0) adopt_prepare(path, &adoption);
+    if (fd < 0 || send_request(fd, 1, adoption.dropped ? adoption.token : NULL) != 0) {
         if (native_only) {
             fprintf(stderr, "corral: CORRAL_CLIENT=native: connect is served only locally, to JSON lines, by an agent of yours that runs\n");
             return 125;
@@ -261,7 +287,7 @@ int serve_connect(int native_only) {
     struct buf rx = {0}, tx = {0};
     struct pending pend = {0};
     static unsigned char chunk[CORRAL_INPUT_FRAME_BYTES];
-    int started = 0, input_ended = 0, gone = 0, lost = 0;
+    int started = 0, adopted = 0, input_ended = 0, gone = 0, lost = 0;
     for (;;) {
         struct pollfd pfd[2] = {{gone ? -1 : fd, POLLIN, 0}, {-1, POLLIN, 0}};
         if (tx.len > 0) pfd[0].events |= POLLOUT;
@@ -305,7 +331,8 @@ int serve_connect(int native_only) {
             unsigned char *body = h + 4;
             at += 4 + (size_t)n;
             if (body[0] == CORRAL_TAG_INPUT) {
-                started = 1;
+                if (n >= 2 && body[1] == CORRAL_ADOPTED && adoption.dropped) adopted = 1; /* the agent reads and answers: this client waits */
+                else started = 1;
             } else if (body[0] == CORRAL_TAG_OUTPUT && n >= 2) {
                 if (write_all(body[1] == 2 ? 2 : 1, body + 2, n - 2) != 0) return 141;
                 if (body[1] == 2) continue;
@@ -320,7 +347,7 @@ int serve_connect(int native_only) {
                 json[n - 1] = '\0';
                 long id = json_number_field(json, "id");
                 int ok = strstr(json, "\"ok\":true") != NULL;
-                if ((id == 1 || id == 2) && !ok && !started) {
+                if ((id == 1 || id == 2) && !ok && !started && !adopted) {
                     free(json);
                     if (native_only) {
                         fputs("corral: CORRAL_CLIENT=native: the agent does not serve this connect (another protocol version?)\n", stderr);
@@ -330,6 +357,7 @@ int serve_connect(int native_only) {
                 }
                 if (id == 2 || (id == 0 && !ok)) {
                     long status = ok ? json_number_field(json, "status") : 125;
+                    adopt_restore(&adoption);
                     if (!ok) report_failure(json);
                     free(json);
                     return status < 0 || status > 255 ? 125 : (int)status;
@@ -342,7 +370,12 @@ int serve_connect(int native_only) {
             close(fd);
             fd = -1;
             tx.len = 0;
-            if (!started) {
+            if (adopted) {
+                adopt_restore(&adoption);
+                lost |= answer_unanswered(&adoption, &pend);
+                adopted = 0;
+                started = 1;
+            } else if (!started) {
                 if (native_only) {
                     fputs("corral: CORRAL_CLIENT=native: the agent closed the connection before connect began\n", stderr);
                     return 125;

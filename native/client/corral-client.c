@@ -139,7 +139,7 @@ int send_all(int fd, const void *data, size_t size) {
 }
 
 /* The request: a hello and the command line, sent together (the agent answers in order). */
-int send_request(int fd, int lines) {
+int send_request(int fd, int lines, const char *adopt) {
     struct json_out j;
     json_init(&j);
     json_raw(&j, "{\"id\":1,\"op\":\"hello\",\"version\":");
@@ -183,6 +183,10 @@ int send_request(int fd, int lines) {
     }
     json_raw(&j, ",\"stdin\":true"); /* this client answers the agent's input frames */
     if (lines) json_raw(&j, ",\"lines\":true"); /* connect: and pushes its stdin once told to */
+    if (adopt != NULL) { /* connect: unless the agent takes what this token names (adopt-stdio.c) */
+        json_raw(&j, ",\"adopt\":");
+        if (json_string(&j, adopt) != 0) return -2;
+    }
     json_raw(&j, out_tty ? ",\"stdoutTty\":true" : ",\"stdoutTty\":false");
     json_raw(&j, err_tty ? ",\"stderrTty\":true}" : ",\"stderrTty\":false}");
     if (j.failed) return -1;
@@ -287,7 +291,7 @@ int main(int argc, char **argv) {
         }
         hand_over();
     }
-    int sent = send_request(fd, 0);
+    int sent = send_request(fd, 0, NULL);
     if (sent != 0) {
         if (native_only) {
             fprintf(stderr, "corral: CORRAL_CLIENT=native: this command line cannot be sent to the agent\n");

@@ -18,7 +18,7 @@
 // (cli/commands/connect/served-lines.ts).
 import { Writable } from "node:stream";
 import tty from "node:tty";
-import type { CommandInput, CommandLineDoor, CommandOutput, CommandRequests } from "../../../lib/agent/server/command-line-door.ts";
+import type { CommandInput, CommandLineDoor, CommandOutput, CommandRequests, LineLedger } from "../../../lib/agent/server/command-line-door.ts";
 import type { CommandLineRequest } from "../../../lib/agent/protocol/operations.ts";
 import type { CorralContext, CorralProcess } from "../../shared/context.ts";
 
@@ -39,7 +39,7 @@ type RunCommandLine = (argv: readonly string[], corralProcess: CorralProcess) =>
 
 /** The door the agent is started with (cli/commands/agent/impl.ts). */
 export function commandLineDoor(runCommandLine: RunCommandLine): CommandLineDoor {
-  return { refusal, run: (request, output, signal, input, requests) => run(runCommandLine, request, output, signal, input, requests) };
+  return { refusal, run: (request, output, signal, input, requests, ledger) => run(runCommandLine, request, output, signal, input, requests, ledger) };
 }
 
 function refusal(request: CommandLineRequest): string | null {
@@ -99,6 +99,7 @@ async function run(
   signal: AbortSignal,
   input: CommandInput,
   requests: CommandRequests,
+  ledger?: LineLedger,
 ): Promise<number> {
   const stdout = clientStream(1, output, request.stdoutTty === true, request);
   const stderr = clientStream(2, output, request.stderrTty === true, request);
@@ -109,7 +110,7 @@ async function run(
     try {
       const [{ loadConfig }, { serveLines }] = await Promise.all([import("../../../lib/config/load.ts"), import("../connect/served-lines.ts")]);
       const config = await loadConfig(request.env);
-      status = await serveLines(input, output, requests, { env: request.env, cwd: request.cwd, config, remote: false });
+      status = await serveLines(input, output, requests, { env: request.env, cwd: request.cwd, config, remote: false }, ledger);
     } catch (error) {
       const { reportFailure } = await import("../../shared/agent-reach.ts");
       reportFailure({ process: corralProcess } as CorralContext, error);

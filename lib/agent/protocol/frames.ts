@@ -23,10 +23,15 @@ export const Tag = {
    * one of at most INPUT_FRAME_BYTES of its stdin, or an empty one at its end.
    * With `lines` (a served `connect`), the agent's first empty one says the
    * command runs, and from then on the client pushes its stdin unasked, in
-   * frames of at most INPUT_FRAME_BYTES, and an empty one at its end.
+   * frames of at most INPUT_FRAME_BYTES, and an empty one at its end. A
+   * first one holding ADOPTED instead says the agent took the client's
+   * stdin and stdout (the request's `adopt`): the client pushes nothing.
    */
   input: 4,
 } as const;
+
+/** The body of the input frame that tells a `connect` client its stdin and stdout were taken ("A"). */
+export const ADOPTED = 0x41;
 
 /** Largest stdin frame a client sends: one is in flight at a time, so a command's input is bounded. */
 export const INPUT_FRAME_BYTES = 64 * 1024;

@@ -23,6 +23,7 @@ import {
   optional,
   text,
   texts,
+  textWhere,
   trusted,
 } from "./fields.ts";
 import {
@@ -239,7 +240,7 @@ export const OPERATIONS = {
     reply: reply<{ readonly jobs: readonly ReapedJob[]; readonly sessions: readonly ReapedSession[] }>(),
   }),
   "command-line": operation({
-    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin; with `lines` (`connect`), after the agent's first input frame the client pushes its stdin in input frames unasked, an empty one at its end; a client of another install than the agent's (`install`) is not served",
+    about: "runs a corral command line for the native client: output frames (tag 3), then the exit status; `not_served` before any output; with `stdin`, the client answers the agent's input frames (tag 4) from its stdin; with `lines` (`connect`), after the agent's first input frame the client pushes its stdin in input frames unasked, an empty one at its end, unless that frame holds the letter A (`adopt`: the agent took the client's stdin and stdout and answers on them); a client of another install than the agent's (`install`) is not served",
     fields: {
       argv: argv(),
       stdin: optional(boolean()),
@@ -256,6 +257,15 @@ export const OPERATIONS = {
        * JavaScript one answer with the same build's code.
        */
       install: optional(absolutePath()),
+      /**
+       * `connect` only: the token under which the client dropped its stdin,
+       * stdout and ledger at the agent's descriptor drop (the socket's path
+       * plus `.fds`). An agent that takes them answers the lines on those
+       * descriptors itself and sends an input frame holding "A" instead of
+       * the empty go-ahead; one that does not (an older agent, a runtime
+       * that cannot) sends the go-ahead and the client relays as before.
+       */
+      adopt: optional(textWhere((value) => /^[0-9a-f]{32}$/.test(value), '"adopt" must be a token of 32 lowercase hex digits')),
     },
     reply: reply<{ readonly status: number }>(),
   }),

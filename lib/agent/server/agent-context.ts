@@ -7,6 +7,7 @@ import type { JobTable } from "../../jobs/job-table.ts";
 import type { AgentBudgets } from "./agent-budgets.ts";
 import type { GuardianMode } from "../../config/schema.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
+import type { DroppedStdio } from "./adopted-stdio/descriptor-drop.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -48,6 +49,8 @@ export interface AgentContext {
   filesReplaced(): boolean;
   /** The install the agent runs from (install-watch.ts); null when unknown (a test's in-process agent). */
   readonly installRoot: string | null;
+  /** What a `connect` client dropped under `token` (adopted-stdio/descriptor-drop.ts); absent or null: nothing to take. */
+  takeDropped?(token: string): DroppedStdio | null;
 }
 
 /** Terminal sizes are clamped, not refused (DESIGN.md 4.4). */

@@ -20,6 +20,12 @@ export interface CommandInput {
   read(): Promise<Uint8Array | null>;
 }
 
+/** The connection's stdin: it can also tell a `connect` client that its stdin and stdout were taken. */
+export interface ConnectionInput extends CommandInput {
+  /** Sends the input frame that says so (frames.ts ADOPTED): the client pushes nothing, and waits. */
+  adopted(): void;
+}
+
 /**
  * A served `connect`'s requests (the command line's `lines`): each runs as
  * one of this connection's own, checked and routed as a request frame
@@ -32,9 +38,21 @@ export interface CommandRequests {
   run(message: Record<string, unknown>, ref: unknown): Promise<Record<string, unknown>>;
 }
 
+/**
+ * Told of each `connect` line that gets a reply, before the reply is
+ * written: where the line ends in stdin (an adopted connect's ledger,
+ * adopted-stdio/).
+ */
+export interface LineLedger {
+  lineTaken(end: number): void;
+}
+
 export interface CommandLineDoor {
   /** Null when the agent runs this command line; otherwise why not (the client hands it over). */
   refusal(request: CommandLineRequest): string | null;
-  /** Runs it; returns the exit status. `signal` aborts when the client goes away. */
-  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput, requests: CommandRequests): Promise<number>;
+  /**
+   * Runs it; returns the exit status. `signal` aborts when the client goes
+   * away. `ledger`: a `connect` whose stdin and stdout the agent took.
+   */
+  run(request: CommandLineRequest, output: CommandOutput, signal: AbortSignal, input: CommandInput, requests: CommandRequests, ledger?: LineLedger): Promise<number>;
 }

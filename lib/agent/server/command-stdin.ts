@@ -6,7 +6,7 @@
 // lockstep request costs the client one write and no wait for an ask; what
 // came and was not read yet is queued here, and the connection stops
 // reading its socket while that queue is large.
-import type { CommandInput } from "./command-line-door.ts";
+import type { ConnectionInput } from "./command-line-door.ts";
 
 /** Pushed stdin not read yet before the connection stops reading (and reads on below the half). */
 export const PUSHED_HIGH = 1024 * 1024;
@@ -15,6 +15,8 @@ export const PUSHED_HIGH = 1024 * 1024;
 export interface StdinLink {
   /** Sends the client an empty input frame: "send the next piece" (pushed: "start"). */
   ask(): void;
+  /** Sends the client the input frame that says its stdin and stdout were taken. */
+  adopted(): void;
   gone(): boolean;
   /** Stops reading the socket (a large queue). */
   hold(): void;
@@ -22,7 +24,7 @@ export interface StdinLink {
   readOn(always: boolean): void;
 }
 
-export class CommandStdin implements CommandInput {
+export class CommandStdin implements ConnectionInput {
   /** A read waits: the client's next input frame settles it. */
   #wanted: ((bytes: Uint8Array | null) => void) | null = null;
   #pushed: Uint8Array[] | null = null;
@@ -48,6 +50,12 @@ export class CommandStdin implements CommandInput {
     this.#pushedBytes += body.length;
     if (this.#pushedBytes >= PUSHED_HIGH) this.link.hold();
     return true;
+  }
+
+  /** A served `connect` whose stdin the agent took: nothing will be pushed, and nothing is asked for. */
+  adopted(): void {
+    this.#pushed = null;
+    this.link.adopted();
   }
 
   /** The connection closed: a waiting read ends. */

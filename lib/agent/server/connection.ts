@@ -11,7 +11,7 @@
 // next request wait (and its socket paused) until it does.
 import type { Socket } from "node:net";
 import { Buffer } from "node:buffer";
-import { eventFrame, FrameDecoder, FrameError, frameJson, inputFrame, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
+import { ADOPTED, eventFrame, FrameDecoder, FrameError, frameJson, inputFrame, jsonFrame, outputFrame, type Frame } from "../protocol/frames.ts";
 import type { CommandOutput, CommandRequests } from "./command-line-door.ts";
 import { CommandStdin } from "./command-stdin.ts";
 import type { AgentContext } from "./agent-context.ts";
@@ -229,6 +229,7 @@ export class AgentConnection {
   /** A served command's stdin (command-stdin.ts). */
   readonly input = new CommandStdin({
     ask: () => this.#write(inputFrame(new Uint8Array(0))),
+    adopted: () => this.#write(inputFrame(Uint8Array.of(ADOPTED))),
     gone: () => this.socket.destroyed,
     hold: () => {
       if (this.#readPaused) return;

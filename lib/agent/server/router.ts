@@ -26,11 +26,11 @@ import { handleReap } from "./handlers/reap.ts";
 import { handleRecord } from "./handlers/record.ts";
 import { handleWatch } from "./handlers/watch.ts";
 import { handleCommandLine } from "./handlers/command-line.ts";
-import type { CommandInput, CommandOutput, CommandRequests } from "./command-line-door.ts";
+import type { CommandOutput, CommandRequests, ConnectionInput } from "./command-line-door.ts";
 
 /** Per-request facts from the connection: who asked, and for how long. */
 export interface RequestScope {
-  readonly connection: AttachTarget & JobTerminalTarget & { readonly output: CommandOutput; readonly input: CommandInput; readonly requests: CommandRequests };
+  readonly connection: AttachTarget & JobTerminalTarget & { readonly output: CommandOutput; readonly input: ConnectionInput; readonly requests: CommandRequests };
   readonly signal: AbortSignal;
 }
 

@@ -11,6 +11,8 @@ import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
 import { agentPaths } from "../client/agent-paths.ts";
 import { InstallWatch } from "./install-watch.ts";
+import { DescriptorDrop } from "./adopted-stdio/descriptor-drop.ts";
+import { packageRoot } from "../../supervise/guardian/binary.ts";
 import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
@@ -91,7 +93,9 @@ export class AgentServer {
       ...(options.commandLines !== undefined ? { commandLines: options.commandLines } : {}),
       filesReplaced: () => install.replaced(),
       installRoot: install.root,
+      takeDropped: (token) => this.#drop?.take(token) ?? null,
     };
+    this.#addonRoot = install.root ?? packageRoot();
     this.#ctx = ctx;
     this.#frames = frames;
     this.jobs.keepEndsIn(ctx.stateDir);
@@ -100,6 +104,9 @@ export class AgentServer {
   }
 
   readonly #frames: PendingFrameLedger;
+  /** Where `connect` clients leave their stdin and stdout (adopted-stdio/); null: they relay. */
+  #drop: DescriptorDrop | null = null;
+  readonly #addonRoot: string | null;
 
   #createServer(): net.Server {
     return net.createServer((socket) => {
@@ -148,6 +155,10 @@ export class AgentServer {
     server.on("error", (error) => this.#log(`accepting a connection failed: ${fdExhaustionMessage(error) ?? error.message}`));
     restrictToOwner(socket);
     writeFileSync(agentPaths(socket).pid, `${process.pid}\n`, { mode: 0o600 });
+    this.#drop?.close();
+    const drop = DescriptorDrop.open(socket, this.#addonRoot);
+    this.#drop = typeof drop === "string" ? null : drop;
+    if (typeof drop === "string") this.#log(`connect clients relay their lines: ${drop}`);
   }
 
   async #bind(): Promise<void> {
@@ -231,6 +242,8 @@ export class AgentServer {
   }
 
   #removeFiles(): void {
+    this.#drop?.close();
+    this.#drop = null;
     const paths = agentPaths(this.options.socket);
     try {
       // Only remove what is still ours: a newer agent may have taken the path.

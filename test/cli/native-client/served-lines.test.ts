@@ -1,12 +1,13 @@
 // The served connect splits the pushed stdin into lines as node:readline
 // does for the JavaScript CLI's relay (crlfDelay Infinity): at \n, \r\n and
 // a lone \r, wherever the pieces of stdin happen to break, a \r\n split
-// across two pieces counting once.
+// across two pieces counting once; and it knows where in stdin each line
+// ends, which the ledger of an adopted connect needs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Readable } from "node:stream";
 import { createInterface } from "node:readline";
-import { LineSplitter } from "../../../cli/commands/connect/served-lines.ts";
+import { type Line, LineSplitter } from "../../../cli/commands/connect/served-lines.ts";
 
 async function readlineLines(pieces: readonly string[]): Promise<string[]> {
   const lines: string[] = [];
@@ -14,12 +15,16 @@ async function readlineLines(pieces: readonly string[]): Promise<string[]> {
   return lines;
 }
 
-function splitterLines(pieces: readonly string[]): string[] {
+function split(pieces: readonly Uint8Array[]): Line[] {
   const splitter = new LineSplitter();
-  const lines: string[] = [];
+  const lines: Line[] = [];
   for (const piece of pieces) lines.push(...splitter.push(piece));
-  lines.push(...splitter.end(""));
+  lines.push(...splitter.end());
   return lines;
+}
+
+function splitterLines(pieces: readonly string[]): string[] {
+  return split(pieces.map((piece) => new TextEncoder().encode(piece))).map((line) => line.text);
 }
 
 test("lines split as readline splits them, across every break of the pieces", async () => {
@@ -32,4 +37,28 @@ test("lines split as readline splits them, across every break of the pieces", as
       }
     }
   }
+});
+
+test("each line knows where it ends in stdin, and text cut inside a character is whole again", () => {
+  const bytes = new TextEncoder().encode("\ufeff{\"a\":\"é€\"}\r\n\r\n{\"b\":\"😀\"}\rlast");
+  const expected = [
+    { text: '{"a":"é€"}', end: 3 + 15 },
+    { text: "", end: 3 + 17 },
+    { text: '{"b":"😀"}', end: 3 + 17 + 13 },
+    { text: "last", end: bytes.length },
+  ];
+  // Pieces of one byte or more, as reads give them (an empty piece breaks a \r\n in two, as readline does).
+  for (let cut = 1; cut < bytes.length; cut++) {
+    for (let cut2 = cut + 1; cut2 < bytes.length; cut2++) {
+      const lines = split([bytes.subarray(0, cut), bytes.subarray(cut, cut2), bytes.subarray(cut2)]);
+      // A \r\n cut between its bytes ends the line at the \r: the \n, read later, is skipped.
+      const ends = expected.map(({ end }) => (bytes[end - 1] === 0x0a && bytes[end - 2] === 0x0d && (cut === end - 1 || cut2 === end - 1) ? end - 1 : end));
+      assert.deepEqual(lines, expected.map((line, i) => ({ ...line, end: ends[i] })), `cut at ${cut} and ${cut2}`);
+    }
+  }
+});
+
+test("a byte-order mark is dropped only where stdin starts", () => {
+  const lines = split([new TextEncoder().encode("\ufeffone\n\ufefftwo\n")]);
+  assert.deepEqual(lines.map((line) => line.text), ["one", "\ufefftwo"]);
 });
