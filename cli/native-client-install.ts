@@ -24,6 +24,9 @@ export function placeLauncher(root: string, build = true): { readonly kind: Laun
   const client = path.join(root, "native", "build", "corral-client");
   let why: string | undefined;
   if (!executable(client) && build) why = compileClient(root, client);
+  // The agent's hand for connect's stdio (native/adopt/): without it connect relays, as before.
+  const adopt = path.join(root, "native", "build", "corral-adopt.node");
+  if (executable(client) && !existsSync(adopt) && build) compileSources(path.join(root, "native", "adopt"), adopt, ["-fPIC", "-shared"]);
   const target = path.join(root, "dist", "corral");
   const temp = `${target}.${process.pid}.tmp`;
   mkdirSync(path.dirname(target), { recursive: true });
@@ -57,12 +60,18 @@ function recordRuntime(root: string): void {
 function compileClient(root: string, output: string): string | undefined {
   const dir = path.join(root, "native", "client");
   if (!existsSync(dir)) return "the native client's sources are not in this copy";
+  return compileSources(dir, output, []);
+}
+
+/** Compiles every .c of `dir` into `output` (renamed into place); why not, when it could not. */
+function compileSources(dir: string, output: string, extra: readonly string[]): string | undefined {
+  if (!existsSync(dir)) return `${dir} is not in this copy`;
   const cc = findCompiler(process.env);
   if (cc === null) return "no C compiler found (looked for $CC, cc, gcc, clang on PATH)";
   const sources = readdirSync(dir).filter((f) => f.endsWith(".c")).sort().map((f) => path.join(dir, f));
   mkdirSync(path.dirname(output), { recursive: true });
   const temp = `${output}.${process.pid}.tmp`;
-  const result = spawnSync(cc, [...FLAGS, "-o", temp, ...sources], { encoding: "utf8" });
+  const result = spawnSync(cc, [...FLAGS, ...extra, "-o", temp, ...sources], { encoding: "utf8" });
   if (result.status === 0) {
     renameSync(temp, output);
     return undefined;

@@ -3,8 +3,10 @@
 // session, through one `corral connect` speaking JSON lines, against tmux's
 // control mode (`tmux -C` on a private socket: send-keys + capture-pane) in
 // the same run. `corral connect` runs as users run it: the bin (dist/corral,
-// the native client, whose agent answers the lines on the client's own
-// connection), and beside it the JavaScript CLI's relay (CORRAL_CLIENT=js). Prints median and p95 of each, the ratio,
+// the native client, which hands its stdin and stdout to the agent as
+// tmux's control client hands its own to the server), and beside it the
+// same client relaying them (CORRAL_CONNECT_RELAY=1) and the JavaScript
+// CLI's relay (CORRAL_CLIENT=js). Prints median and p95 of each, the ratio,
 // the CPU time the agent and the connect process spent per pair (from
 // /proc schedstat: steadier than wall time on a loaded machine), and
 // per-op medians (list, send, screen) and the pair from this process's own
@@ -94,11 +96,12 @@ interface Side {
 const BIN = path.join(repoRoot, "dist", "corral");
 
 /** `agent`: another side's agent to share (the JavaScript relay beside the native client); `bin`: the native client to run. */
-function startSide(label: string, entry: string, door: "native" | "js", shared?: { agent: BenchAgent; session: string }, bin = BIN): Side {
+function startSide(label: string, entry: string, door: "native" | "relayed" | "js", shared?: { agent: BenchAgent; session: string }, bin = BIN): Side {
   const agent = shared?.agent ?? startAgent(`round-trip-${label}`, entry);
   const session = shared?.session ?? agent.cli(["pty", "open", "--name", "rt", "--cols", "80", "--rows", "24", "--", "cat"]).trim();
-  const connect = door === "native"
-    ? spawn(bin, ["connect"], { env: { ...agent.env, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] })
+  const relay = door === "relayed" ? { CORRAL_CONNECT_RELAY: "1" } : {};
+  const connect = door !== "js"
+    ? spawn(bin, ["connect"], { env: { ...agent.env, ...relay, CORRAL_CLIENT: "native" }, stdio: ["pipe", "pipe", "inherit"] })
     : spawn(CORRAL[0] as string, [entry, "connect"], { env: agent.env, stdio: ["pipe", "pipe", "inherit"] });
   return { label, agent, connect, ask: lockstep(connect as ChildProcess & { stdin: Writable; stdout: Readable }, () => true), session, times: [], agentCpu: 0, connectCpu: 0 };
 }
@@ -110,6 +113,7 @@ try {
   const native = startSide("corral (native client)", CORRAL[1] as string, "native");
   sides.push(native);
   sides.push(startSide("corral (JavaScript CLI)", CORRAL[1] as string, "js", native));
+  sides.push(startSide("corral (native client, relayed)", CORRAL[1] as string, "relayed", native));
   if (BASELINE !== undefined) {
     const baselineBin = path.join(path.dirname(BASELINE), "corral");
     sides.push(existsSync(baselineBin) ? startSide("baseline", BASELINE, "native", undefined, baselineBin) : startSide("baseline", BASELINE, "js"));
@@ -156,8 +160,8 @@ try {
     }
     tmuxTimes.push(...await timed(BLOCK, tmuxPair));
   }
-  // The agent alone: the same pair from this process's own client, no relay
-  // process between (what a client of the socket pays; connect adds its hop).
+  // The agent alone: the same pair from this process's own client of the
+  // socket, framed (what a program speaking the agent protocol pays).
   const client = await main.agent.client();
   const direct = await timed(ROUNDS, async () => {
     await client.send({ op: "send", session: main.session, text: "x", keys: ["Enter"] });
@@ -189,7 +193,9 @@ try {
   out(`  ratio corral/tmux: median ${fmt(median(main.times) / median(tmuxTimes), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(tmuxTimes, 95), 2)}x (aim: within 2x)`);
   const js = sides[1] as Side;
   out(`  ratio JavaScript CLI's connect/tmux: median ${fmt(median(js.times) / median(tmuxTimes), 2)}x`);
-  const baseline = sides[2];
+  const relayed = sides[2] as Side;
+  out(`  ratio relayed native client's connect/tmux: median ${fmt(median(relayed.times) / median(tmuxTimes), 2)}x`);
+  const baseline = sides[3];
   if (baseline !== undefined) {
     out(`  ratio corral/baseline: median ${fmt(median(main.times) / median(baseline.times), 2)}x, p95 ${fmt(percentile(main.times, 95) / percentile(baseline.times, 95), 2)}x`);
   }
