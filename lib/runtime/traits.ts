@@ -30,7 +30,7 @@ export interface RuntimeTraits {
   /**
    * node:net reads and writes a descriptor another process handed over
    * (`new net.Socket({ fd })` on a pipe or a Unix socket): the agent may
-   * take a `connect` client's stdin and stdout (adopted-stdio/). Under Bun
+   * take a `connect` client's stdin and stdout (adopted-stdio.ts). Under Bun
    * such a socket opens but never reads, so there the client relays.
    */
   readonly socketsFromDescriptors: boolean;

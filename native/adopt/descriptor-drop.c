@@ -16,7 +16,7 @@
  *                       as an ArrayBuffer, unmapped when collected.
  *
  * The client drops its descriptors and a random token before it sends the
- * request that names the token (lib/agent/server/adopted-stdio/ says
+ * request that names the token (lib/agent/server/descriptor-drop.ts says
  * how the agent matches them). Node-API only (node-api.h): loaded by Node,
  * Deno and Bun alike.
  *

@@ -6,7 +6,7 @@
 // few system calls and the agent does the rest in one turn. The lines are
 // read and answered by the rules the JavaScript relay applies
 // (connect-line.ts), so a script sees the same replies through both doors.
-// Where the agent took the client's stdin and stdout (adopted-stdio/), the
+// Where the agent took the client's stdin and stdout (adopted-stdio.ts), the
 // same loop reads and writes them directly, and tells the ledger where each
 // answered line ends, so the client can answer the rest if the agent dies.
 import type { CommandInput, CommandOutput, CommandRequests, LineLedger } from "../../../lib/agent/server/command-line-door.ts";

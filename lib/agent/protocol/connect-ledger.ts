@@ -4,7 +4,7 @@
 // answered; if the agent dies mid-conversation the client reads it and
 // answers those lines itself (`agent_gone`, with their refs), as it does for
 // the lines it relays. Shared memory, read only after the agent is gone:
-// no locks, only an order of stores (adopted-stdio/ledger.ts). The C twin
+// no locks, only an order of stores (lib/agent/server/adopted-ledger.ts). The C twin
 // is native/client/client-protocol.h (test/cli/native-client/doors.test.ts
 // compares them).
 

@@ -7,7 +7,7 @@ import type { JobTable } from "../../jobs/job-table.ts";
 import type { AgentBudgets } from "./agent-budgets.ts";
 import type { GuardianMode } from "../../config/schema.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
-import type { DroppedStdio } from "./adopted-stdio/descriptor-drop.ts";
+import type { DroppedStdio } from "./descriptor-drop.ts";
 
 export interface AgentDefaults {
   readonly cols: number;
@@ -49,7 +49,7 @@ export interface AgentContext {
   filesReplaced(): boolean;
   /** The install the agent runs from (install-watch.ts); null when unknown (a test's in-process agent). */
   readonly installRoot: string | null;
-  /** What a `connect` client dropped under `token` (adopted-stdio/descriptor-drop.ts); absent or null: nothing to take. */
+  /** What a `connect` client dropped under `token` (descriptor-drop.ts); absent or null: nothing to take. */
   takeDropped?(token: string): DroppedStdio | null;
 }
 

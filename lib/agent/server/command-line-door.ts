@@ -41,7 +41,7 @@ export interface CommandRequests {
 /**
  * Told of each `connect` line that gets a reply, before the reply is
  * written: where the line ends in stdin (an adopted connect's ledger,
- * adopted-stdio/).
+ * adopted-stdio.ts).
  */
 export interface LineLedger {
   lineTaken(end: number): void;

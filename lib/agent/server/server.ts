@@ -11,8 +11,8 @@ import type { AgentContext, AgentDefaults } from "./agent-context.ts";
 import type { CommandLineDoor } from "./command-line-door.ts";
 import { agentPaths } from "../client/agent-paths.ts";
 import { InstallWatch } from "./install-watch.ts";
-import { DescriptorDrop } from "./adopted-stdio/descriptor-drop.ts";
-import { packageRoot } from "../../supervise/guardian/binary.ts";
+import { DescriptorDrop } from "./descriptor-drop.ts";
+import { packageRoot } from "../../supervise/guardian-setup.ts";
 import { AgentConnection } from "./connection.ts";
 import { fdExhaustionMessage, noteFdLimit } from "./fd-exhaustion.ts";
 import { DEFAULT_BUDGETS, PendingFrameLedger, type AgentBudgets } from "./agent-budgets.ts";
@@ -104,7 +104,7 @@ export class AgentServer {
   }
 
   readonly #frames: PendingFrameLedger;
-  /** Where `connect` clients leave their stdin and stdout (adopted-stdio/); null: they relay. */
+  /** Where `connect` clients leave their stdin and stdout (adopted-stdio.ts); null: they relay. */
   #drop: DescriptorDrop | null = null;
   readonly #addonRoot: string | null;
 

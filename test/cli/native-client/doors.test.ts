@@ -17,7 +17,8 @@ import { scratchDir } from "../../support/scratch-dir.ts";
 import { BIN, runBin } from "../../support/bin-answer.ts";
 import { waitFor } from "../../support/wait.ts";
 import { PROTOCOL_VERSION } from "../../../lib/agent/protocol/version.ts";
-import { INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
+import { ADOPTED, INPUT_FRAME_BYTES, MAX_FRAME_BYTES, Tag } from "../../../lib/agent/protocol/frames.ts";
+import { LEDGER_BYTES, LEDGER_HEADER_BYTES, LEDGER_MAGIC, LedgerState, LedgerWord } from "../../../lib/agent/protocol/connect-ledger.ts";
 
 /** `dist/corral ARGS` (the bin a user's install runs) through one door. */
 const bin = runBin;
@@ -250,6 +251,13 @@ test("the C client speaks the protocol version and framing of lib/agent/protocol
   assert.equal(Number(define("CORRAL_TAG_INPUT")), Tag.input);
   assert.equal(define("CORRAL_INPUT_FRAME_BYTES"), "(64u * 1024u)");
   assert.equal(64 * 1024, INPUT_FRAME_BYTES);
+  assert.equal(Number(define("CORRAL_ADOPTED")), ADOPTED);
+  assert.equal(define("CORRAL_LEDGER_BYTES"), "(4u * 1024u * 1024u)");
+  assert.equal(4 * 1024 * 1024, LEDGER_BYTES);
+  assert.equal(Number(define("CORRAL_LEDGER_HEADER_BYTES")), LEDGER_HEADER_BYTES);
+  assert.equal(Number(define("CORRAL_LEDGER_MAGIC")?.replace(/u$/, "")), LEDGER_MAGIC);
+  for (const [name, word] of Object.entries(LedgerWord)) assert.equal(Number(define(`CORRAL_LEDGER_WORD_${name.toUpperCase()}`)), word, name);
+  for (const [name, state] of Object.entries(LedgerState)) assert.equal(Number(define(`CORRAL_LEDGER_${name.toUpperCase()}`)), state, name);
 });
 
 test("a listener that another user planted at a socket of ours is sent nothing", async (t) => {

@@ -2,12 +2,12 @@
 // why). Refused with `not_served` before any output, so the client can
 // still hand the command line to the JavaScript CLI. A `connect` that
 // dropped its stdin and stdout at the agent (`adopt`) is answered on them
-// (adopted-stdio/); when they cannot be taken it is served as before, the
+// (adopted-stdio.ts); when they cannot be taken it is served as before, the
 // client relaying its lines.
 import type { AgentContext } from "../agent-context.ts";
 import type { CommandInput, CommandOutput, CommandRequests, ConnectionInput } from "../command-line-door.ts";
 import { AgentError, type CommandLineRequest, type ReplyBodies } from "../../protocol/messages.ts";
-import { AdoptedStdio } from "../adopted-stdio/adopted-stdio.ts";
+import { AdoptedStdio } from "../adopted-stdio.ts";
 
 export async function handleCommandLine(
   ctx: AgentContext,

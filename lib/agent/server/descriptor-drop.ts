@@ -12,8 +12,8 @@ import { closeSync, lstatSync, unlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import process from "node:process";
-import { runtimeTraits } from "../../../runtime/traits.ts";
-import { currentUid } from "../../../runtime/user-id.ts";
+import { runtimeTraits } from "../../runtime/traits.ts";
+import { currentUid } from "../../runtime/user-id.ts";
 
 /** What the addon offers (descriptor-drop.c). */
 interface AdoptAddon {

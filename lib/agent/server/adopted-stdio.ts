@@ -9,10 +9,10 @@
 // connection: a served connect writes there only to report a failure.
 import { closeSync, fstatSync } from "node:fs";
 import net from "node:net";
-import { LEDGER_BYTES, LedgerState } from "../../protocol/connect-ledger.ts";
-import type { CommandInput, CommandOutput, LineLedger } from "../command-line-door.ts";
+import { LEDGER_BYTES, LedgerState } from "../protocol/connect-ledger.ts";
+import type { CommandInput, CommandOutput, LineLedger } from "./command-line-door.ts";
 import type { DroppedStdio } from "./descriptor-drop.ts";
-import { ConnectLedger } from "./ledger.ts";
+import { ConnectLedger } from "./adopted-ledger.ts";
 
 /** Replies waiting in the agent for the client's reader before the lines wait too (as a connection's unsent replies). */
 const UNSENT_HIGH = 1024 * 1024;

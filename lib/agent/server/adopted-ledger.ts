@@ -5,7 +5,7 @@
 // is ordered to leave a state the client reads right: bytes before the end
 // that covers them, the end before the start when both drop to zero, and
 // `unknown` around a move of the bytes.
-import { LEDGER_HEADER_BYTES, LEDGER_MAGIC, LedgerState, LedgerWord } from "../../protocol/connect-ledger.ts";
+import { LEDGER_HEADER_BYTES, LEDGER_MAGIC, LedgerState, LedgerWord } from "../protocol/connect-ledger.ts";
 
 type State = (typeof LedgerState)[keyof typeof LedgerState];
 
