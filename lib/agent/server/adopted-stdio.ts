@@ -105,33 +105,28 @@ export class AdoptedStdio implements CommandInput, LineLedger {
       else this.#ledger.replyState(LedgerState.partial);
       return this.#stdout.writableLength <= UNSENT_HIGH;
     },
-    drained: () =>
-      new Promise<void>((resolve) => {
-        if (this.#stdout.writableLength <= UNSENT_HIGH || this.#stdout.destroyed) return resolve();
-        const done = () => {
-          this.#stdout.off("drain", done);
-          this.#stdout.off("close", done);
-          resolve();
-        };
-        this.#stdout.once("drain", done);
-        this.#stdout.once("close", done);
-      }),
+    drained: async () => {
+      while (this.#stdout.writableLength > UNSENT_HIGH && !this.#stdout.destroyed) await this.#drain();
+    },
   };
 
   /** Once every reply is in the kernel (or the reader went away), lets go of both descriptors. */
   async finish(): Promise<void> {
-    while (this.#stdout.writableLength > 0 && !this.#stdout.destroyed && !this.#broken) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          this.#stdout.off("drain", done);
-          this.#stdout.off("close", done);
-          resolve();
-        };
-        this.#stdout.once("drain", done);
-        this.#stdout.once("close", done);
-      });
-    }
+    while (this.#stdout.writableLength > 0 && !this.#stdout.destroyed && !this.#broken) await this.#drain();
     this.close();
+  }
+
+  /** Settles at stdout's next drain (or its close). */
+  #drain(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        this.#stdout.off("drain", done);
+        this.#stdout.off("close", done);
+        resolve();
+      };
+      this.#stdout.once("drain", done);
+      this.#stdout.once("close", done);
+    });
   }
 
   /** Closes the agent's copies at once (never a shutdown: the client's copies stay open). */

@@ -11,9 +11,9 @@
 import { closeSync, lstatSync, unlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import process from "node:process";
 import { runtimeTraits } from "../../runtime/traits.ts";
 import { currentUid } from "../../runtime/user-id.ts";
+import { isLive, readStat } from "../../proc/stat.ts";
 
 /** What the addon offers (descriptor-drop.c). */
 interface AdoptAddon {
@@ -154,11 +154,7 @@ function closeAll(fds: readonly number[]): void {
   }
 }
 
+/** Present and not a zombie: a client killed between its drop and its request is not waited for. */
 function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return isLive(readStat(pid));
 }
