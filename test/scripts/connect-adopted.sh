@@ -20,22 +20,25 @@ holds() {
 }
 
 # --- The agent takes the pipes; with CORRAL_CONNECT_RELAY=1 the client relays them.
+# Bash unsets COPROC and COPROC_PID once the coprocess is reaped: kept here first.
 coproc corral connect
-echo '{"op":"list","ref":"taken"}' >&"${COPROC[1]}"
-read -r reply <&"${COPROC[0]}"
+conn=$COPROC_PID to=${COPROC[1]} from=${COPROC[0]}
+echo '{"op":"list","ref":"taken"}' >&"$to"
+read -r reply <&"$from"
 assert_eq "$(jq -r '.ref + " " + (.ok|tostring)' <<< "$reply")" "taken true" "the first reply"
-holds "$agent" "$COPROC_PID" 0 || fail "the agent does not hold the client's stdin"
-holds "$agent" "$COPROC_PID" 1 || fail "the agent does not hold the client's stdout"
-exec {COPROC[1]}>&-
-wait "$COPROC_PID" || fail "connect exited $?"
+holds "$agent" "$conn" 0 || fail "the agent does not hold the client's stdin"
+holds "$agent" "$conn" 1 || fail "the agent does not hold the client's stdout"
+exec {to}>&-
+wait "$conn" || fail "connect exited $?"
 
 coproc CORRAL_CONNECT_RELAY=1 corral connect
-echo '{"op":"list","ref":"relayed"}' >&"${COPROC[1]}"
-read -r reply <&"${COPROC[0]}"
+conn=$COPROC_PID to=${COPROC[1]} from=${COPROC[0]}
+echo '{"op":"list","ref":"relayed"}' >&"$to"
+read -r reply <&"$from"
 assert_eq "$(jq -r .ref <<< "$reply")" "relayed" "the relayed reply"
-holds "$agent" "$COPROC_PID" 0 && fail "CORRAL_CONNECT_RELAY=1: the agent holds the client's stdin"
-exec {COPROC[1]}>&-
-wait "$COPROC_PID" || fail "the relaying connect exited $?"
+holds "$agent" "$conn" 0 && fail "CORRAL_CONNECT_RELAY=1: the agent holds the client's stdin"
+exec {to}>&-
+wait "$conn" || fail "the relaying connect exited $?"
 
 # --- The same replies either way, for lines good and bad, over pipes and from a file.
 lines='{"op":"screen","session":"nosuch","ref":1}
@@ -99,23 +102,24 @@ PY
 
 # --- The agent killed with a line in flight and half a line read: both answered by the client.
 coproc corral connect
+conn=$COPROC_PID to=${COPROC[1]} from=${COPROC[0]}
 printf '%s\n%s\n%s' '{"op":"list","ref":"first"}' \
   '{"op":"wait","session":"c","text":"never-shown","timeoutMs":600000,"ref":"in-flight"}' \
-  '{"op":"list","ref":"cut' >&"${COPROC[1]}"
-read -r reply <&"${COPROC[0]}"
+  '{"op":"list","ref":"cut' >&"$to"
+read -r reply <&"$from"
 assert_eq "$(jq -r .ref <<< "$reply")" "first" "the reply before the kill"
-holds "$agent" "$COPROC_PID" 0 || fail "the agent does not hold the client's stdin"
+holds "$agent" "$conn" 0 || fail "the agent does not hold the client's stdin"
 kill -KILL "$agent"
-read -r reply <&"${COPROC[0]}"
+read -r reply <&"$from"
 assert_eq "$(jq -c '[.ref, .ok, .error.code]' <<< "$reply")" '["in-flight",false,"agent_gone"]' "the line the agent read and did not answer"
-printf '%s\n%s\n' '"}' '{"op":"list","ref":"later"}' >&"${COPROC[1]}"
-read -r reply <&"${COPROC[0]}"
+printf '%s\n%s\n' '"}' '{"op":"list","ref":"later"}' >&"$to"
+read -r reply <&"$from"
 assert_eq "$(jq -c '[.ref, .error.code]' <<< "$reply")" '["cut","agent_gone"]' "the line the agent had read half of"
-read -r reply <&"${COPROC[0]}"
+read -r reply <&"$from"
 assert_eq "$(jq -c '[.ref, .error.code]' <<< "$reply")" '["later","agent_gone"]' "a line after the agent died"
-exec {COPROC[1]}>&-
+exec {to}>&-
 set +e
-wait "$COPROC_PID"
+wait "$conn"
 status=$?
 set -e
 assert_eq "$status" 1 "connect's status once the agent went away"
@@ -124,3 +128,38 @@ assert_eq "$status" 1 "connect's status once the agent went away"
 out=$(echo '{"op":"screen","session":"c","ref":"again"}' | corral connect)
 assert_eq "$(jq -c '[.ref, .ok, .screen.alive]' <<< "$out")" '["again",true,true]' "connect with the next agent"
 corral pty close c > /dev/null
+
+# --- A reply cut by the agent's death (its reader had stopped reading): the line is ended, then answered.
+corral pty open --name big -- sh -c 'seq -f "%0.f: full rows of screen text, long enough to fill a pipe with a screen reply" 1 3000; exec cat' > /dev/null
+corral pty wait big --regex '^3000: full rows' --timeout 60s > /dev/null
+agent=$(corral agent status --json | jq .pid)
+AGENT=$agent python3 - <<'PY' || fail "the cut reply"
+import fcntl, json, os, signal, subprocess, termios, time, array
+r, w = os.pipe()
+out_r, out_w = os.pipe()
+child = subprocess.Popen(["corral", "connect"], stdin=r, stdout=out_w)
+os.close(r)
+os.close(out_w)
+os.write(w, b'{"op":"screen","session":"big","scrollback":3000,"ref":"cut"}\n')
+def waiting():
+    n = array.array("i", [0])
+    fcntl.ioctl(out_r, termios.FIONREAD, n)
+    return n[0]
+deadline = time.monotonic() + 60
+while waiting() < 65536:  # the pipe is full: the reply (far larger) went out in part
+    assert time.monotonic() < deadline, f"the pipe never filled ({waiting()} bytes)"
+    time.sleep(0.01)
+os.kill(int(os.environ["AGENT"]), signal.SIGKILL)
+os.close(w)
+out = b""
+while chunk := os.read(out_r, 1 << 20):
+    out += chunk
+assert child.wait(60) == 1
+lines = out.split(b"\n")
+assert lines[-1] == b"", "the output ends with a line end"
+gone = json.loads(lines[-2])
+assert gone["ref"] == "cut" and gone["error"]["code"] == "agent_gone", gone
+assert len(lines) == 3, f"the cut reply, then agent_gone: {len(lines) - 1} lines"
+assert lines[0].startswith(b'{"ref":"cut","ok":true') and len(lines[0]) >= 65536, lines[0][:80]
+PY
+corral pty close big > /dev/null
