@@ -12,6 +12,20 @@ head -c 4 "$client" | grep -q ELF || skip "corral is the JavaScript CLI here (no
 corral pty open --name c -- cat > /dev/null
 agent=$(corral agent status --json | jq .pid)
 
+# `corral connect` with its stdin and stdout on pipes, for the python parts below.
+cat > connect_over_pipes.py <<'PY'
+import os, subprocess
+
+def connect():
+    """(the process, the write end of its stdin, the read end of its stdout)"""
+    r, w = os.pipe()
+    out_r, out_w = os.pipe()
+    child = subprocess.Popen(["corral", "connect"], stdin=r, stdout=out_w)
+    os.close(r)
+    os.close(out_w)
+    return child, w, out_r
+PY
+
 # Whether process $1 holds the pipe or socket that is fd $3 of process $2.
 holds() {
   local target
@@ -84,12 +98,9 @@ PY
 
 # --- The client killed mid-conversation: its reader sees the end at once (the agent lets go).
 python3 - <<'PY' || fail "killing the client left its pipes held"
-import json, os, select, signal, subprocess
-r, w = os.pipe()
-out_r, out_w = os.pipe()
-child = subprocess.Popen(["corral", "connect"], stdin=r, stdout=out_w)
-os.close(r)
-os.close(out_w)
+import json, os, select, signal
+from connect_over_pipes import connect
+child, w, out_r = connect()
 os.write(w, b'{"op":"list","ref":"before"}\n')
 assert json.loads(os.read(out_r, 65536))["ref"] == "before"
 os.write(w, b'{"op":"wait","session":"c","text":"never-shown","timeoutMs":600000,"ref":"pending"}\n')
@@ -134,12 +145,9 @@ corral pty open --name big -- sh -c 'seq -f "%0.f: full rows of screen text, lon
 corral pty wait big --regex '^3000: full rows' --timeout 60s > /dev/null
 agent=$(corral agent status --json | jq .pid)
 AGENT=$agent python3 - <<'PY' || fail "the cut reply"
-import fcntl, json, os, signal, subprocess, termios, time, array
-r, w = os.pipe()
-out_r, out_w = os.pipe()
-child = subprocess.Popen(["corral", "connect"], stdin=r, stdout=out_w)
-os.close(r)
-os.close(out_w)
+import array, fcntl, json, os, signal, termios, time
+from connect_over_pipes import connect
+child, w, out_r = connect()
 os.write(w, b'{"op":"screen","session":"big","scrollback":3000,"ref":"cut"}\n')
 def waiting():
     n = array.array("i", [0])
