@@ -50,6 +50,9 @@ test("tools/list: every tool with an input and an output schema", async () => {
 test("a session: open, send and wait, screen, list (shared with the CLI), close", async () => {
   const opened = await mcp.ok<{ session: { id: string; name: string; alive: boolean } }>("terminal_open", { argv: bash, name: "sh1", env: prompt });
   assert.equal(opened.session.name, "sh1");
+  // At its prompt first: keys typed before bash reads its terminal are echoed once by the terminal
+  // and again by readline, a line the screen checks below would not expect.
+  assert.equal((await mcp.ok<Waited>("terminal_wait", { session: "sh1", ready: true })).fired, "ready");
   const sent = await mcp.ok<{ at: number; waited: Waited }>("terminal_send", { session: "sh1", text: "echo $((6*7))", keys: ["Enter"], wait: { regex: "^42$" } });
   assert.equal(sent.waited.done, true);
   assert.equal(sent.waited.fired, "regex");
