@@ -33,13 +33,28 @@ export interface GuardianRecord {
    * the next one the job's end, not a guardian gone without a word.
    */
   readonly exited?: { readonly code: number | null; readonly signal: number | null; readonly core: boolean; readonly durationMs: number };
+  /**
+   * Where the guardian stopped writing the job's spill, and why (a full
+   * disk), written when it says so: a job restored from its record after its
+   * guardian and its agent are both gone still reports where its spill ends.
+   */
+  readonly spillStopped?: { readonly from: number; readonly code: string; readonly message: string };
 }
 
 /** Adds the job's exit to a guardian's record (see GuardianRecord.exited); nothing when there is no record. */
 export function markExited(stateDir: string, guardianPid: number, exited: NonNullable<GuardianRecord["exited"]>): void {
+  amendRecord(stateDir, guardianPid, { exited });
+}
+
+/** Adds where the job's spill stopped to a guardian's record (see GuardianRecord.spillStopped). */
+export function markSpillStopped(stateDir: string, guardianPid: number, spillStopped: NonNullable<GuardianRecord["spillStopped"]>): void {
+  amendRecord(stateDir, guardianPid, { spillStopped });
+}
+
+function amendRecord(stateDir: string, guardianPid: number, change: Partial<GuardianRecord>): void {
   try {
     const record = JSON.parse(readFileSync(recordFile(stateDir, guardianPid), "utf8")) as GuardianRecord;
-    writeRecord(stateDir, { ...record, exited });
+    writeRecord(stateDir, { ...record, ...change });
   } catch {
     // no record (not adoptable), or the state dir is gone
   }

@@ -9,7 +9,7 @@ import type { ExitedEvent } from "./protocol.ts";
 import type { ExitFacts } from "../../core/exit-facts.ts";
 import { afterGuardianLoss as afterLoss } from "./guardian-loss.ts";
 import { TreeEvents } from "../tree-events.ts";
-import { markExited, removeRecord } from "../guardian-records.ts";
+import { markExited, markSpillStopped, removeRecord } from "../guardian-records.ts";
 import { JOB_SPILL_FAULT } from "./protocol.ts";
 import type { SpillStopped } from "../adapter.ts";
 import { statSync } from "node:fs";
@@ -97,9 +97,14 @@ export class GuardianJob implements SupervisedTree {
  * The guardian's spill of this job stopped (a full disk): it writes nothing
  * more, so the file's size is where the spill ends.
  */
-export function watchJobSpill(guardian: Guardian, onSpillStopped: SpillStopped, spillPath: string): void {
+export function watchJobSpill(guardian: Guardian, onSpillStopped: SpillStopped, spillPath: string, stateDir: string): void {
   guardian.on("fault", (f) => {
-    if (f.what.startsWith(JOB_SPILL_FAULT)) onSpillStopped(fileSize(spillPath), errnoName(f.errno), f.message);
+    if (!f.what.startsWith(JOB_SPILL_FAULT)) return;
+    const from = fileSize(spillPath);
+    const code = errnoName(f.errno);
+    // Written down too: should this agent die before the job's end is kept, the next one restores it from the record.
+    markSpillStopped(stateDir, guardian.pid, { from, code, message: f.message });
+    onSpillStopped(from, code, f.message);
   });
 }
 

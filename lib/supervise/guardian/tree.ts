@@ -85,7 +85,7 @@ async function startJob({ launch, jobId, facts, onSpillStopped }: JobTreeSpec, b
     ...(facts?.spillByGuardian === true && facts.spill !== null ? { jobSpill: facts.spill } : {}),
   }, { stateDir: launch.stateDir, env: launch.env, binary });
   const job = new GuardianJob(guardian, launch.graceMs);
-  if (onSpillStopped !== undefined && facts?.spillByGuardian === true && facts.spill !== null) watchJobSpill(guardian, onSpillStopped, facts.spill);
+  if (onSpillStopped !== undefined && facts?.spillByGuardian === true && facts.spill !== null) watchJobSpill(guardian, onSpillStopped, facts.spill, launch.stateDir);
   wireJobEvents(job, guardian, launch, startedAt); // before any await: no event can slip by
   let child;
   try {
@@ -195,7 +195,7 @@ export function adoptJob(
   spill?: { readonly path: string; readonly onStopped: SpillStopped },
 ): SupervisedTree {
   const job = new GuardianJob(guardian, launch.graceMs);
-  if (spill !== undefined) watchJobSpill(guardian, spill.onStopped, spill.path);
+  if (spill !== undefined) watchJobSpill(guardian, spill.onStopped, spill.path, launch.stateDir);
   job.pid = child.pid;
   wireJobEvents(job, guardian, launch, performance.now() - (Date.now() - startedAt));
   return job;

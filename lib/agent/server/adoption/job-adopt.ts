@@ -91,13 +91,19 @@ export async function restoreEndedJob(ctx: AgentContext, record: GuardianRecord)
   const job = await restoreDoneJob({
     id: record.job!, name: facts.name, argv: record.argv, mode: facts.mode, pid: record.child?.pid ?? 0, backend: "guardian",
     startedAt: facts.startedAt, exit, receipt, bytes: facts.spill === null ? 0 : spillSize(facts.spill) ?? 0, spill: facts.spill,
-    spillLost: null, headBytes: facts.headBytes, maxBytes: facts.maxBytes,
+    spillLost: spillLostOf(record), headBytes: facts.headBytes, maxBytes: facts.maxBytes,
   });
   ctx.jobs.add(job);
   writeDoneJob(ctx.stateDir, job);
   removeRecord(ctx.stateDir, record.guardian.pid);
   ctx.log(`job %${job.id} restored as it ended: its guardian had exited after reporting the exit`);
   return job.id;
+}
+
+/** Where the guardian said the spill stopped (a full disk), as a done job keeps it. */
+function spillLostOf(record: GuardianRecord): { from: number; code: string; message: string } | null {
+  const stopped = record.spillStopped;
+  return stopped === undefined ? null : { from: stopped.from, code: stopped.code, message: stopped.message };
 }
 
 function spillSize(file: string): number | null {
